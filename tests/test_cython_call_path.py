@@ -10,6 +10,7 @@ inputs and expects the same results and the same errors.
 from __future__ import annotations
 
 import array
+import copy
 import subprocess
 
 import pytest
@@ -214,3 +215,19 @@ def test_functions_without_arguments_refuse_one(fp, function):
 
 def test_function_without_arguments_returns_its_value(fp):
     assert fp.fp_answer() == 42
+
+
+def test_record_classes_have_no_base_and_still_share_the_record_behaviour(fp):
+    # A cdef base class would cost every out record Cython's free list: the
+    # shared behaviour is given to each class instead.
+    assert fp.pair.__mro__ == (fp.pair, object)
+    record = fp.fp_get_pair()
+    with record as same:
+        assert same is record
+    record.close()  # nothing owned: left alone, still readable
+    assert (record.x, record.y) == (3, -4)
+    with pytest.raises(TypeError, match="^cannot pickle or copy pair objects$"):
+        copy.copy(record)
+    with pytest.raises(AttributeError, match=r"^pair\.x cannot be deleted$"):
+        del record.x
+    assert isinstance(record, fp._pb_Record)

@@ -470,6 +470,8 @@ class WrapperWriter(ABC):
                         args[p.index] = self.in_arg(p)
                 case CheckLength(buffer=held, buffer_slot=held_slot, length=stated):
                     out += self.check_length(step, held, held_slot, stated)
+                    if not step.in_a_cell:  # the check made the length an exact int
+                        args[stated.index] = self.exact_int_arg(stated)
                 case PassNull(param=p):
                     args[p.index] = self.null if step.pointer else "0"
                 case PassCell(param=p):
@@ -560,18 +562,41 @@ class WrapperWriter(ABC):
         (``None``, a ``Pointer``) gives -1, which nothing exceeds.
         """
         item, name = step.item_size, b.py_name
-        held = f"len({name})" + (f" // {item}" if item > 1 else "")  # bytes and bytearray: len() is bytes
-        plain = f"{name}.__class__ is bytes or {name}.__class__ is bytearray"
-        lines = [f"{bs.count} = {held} if {plain} else _pb_capacity({name}, {item})"]
+        known = f"_pb_capacity({name}, {item})"
         if step.in_a_cell:
             value = f"{n.py_name}.value"
-            test = f"isinstance({n.py_name}, _pb_Cell) and {value} > {bs.count} >= 0"
-        else:
-            exact = f"({n.py_name} if {n.py_name}.__class__ is int else _pb_exact_int({n.py_name}))"
-            test = f"{exact} > {bs.count} >= 0"
-            value = f"_pb_exact_int({n.py_name})"  # in the message: the int, whatever gave it
-        message = step.message.replace("{n}", "{" + value + "}").replace("{held}", "{" + bs.count + "}")
-        return [*lines, f"if {test}:", f"    raise ValueError(f{message!r})"]
+            message = step.message.replace("{n}", "{" + value + "}").replace("{held}", "{" + bs.count + "}")
+            return [
+                f"{bs.count} = {known}",
+                f"if isinstance({n.py_name}, _pb_Cell) and {value} > {bs.count} >= 0:",
+                f"    raise ValueError(f{message!r})",
+            ]
+        # The length is made an exact int once, compared, and passed as it is (see
+        # exact_int_arg): no int subclass's comparison decides the check.  bytes,
+        # the common case, are measured inline (len() is their size in bytes).
+        held = f"len({name})" + (f" // {item}" if item > 1 else "")
+        message = step.message.replace("{n}", "{" + n.py_name + "}")
+        return [
+            *self.exact_int(n),
+            f"if {name}.__class__ is bytes:",
+            f"    if {n.py_name} > {held}:",
+            f"        raise ValueError(f{message.replace('{held}', '{' + held + '}')!r})",
+            f"elif {n.py_name} > {known} >= 0:",
+            f"    raise ValueError(f{message.replace('{held}', '{' + known + '}')!r})",
+        ]
+
+    def exact_int(self, p: ParamBinding) -> list[str]:
+        """Lines making the int argument ``p`` an exact int, where the wrapper needs its value.
+
+        On the retry path ``_pb_fix`` has already made it one; on the fast path
+        an object that is no int raises TypeError here and goes to ``_pb_fix``.
+        """
+        name = p.py_name
+        return [f"if {name}.__class__ is not int:", f"    {name} = _pb_exact_int({name})"]
+
+    def exact_int_arg(self, p: ParamBinding) -> str:
+        """What is passed for the int argument ``p`` once :meth:`exact_int` has run."""
+        return self.in_arg(p)
 
     def _is_pointer(self, ctype: CType) -> bool:
         return isinstance(self.module.resolve(ctype), (Pointer, Array))

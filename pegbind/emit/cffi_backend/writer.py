@@ -94,6 +94,9 @@ class CffiWriter(WrapperWriter):
             return self.integer(name)
         return cffi_arg(self.binding, p)
 
+    def exact_int_arg(self, p: ParamBinding) -> str:
+        return p.py_name  # cffi range-checks an exact int itself (OverflowError: to _pb_fix)
+
     def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
         name, cell = p.py_name, s.cell
         if p.kind == "record":

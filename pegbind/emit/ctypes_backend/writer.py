@@ -166,6 +166,10 @@ class CtypesWriter(WrapperWriter):
     def length_value(self, p: ParamBinding, value: str) -> str:
         return self.bare_int(value, p.ctype) if self.bare else value
 
+    def exact_int(self, p: ParamBinding) -> list[str]:
+        # a bare call's guard has made every int argument an exact int already
+        return [] if self.bare and p.kind == "int" else super().exact_int(p)
+
     def elem(self, p: ParamBinding) -> str:
         if p.kind == "string":  # a char ** out cell: its value reads as bytes (owned: the address, to free)
             return "_ct.c_void_p" if p.owner is not None else "_ct.c_char_p"

@@ -289,6 +289,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -510,9 +525,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1110,6 +1122,7 @@ class flags(_pb_Record):
     def ready(self, value):
         self._p.ready = _pb_index(value, 'flags.ready', 0, 1)
 
+    ready = ready.deleter(_pb_undeletable('flags.ready'))
 
     @property
     def error(self):
@@ -1119,6 +1132,7 @@ class flags(_pb_Record):
     def error(self, value):
         self._p.error = _pb_index(value, 'flags.error', 0, 1)
 
+    error = error.deleter(_pb_undeletable('flags.error'))
 
     @property
     def level(self):
@@ -1128,6 +1142,7 @@ class flags(_pb_Record):
     def level(self, value):
         self._p.level = _pb_index(value, 'flags.level', 0, 15)
 
+    level = level.deleter(_pb_undeletable('flags.level'))
 
     @property
     def count(self):
@@ -1137,6 +1152,7 @@ class flags(_pb_Record):
     def count(self, value):
         self._p.count = _pb_index(value, 'flags.count', 0, 16777215)
 
+    count = count.deleter(_pb_undeletable('flags.count'))
 
 
 #: the pointer type ffi.new allocates a flags with
@@ -1189,6 +1205,7 @@ class mixed_bits(_pb_Record):
     def tag(self, value):
         self._p.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
 
+    tag = tag.deleter(_pb_undeletable('mixed_bits.tag'))
 
     @property
     def low(self):
@@ -1198,6 +1215,7 @@ class mixed_bits(_pb_Record):
     def low(self, value):
         self._p.low = _pb_index(value, 'mixed_bits.low', 0, 31)
 
+    low = low.deleter(_pb_undeletable('mixed_bits.low'))
 
     @property
     def high(self):
@@ -1207,6 +1225,7 @@ class mixed_bits(_pb_Record):
     def high(self, value):
         self._p.high = _pb_index(value, 'mixed_bits.high', 0, 2047)
 
+    high = high.deleter(_pb_undeletable('mixed_bits.high'))
 
     @property
     def last(self):
@@ -1216,6 +1235,7 @@ class mixed_bits(_pb_Record):
     def last(self, value):
         self._p.last = _pb_index(value, 'mixed_bits.last', 0, 7)
 
+    last = last.deleter(_pb_undeletable('mixed_bits.last'))
 
     @property
     def wide(self):
@@ -1225,6 +1245,7 @@ class mixed_bits(_pb_Record):
     def wide(self, value):
         self._p.wide = _pb_index(value, 'mixed_bits.wide', -549755813888, 549755813887)
 
+    wide = wide.deleter(_pb_undeletable('mixed_bits.wide'))
 
 
 #: the pointer type ffi.new allocates a mixed_bits with
@@ -1273,6 +1294,7 @@ class packed_header(_pb_Record):
     def version(self, value):
         self._p.version = _pb_index(value, 'packed_header.version', 0, 255)
 
+    version = version.deleter(_pb_undeletable('packed_header.version'))
 
     @property
     def length(self):
@@ -1282,6 +1304,7 @@ class packed_header(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
 
+    length = length.deleter(_pb_undeletable('packed_header.length'))
 
     @property
     def checksum(self):
@@ -1291,6 +1314,7 @@ class packed_header(_pb_Record):
     def checksum(self, value):
         self._p.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
 
+    checksum = checksum.deleter(_pb_undeletable('packed_header.checksum'))
 
 
 #: the pointer type ffi.new allocates a packed_header with
@@ -1337,6 +1361,7 @@ class pack2(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'pack2.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('pack2.c'))
 
     @property
     def d(self):
@@ -1346,6 +1371,7 @@ class pack2(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'pack2.d')
 
+    d = d.deleter(_pb_undeletable('pack2.d'))
 
 
 #: the pointer type ffi.new allocates a pack2 with
@@ -1392,6 +1418,7 @@ class attr_packed(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'attr_packed.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('attr_packed.c'))
 
     @property
     def i(self):
@@ -1401,6 +1428,7 @@ class attr_packed(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
 
+    i = i.deleter(_pb_undeletable('attr_packed.i'))
 
 
 #: the pointer type ffi.new allocates a attr_packed with
@@ -1447,6 +1475,7 @@ class attr_aligned(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'attr_aligned.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('attr_aligned.c'))
 
     @property
     def i(self):
@@ -1456,6 +1485,7 @@ class attr_aligned(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
 
+    i = i.deleter(_pb_undeletable('attr_aligned.i'))
 
 
 #: the pointer type ffi.new allocates a attr_aligned with
@@ -1502,6 +1532,7 @@ class after_pop(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'after_pop.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('after_pop.c'))
 
     @property
     def d(self):
@@ -1511,6 +1542,7 @@ class after_pop(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'after_pop.d')
 
+    d = d.deleter(_pb_undeletable('after_pop.d'))
 
 
 #: the pointer type ffi.new allocates a after_pop with

@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1247,6 +1259,7 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xfffffffe | (value & 0x1)
 
+    ready = ready.deleter(_pb_undeletable('flags.ready'))
 
     @property
     def error(self):
@@ -1260,6 +1273,7 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xfffffffd | (value & 0x1) << 1
 
+    error = error.deleter(_pb_undeletable('flags.error'))
 
     @property
     def level(self):
@@ -1273,6 +1287,7 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xffffff0f | (value & 0xf) << 4
 
+    level = level.deleter(_pb_undeletable('flags.level'))
 
     @property
     def count(self):
@@ -1286,6 +1301,7 @@ class flags(_pb_Record):
         unit = self._s._pb_bits_ready
         self._s._pb_bits_ready = unit & 0xff | (value & 0xffffff) << 8
 
+    count = count.deleter(_pb_undeletable('flags.count'))
 
 
 class mixed_bits(_pb_Record):
@@ -1330,6 +1346,7 @@ class mixed_bits(_pb_Record):
     def tag(self, value):
         self._s.tag = _pb_index(value, 'mixed_bits.tag', -128, 127)
 
+    tag = tag.deleter(_pb_undeletable('mixed_bits.tag'))
 
     @property
     def low(self):
@@ -1343,6 +1360,7 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_low
         self._s._pb_bits_low = unit & 0xe0 | (value & 0x1f)
 
+    low = low.deleter(_pb_undeletable('mixed_bits.low'))
 
     @property
     def high(self):
@@ -1356,6 +1374,7 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_high
         self._s._pb_bits_high = unit & 0xf800 | (value & 0x7ff)
 
+    high = high.deleter(_pb_undeletable('mixed_bits.high'))
 
     @property
     def last(self):
@@ -1369,6 +1388,7 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_last
         self._s._pb_bits_last = unit & 0xf8 | (value & 0x7)
 
+    last = last.deleter(_pb_undeletable('mixed_bits.last'))
 
     @property
     def wide(self):
@@ -1382,6 +1402,7 @@ class mixed_bits(_pb_Record):
         unit = self._s._pb_bits_wide
         self._s._pb_bits_wide = unit & 0xffffff0000000000 | (value & 0xffffffffff)
 
+    wide = wide.deleter(_pb_undeletable('mixed_bits.wide'))
 
 
 class packed_header(_pb_Record):
@@ -1422,6 +1443,7 @@ class packed_header(_pb_Record):
     def version(self, value):
         self._s.version = _pb_index(value, 'packed_header.version', 0, 255)
 
+    version = version.deleter(_pb_undeletable('packed_header.version'))
 
     @property
     def length(self):
@@ -1431,6 +1453,7 @@ class packed_header(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'packed_header.length', 0, 4294967295)
 
+    length = length.deleter(_pb_undeletable('packed_header.length'))
 
     @property
     def checksum(self):
@@ -1440,6 +1463,7 @@ class packed_header(_pb_Record):
     def checksum(self, value):
         self._s.checksum = _pb_index(value, 'packed_header.checksum', 0, 65535)
 
+    checksum = checksum.deleter(_pb_undeletable('packed_header.checksum'))
 
 
 class pack2(_pb_Record):
@@ -1478,6 +1502,7 @@ class pack2(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'pack2.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('pack2.c'))
 
     @property
     def d(self):
@@ -1487,6 +1512,7 @@ class pack2(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'pack2.d')
 
+    d = d.deleter(_pb_undeletable('pack2.d'))
 
 
 class attr_packed(_pb_Record):
@@ -1525,6 +1551,7 @@ class attr_packed(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'attr_packed.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('attr_packed.c'))
 
     @property
     def i(self):
@@ -1534,6 +1561,7 @@ class attr_packed(_pb_Record):
     def i(self, value):
         self._s.i = _pb_index(value, 'attr_packed.i', -2147483648, 2147483647)
 
+    i = i.deleter(_pb_undeletable('attr_packed.i'))
 
 
 class attr_aligned(_pb_Record):
@@ -1572,6 +1600,7 @@ class attr_aligned(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'attr_aligned.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('attr_aligned.c'))
 
     @property
     def i(self):
@@ -1581,6 +1610,7 @@ class attr_aligned(_pb_Record):
     def i(self, value):
         self._s.i = _pb_index(value, 'attr_aligned.i', -2147483648, 2147483647)
 
+    i = i.deleter(_pb_undeletable('attr_aligned.i'))
 
 
 class after_pop(_pb_Record):
@@ -1619,6 +1649,7 @@ class after_pop(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'after_pop.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('after_pop.c'))
 
     @property
     def d(self):
@@ -1628,3 +1659,4 @@ class after_pop(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'after_pop.d')
 
+    d = d.deleter(_pb_undeletable('after_pop.d'))

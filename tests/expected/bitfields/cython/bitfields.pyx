@@ -634,64 +634,52 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
     raise _pb_wrong_record(value, cls, what, nullable)
 
 
-cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's
-    # address, what a view an ownership rule gives frees (as Pointer does), and what
-    # every record class does alike (one compiled copy, not one a class).
-    cdef _pb_release _pb_free
-    cdef void *_pb_free_fn
-    cdef void *_pb_free_memory
-    # a closed record refuses to be read, written or passed
-    cdef bint _pb_closed
+# What every record class does alike, compiled once.  A record class has no
+# cdef base class: a subclass's tp_new cannot use Cython's free list, and
+# with the base's dealloc that cost about 10 ns for every record an out
+# parameter returns.  So these functions are class attributes of each record
+# class, a record of any class is found through _pb_record_memory, and
+# _pb_Record, the tuple of the record classes, is what isinstance() tests for
+# "a record" (both at the end of the records).
 
-    cdef void *_pb_memory(self):
-        return NULL
-
-    cdef void _pb_detach(self):
-        # point at memory of its own (the freed memory is never read again)
-        pass
-
-    def __dealloc__(self):
-        if self._pb_free != NULL:
-            self._pb_free(self._pb_free_fn, self._pb_free_memory)
-
-    cdef bint _pb_give_up(self):
-        if self._pb_free == NULL:
-            return False
-        self._pb_free = NULL
-        self._pb_closed = True
-        self._pb_detach()
-        return True
-
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
-    def __delattr__(self, name):
-        # a field is C memory, which can be assigned but not removed
-        _pb_no_delete(f"{type(self).__name__}.{name}")
-
-    def close(self):
-        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
-        cdef _pb_release free = self._pb_free
-        cdef void *memory = self._pb_free_memory
-        if self._pb_give_up():
-            free(self._pb_free_fn, memory)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
+# (binding: as class attributes they are methods, given the instance)
+@cython.binding(True)
+def _pb_close_nothing(self):
+    """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
 
 
-cdef int _pb_check_open(_pb_Record record) except -1:
-    if record._pb_closed:
+@cython.binding(True)
+def _pb_enter(self):
+    return self
+
+
+@cython.binding(True)
+def _pb_exit(self, *exc_info):
+    self.close()
+
+
+@cython.binding(True)
+def _pb_record_no_copy(self, protocol=None):
+    _pb_no_copy(self, protocol)
+
+
+cdef inline int _pb_check_open(bint closed) except -1:
+    if closed:
         raise ValueError("the object is closed: the memory it stood for was freed")
     return 0
+
+
+# The errors of a buffer too short for its pointer's type and of a length the
+# header states that exceeds its buffer, out of line: formatted in every
+# wrapper, they made the wrappers too large for the C compiler to inline
+# their body into the argument-parsing function (about 1.5 ns a call).
+cdef int _pb_too_short(str what, size_t need, Py_ssize_t got) except -1:
+    raise ValueError(f"{what} needs at least {need} bytes, got {got}")
+
+
+cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
+    # message: the plan's, with {n} and {held} in it
+    raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
 cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
@@ -699,10 +687,6 @@ cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) exc
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_free = free
         (<Pointer>obj)._pb_free_fn = function
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_free = free
-        (<_pb_Record>obj)._pb_free_fn = function
-        (<_pb_Record>obj)._pb_free_memory = memory
     return 0
 
 
@@ -710,8 +694,6 @@ cdef int _pb_disown(object obj) except -1:
     # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_give_up()
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_give_up()
     return 0
 
 
@@ -723,9 +705,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
         if (<Pointer>value)._ptr == NULL:
             raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if (<_pb_Record>value)._pb_closed:
-        raise ValueError(f"{what} is closed")
-    return (<_pb_Record>value)._pb_memory()
+    return _pb_record_memory(value, what)
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -787,7 +767,7 @@ cdef str _pb_ref_repr(object record):
     # How a record's repr shows the record a pointer member points to: its class and address.
     if record is None:
         return "None"
-    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
+    return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -978,12 +958,10 @@ c_ssize_t = c_long
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class flags(_pb_Record):
+cdef class flags:
     'Bitfields, packing and alignment attributes.'
     cdef _cs_flags _value
     cdef _cs_flags *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -994,12 +972,15 @@ cdef class flags(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1100,12 +1081,10 @@ _pb_set_sizeof(flags, sizeof(_cs_flags))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class mixed_bits(_pb_Record):
+cdef class mixed_bits:
     'struct mixed_bits: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_mixed_bits _value
     cdef _cs_mixed_bits *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1116,12 +1095,15 @@ cdef class mixed_bits(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1234,12 +1216,10 @@ _pb_set_sizeof(mixed_bits, sizeof(_cs_mixed_bits))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class packed_header(_pb_Record):
+cdef class packed_header:
     'struct packed_header: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_packed_header _value
     cdef _cs_packed_header *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1250,12 +1230,15 @@ cdef class packed_header(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1344,12 +1327,10 @@ _pb_set_sizeof(packed_header, sizeof(_cs_packed_header))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class pack2(_pb_Record):
+cdef class pack2:
     'struct pack2: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_pack2 _value
     cdef _cs_pack2 *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1360,12 +1341,15 @@ cdef class pack2(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1446,12 +1430,10 @@ _pb_set_sizeof(pack2, sizeof(_cs_pack2))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class attr_packed(_pb_Record):
+cdef class attr_packed:
     'struct attr_packed: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_attr_packed _value
     cdef _cs_attr_packed *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1462,12 +1444,15 @@ cdef class attr_packed(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1544,12 +1529,10 @@ _pb_set_sizeof(attr_packed, sizeof(_cs_attr_packed))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class attr_aligned(_pb_Record):
+cdef class attr_aligned:
     'struct attr_aligned: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_attr_aligned _value
     cdef _cs_attr_aligned *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1560,12 +1543,15 @@ cdef class attr_aligned(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1642,12 +1628,10 @@ _pb_set_sizeof(attr_aligned, sizeof(_cs_attr_aligned))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class after_pop(_pb_Record):
+cdef class after_pop:
     'struct after_pop: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_after_pop _value
     cdef _cs_after_pop *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1658,12 +1642,15 @@ cdef class after_pop(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1741,3 +1728,28 @@ cdef object _pb_at_after_pop(void *ptr, object ref):
 
 
 _pb_set_sizeof(after_pop, sizeof(_cs_after_pop))
+
+
+# Every record class: what isinstance() tests for "a record" (they share no base class).
+_pb_Record = (flags, mixed_bits, packed_header, pack2, attr_packed, attr_aligned, after_pop,)
+
+
+cdef void *_pb_record_memory(object record, str what) except? NULL:
+    # The memory of a record of any class (what a void * parameter is given): one
+    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # for an object that is no record.
+    if isinstance(record, flags):
+        return (<flags>record)._ptr
+    if isinstance(record, mixed_bits):
+        return (<mixed_bits>record)._ptr
+    if isinstance(record, packed_header):
+        return (<packed_header>record)._ptr
+    if isinstance(record, pack2):
+        return (<pack2>record)._ptr
+    if isinstance(record, attr_packed):
+        return (<attr_packed>record)._ptr
+    if isinstance(record, attr_aligned):
+        return (<attr_aligned>record)._ptr
+    if isinstance(record, after_pop):
+        return (<after_pop>record)._ptr
+    return NULL

@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1188,6 +1200,7 @@ class vm_point(_pb_Record):
     def x(self, value):
         self._s.x = _pb_float(value, 'vm_point.x')
 
+    x = x.deleter(_pb_undeletable('vm_point.x'))
 
     @property
     def y(self):
@@ -1197,6 +1210,7 @@ class vm_point(_pb_Record):
     def y(self, value):
         self._s.y = _pb_float(value, 'vm_point.y')
 
+    y = y.deleter(_pb_undeletable('vm_point.y'))
 
 
 # ---- functions ---------------------------------------------------------
@@ -1286,16 +1300,20 @@ def vm_checksum(data, len_, /):
     'vm_checksum(data: str | _Buffer | Pointer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
-            _pb_n0 = len(data) if data.__class__ is bytes or data.__class__ is bytearray else _pb_capacity(data, 1)
-            if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-                raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (data) holds ({_pb_n0} bytes)')
+            if data.__class__ is bytes:
+                if len_ > len(data):
+                    raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
+            elif len_ > _pb_capacity(data, 1) >= 0:
+                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
             return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     except _PB_RETRY:
         pass
     data, len_, = _pb_fix((('buffer', 'argument 1 (data)', 1, 'unsigned char *', True, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (data, len_,))
-    _pb_n0 = len(data) if data.__class__ is bytes or data.__class__ is bytearray else _pb_capacity(data, 1)
-    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-        raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (data) holds ({_pb_n0} bytes)')
+    if data.__class__ is bytes:
+        if len_ > len(data):
+            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
+    elif len_ > _pb_capacity(data, 1) >= 0:
+        raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
     return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
 
 
@@ -1309,16 +1327,20 @@ def vm_fill(buf, len_, value, /):
     'vm_fill(buf: _WritableBuffer | Pointer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615) and ((value := _pb_exact_int(value)) >= 0 and value <= 255):
-            _pb_n0 = len(buf) if buf.__class__ is bytes or buf.__class__ is bytearray else _pb_capacity(buf, 1)
-            if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-                raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (buf) holds ({_pb_n0} bytes)')
+            if buf.__class__ is bytes:
+                if len_ > len(buf):
+                    raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
+            elif len_ > _pb_capacity(buf, 1) >= 0:
+                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
             return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
     except _PB_RETRY:
         pass
     buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 1, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
-    _pb_n0 = len(buf) if buf.__class__ is bytes or buf.__class__ is bytearray else _pb_capacity(buf, 1)
-    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-        raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (buf) holds ({_pb_n0} bytes)')
+    if buf.__class__ is bytes:
+        if len_ > len(buf):
+            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
+    elif len_ > _pb_capacity(buf, 1) >= 0:
+        raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
     return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
 
 

@@ -289,6 +289,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -510,9 +525,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1079,17 +1091,25 @@ _f_first_of = getattr(_lib, 'first_of')
 def first_of(values, n, /):
     'first_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
     try:
-        _pb_n0 = len(values) // 4 if values.__class__ is bytes or values.__class__ is bytearray else _pb_capacity(values, 4)
-        if (n if n.__class__ is int else _pb_exact_int(n)) > _pb_n0 >= 0:
-            raise ValueError(f'argument 2 (n): {_pb_exact_int(n)} is more than argument 1 (values) holds ({_pb_n0} items)')
-        return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), _pb_exact_int(n))
+        if n.__class__ is not int:
+            n = _pb_exact_int(n)
+        if values.__class__ is bytes:
+            if n > len(values) // 4:
+                raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
+        elif n > _pb_capacity(values, 4) >= 0:
+            raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
+        return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
     except _PB_RETRY:
         pass
     values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False, '', ''), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
-    _pb_n0 = len(values) // 4 if values.__class__ is bytes or values.__class__ is bytearray else _pb_capacity(values, 4)
-    if (n if n.__class__ is int else _pb_exact_int(n)) > _pb_n0 >= 0:
-        raise ValueError(f'argument 2 (n): {_pb_exact_int(n)} is more than argument 1 (values) holds ({_pb_n0} items)')
-    return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), _pb_exact_int(n))
+    if n.__class__ is not int:
+        n = _pb_exact_int(n)
+    if values.__class__ is bytes:
+        if n > len(values) // 4:
+            raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
+    elif n > _pb_capacity(values, 4) >= 0:
+        raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
+    return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
 
 
 _f_unnamed = getattr(_lib, 'unnamed')
@@ -1111,19 +1131,27 @@ _f_copy_into = getattr(_lib, 'copy_into')
 def copy_into(dst, src, n, /):
     'copy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
     try:
-        _pb_n1 = len(src) if src.__class__ is bytes or src.__class__ is bytearray else _pb_capacity(src, 1)
-        if (n if n.__class__ is int else _pb_exact_int(n)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (n): {_pb_exact_int(n)} is more than argument 2 (src) holds ({_pb_n1} bytes)')
-        _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), _pb_exact_int(n))
+        if n.__class__ is not int:
+            n = _pb_exact_int(n)
+        if src.__class__ is bytes:
+            if n > len(src):
+                raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
+        elif n > _pb_capacity(src, 1) >= 0:
+            raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
+        _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY:
         pass
     dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
-    _pb_n1 = len(src) if src.__class__ is bytes or src.__class__ is bytearray else _pb_capacity(src, 1)
-    if (n if n.__class__ is int else _pb_exact_int(n)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (n): {_pb_exact_int(n)} is more than argument 2 (src) holds ({_pb_n1} bytes)')
-    _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), _pb_exact_int(n))
+    if n.__class__ is not int:
+        n = _pb_exact_int(n)
+    if src.__class__ is bytes:
+        if n > len(src):
+            raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
+    elif n > _pb_capacity(src, 1) >= 0:
+        raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
+    _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
     return _pb_ret
 

@@ -289,6 +289,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -510,9 +525,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1112,6 +1124,7 @@ class mixed(_pb_Record):
     def c(self, value):
         self._p.c = _pb_index(value, 'mixed.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('mixed.c'))
 
     @property
     def ll(self):
@@ -1121,6 +1134,7 @@ class mixed(_pb_Record):
     def ll(self, value):
         self._p.ll = _pb_index(value, 'mixed.ll', -9223372036854775808, 9223372036854775807)
 
+    ll = ll.deleter(_pb_undeletable('mixed.ll'))
 
     @property
     def d(self):
@@ -1130,6 +1144,7 @@ class mixed(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'mixed.d')
 
+    d = d.deleter(_pb_undeletable('mixed.d'))
 
     @property
     def l(self):
@@ -1139,6 +1154,7 @@ class mixed(_pb_Record):
     def l(self, value):
         self._p.l = _pb_index(value, 'mixed.l', -2147483648, 2147483647)
 
+    l = l.deleter(_pb_undeletable('mixed.l'))
 
     @property
     def p(self):
@@ -1163,6 +1179,7 @@ class mixed(_pb_Record):
             self._p.p = _ffi.cast('void *', held)
             _pb_keep(self, 'p', held)
 
+    p = p.deleter(_pb_undeletable('mixed.p'))
 
 
 #: the pointer type ffi.new allocates a mixed with

@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1176,6 +1188,7 @@ class mixed(_pb_Record):
     def c(self, value):
         self._s.c = _pb_index(value, 'mixed.c', -128, 127)
 
+    c = c.deleter(_pb_undeletable('mixed.c'))
 
     @property
     def ll(self):
@@ -1185,6 +1198,7 @@ class mixed(_pb_Record):
     def ll(self, value):
         self._s.ll = _pb_index(value, 'mixed.ll', -9223372036854775808, 9223372036854775807)
 
+    ll = ll.deleter(_pb_undeletable('mixed.ll'))
 
     @property
     def d(self):
@@ -1194,6 +1208,7 @@ class mixed(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'mixed.d')
 
+    d = d.deleter(_pb_undeletable('mixed.d'))
 
     @property
     def l(self):
@@ -1203,6 +1218,7 @@ class mixed(_pb_Record):
     def l(self, value):
         self._s.l = _pb_index(value, 'mixed.l', -2147483648, 2147483647)
 
+    l = l.deleter(_pb_undeletable('mixed.l'))
 
     @property
     def p(self):
@@ -1223,3 +1239,4 @@ class mixed(_pb_Record):
             self._s.p = address
             _pb_keep(self._s, 'p', kept)
 
+    p = p.deleter(_pb_undeletable('mixed.p'))

@@ -622,64 +622,52 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
     raise _pb_wrong_record(value, cls, what, nullable)
 
 
-cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's
-    # address, what a view an ownership rule gives frees (as Pointer does), and what
-    # every record class does alike (one compiled copy, not one a class).
-    cdef _pb_release _pb_free
-    cdef void *_pb_free_fn
-    cdef void *_pb_free_memory
-    # a closed record refuses to be read, written or passed
-    cdef bint _pb_closed
+# What every record class does alike, compiled once.  A record class has no
+# cdef base class: a subclass's tp_new cannot use Cython's free list, and
+# with the base's dealloc that cost about 10 ns for every record an out
+# parameter returns.  So these functions are class attributes of each record
+# class, a record of any class is found through _pb_record_memory, and
+# _pb_Record, the tuple of the record classes, is what isinstance() tests for
+# "a record" (both at the end of the records).
 
-    cdef void *_pb_memory(self):
-        return NULL
-
-    cdef void _pb_detach(self):
-        # point at memory of its own (the freed memory is never read again)
-        pass
-
-    def __dealloc__(self):
-        if self._pb_free != NULL:
-            self._pb_free(self._pb_free_fn, self._pb_free_memory)
-
-    cdef bint _pb_give_up(self):
-        if self._pb_free == NULL:
-            return False
-        self._pb_free = NULL
-        self._pb_closed = True
-        self._pb_detach()
-        return True
-
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
-    def __delattr__(self, name):
-        # a field is C memory, which can be assigned but not removed
-        _pb_no_delete(f"{type(self).__name__}.{name}")
-
-    def close(self):
-        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
-        cdef _pb_release free = self._pb_free
-        cdef void *memory = self._pb_free_memory
-        if self._pb_give_up():
-            free(self._pb_free_fn, memory)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
+# (binding: as class attributes they are methods, given the instance)
+@cython.binding(True)
+def _pb_close_nothing(self):
+    """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
 
 
-cdef int _pb_check_open(_pb_Record record) except -1:
-    if record._pb_closed:
+@cython.binding(True)
+def _pb_enter(self):
+    return self
+
+
+@cython.binding(True)
+def _pb_exit(self, *exc_info):
+    self.close()
+
+
+@cython.binding(True)
+def _pb_record_no_copy(self, protocol=None):
+    _pb_no_copy(self, protocol)
+
+
+cdef inline int _pb_check_open(bint closed) except -1:
+    if closed:
         raise ValueError("the object is closed: the memory it stood for was freed")
     return 0
+
+
+# The errors of a buffer too short for its pointer's type and of a length the
+# header states that exceeds its buffer, out of line: formatted in every
+# wrapper, they made the wrappers too large for the C compiler to inline
+# their body into the argument-parsing function (about 1.5 ns a call).
+cdef int _pb_too_short(str what, size_t need, Py_ssize_t got) except -1:
+    raise ValueError(f"{what} needs at least {need} bytes, got {got}")
+
+
+cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
+    # message: the plan's, with {n} and {held} in it
+    raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
 cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
@@ -687,10 +675,6 @@ cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) exc
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_free = free
         (<Pointer>obj)._pb_free_fn = function
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_free = free
-        (<_pb_Record>obj)._pb_free_fn = function
-        (<_pb_Record>obj)._pb_free_memory = memory
     return 0
 
 
@@ -698,8 +682,6 @@ cdef int _pb_disown(object obj) except -1:
     # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_give_up()
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_give_up()
     return 0
 
 
@@ -711,9 +693,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
         if (<Pointer>value)._ptr == NULL:
             raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if (<_pb_Record>value)._pb_closed:
-        raise ValueError(f"{what} is closed")
-    return (<_pb_Record>value)._pb_memory()
+    return _pb_record_memory(value, what)
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -775,7 +755,7 @@ cdef str _pb_ref_repr(object record):
     # How a record's repr shows the record a pointer member points to: its class and address.
     if record is None:
         return "None"
-    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
+    return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -969,12 +949,10 @@ c_ssize_t = c_int
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
-cdef class mixed(_pb_Record):
+cdef class mixed:
     'ILP32: longs and pointers are 4 bytes, long long and double 4-aligned in records.'
     cdef _cs_mixed _value
     cdef _cs_mixed *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -985,12 +963,15 @@ cdef class mixed(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1105,3 +1086,16 @@ cdef object _pb_at_mixed(void *ptr, object ref):
 
 
 _pb_set_sizeof(mixed, sizeof(_cs_mixed))
+
+
+# Every record class: what isinstance() tests for "a record" (they share no base class).
+_pb_Record = (mixed,)
+
+
+cdef void *_pb_record_memory(object record, str what) except? NULL:
+    # The memory of a record of any class (what a void * parameter is given): one
+    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # for an object that is no record.
+    if isinstance(record, mixed):
+        return (<mixed>record)._ptr
+    return NULL

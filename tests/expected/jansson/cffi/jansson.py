@@ -289,6 +289,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -510,9 +525,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1226,6 +1238,7 @@ class json_t(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'json_t.type', 0, 4294967295)
 
+    type = type.deleter(_pb_undeletable('json_t.type'))
 
     @property
     def refcount(self):
@@ -1235,6 +1248,7 @@ class json_t(_pb_Record):
     def refcount(self, value):
         self._p.refcount = _pb_index(value, 'json_t.refcount', 0, 18446744073709551615)
 
+    refcount = refcount.deleter(_pb_undeletable('json_t.refcount'))
 
 
 #: the pointer type ffi.new allocates a json_t with
@@ -1287,6 +1301,7 @@ class json_error_t(_pb_Record):
     def line(self, value):
         self._p.line = _pb_index(value, 'json_error_t.line', -2147483648, 2147483647)
 
+    line = line.deleter(_pb_undeletable('json_error_t.line'))
 
     @property
     def column(self):
@@ -1296,6 +1311,7 @@ class json_error_t(_pb_Record):
     def column(self, value):
         self._p.column = _pb_index(value, 'json_error_t.column', -2147483648, 2147483647)
 
+    column = column.deleter(_pb_undeletable('json_error_t.column'))
 
     @property
     def position(self):
@@ -1305,6 +1321,7 @@ class json_error_t(_pb_Record):
     def position(self, value):
         self._p.position = _pb_index(value, 'json_error_t.position', -2147483648, 2147483647)
 
+    position = position.deleter(_pb_undeletable('json_error_t.position'))
 
     @property
     def source(self):
@@ -1314,6 +1331,7 @@ class json_error_t(_pb_Record):
     def source(self, value):
         _pb_store_bytes(self._p.source, 80, value, 'json_error_t.source')
 
+    source = source.deleter(_pb_undeletable('json_error_t.source'))
 
     @property
     def text(self):
@@ -1323,6 +1341,7 @@ class json_error_t(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._p.text, 160, value, 'json_error_t.text')
 
+    text = text.deleter(_pb_undeletable('json_error_t.text'))
 
 
 #: the pointer type ffi.new allocates a json_error_t with
@@ -1375,19 +1394,27 @@ _f_json_stringn = getattr(_lib, 'json_stringn')
 def json_stringn(value, len_, /):
     'json_stringn(value: str | _Buffer | None, len_: int, /) -> json_t | None\n\nC: json_t *json_stringn(const char *value, size_t len);'
     try:
-        _pb_n0 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-        if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-            raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (value) holds ({_pb_n0} bytes)')
-        _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), _pb_exact_int(len_))
+        if len_.__class__ is not int:
+            len_ = _pb_exact_int(len_)
+        if value.__class__ is bytes:
+            if len_ > len(value):
+                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+        _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
-    _pb_n0 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-        raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (value) holds ({_pb_n0} bytes)')
-    _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), _pb_exact_int(len_))
+    if len_.__class__ is not int:
+        len_ = _pb_exact_int(len_)
+    if value.__class__ is bytes:
+        if len_ > len(value):
+            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
+    elif len_ > _pb_capacity(value, 1) >= 0:
+        raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+    _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1415,19 +1442,27 @@ _f_json_stringn_nocheck = getattr(_lib, 'json_stringn_nocheck')
 def json_stringn_nocheck(value, len_, /):
     'json_stringn_nocheck(value: str | _Buffer | None, len_: int, /) -> json_t | None\n\nC: json_t *json_stringn_nocheck(const char *value, size_t len);'
     try:
-        _pb_n0 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-        if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-            raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (value) holds ({_pb_n0} bytes)')
-        _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), _pb_exact_int(len_))
+        if len_.__class__ is not int:
+            len_ = _pb_exact_int(len_)
+        if value.__class__ is bytes:
+            if len_ > len(value):
+                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+        _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
-    _pb_n0 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n0 >= 0:
-        raise ValueError(f'argument 2 (len_): {_pb_exact_int(len_)} is more than argument 1 (value) holds ({_pb_n0} bytes)')
-    _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), _pb_exact_int(len_))
+    if len_.__class__ is not int:
+        len_ = _pb_exact_int(len_)
+    if value.__class__ is bytes:
+        if len_ > len(value):
+            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
+    elif len_ > _pb_capacity(value, 1) >= 0:
+        raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+    _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1562,19 +1597,27 @@ _f_json_object_getn = getattr(_lib, 'json_object_getn')
 def json_object_getn(object_, key, key_len, /):
     'json_object_getn(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> json_t | None\n\nC: json_t *json_object_getn(const json_t *object, const char *key, size_t key_len);'
     try:
-        _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-        if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-        _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len))
+        if key_len.__class__ is not int:
+            key_len = _pb_exact_int(key_len)
+        if key.__class__ is bytes:
+            if key_len > len(key):
+                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+        _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
-    _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-    if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-    _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len))
+    if key_len.__class__ is not int:
+        key_len = _pb_exact_int(key_len)
+    if key.__class__ is bytes:
+        if key_len > len(key):
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+    elif key_len > _pb_capacity(key, 1) >= 0:
+        raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+    _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     _pb_ret = _pb_view_at(json_t, _pb_r, object_)
     return _pb_ret
 
@@ -1598,17 +1641,25 @@ _f_json_object_setn_new = getattr(_lib, 'json_object_setn_new')
 def json_object_setn_new(object_, key, key_len, value, /):
     'json_object_setn_new(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new(json_t *object, const char *key, size_t key_len, json_t *value);'
     try:
-        _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-        if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-        return _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len), _NULL if value is None else value._p)
+        if key_len.__class__ is not int:
+            key_len = _pb_exact_int(key_len)
+        if key.__class__ is bytes:
+            if key_len > len(key):
+                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+        return _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     except _PB_RETRY:
         pass
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
-    _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-    if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-    return _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len), _NULL if value is None else value._p)
+    if key_len.__class__ is not int:
+        key_len = _pb_exact_int(key_len)
+    if key.__class__ is bytes:
+        if key_len > len(key):
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+    elif key_len > _pb_capacity(key, 1) >= 0:
+        raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+    return _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
 
 
 _f_json_object_set_new_nocheck = getattr(_lib, 'json_object_set_new_nocheck')
@@ -1630,17 +1681,25 @@ _f_json_object_setn_new_nocheck = getattr(_lib, 'json_object_setn_new_nocheck')
 def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     'json_object_setn_new_nocheck(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new_nocheck(json_t *object, const char *key, size_t key_len, json_t *value);'
     try:
-        _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-        if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-        return _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len), _NULL if value is None else value._p)
+        if key_len.__class__ is not int:
+            key_len = _pb_exact_int(key_len)
+        if key.__class__ is bytes:
+            if key_len > len(key):
+                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+        return _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     except _PB_RETRY:
         pass
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
-    _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-    if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-    return _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len), _NULL if value is None else value._p)
+    if key_len.__class__ is not int:
+        key_len = _pb_exact_int(key_len)
+    if key.__class__ is bytes:
+        if key_len > len(key):
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+    elif key_len > _pb_capacity(key, 1) >= 0:
+        raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+    return _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
 
 
 _f_json_object_del = getattr(_lib, 'json_object_del')
@@ -1662,17 +1721,25 @@ _f_json_object_deln = getattr(_lib, 'json_object_deln')
 def json_object_deln(object_, key, key_len, /):
     'json_object_deln(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> int\n\nC: int json_object_deln(json_t *object, const char *key, size_t key_len);'
     try:
-        _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-        if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-        return _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len))
+        if key_len.__class__ is not int:
+            key_len = _pb_exact_int(key_len)
+        if key.__class__ is bytes:
+            if key_len > len(key):
+                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+        return _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     except _PB_RETRY:
         pass
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
-    _pb_n1 = len(key) if key.__class__ is bytes or key.__class__ is bytearray else _pb_capacity(key, 1)
-    if (key_len if key_len.__class__ is int else _pb_exact_int(key_len)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (key_len): {_pb_exact_int(key_len)} is more than argument 2 (key) holds ({_pb_n1} bytes)')
-    return _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _pb_exact_int(key_len))
+    if key_len.__class__ is not int:
+        key_len = _pb_exact_int(key_len)
+    if key.__class__ is bytes:
+        if key_len > len(key):
+            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+    elif key_len > _pb_capacity(key, 1) >= 0:
+        raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+    return _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
 
 
 _f_json_object_clear = getattr(_lib, 'json_object_clear')
@@ -2064,17 +2131,25 @@ _f_json_string_setn = getattr(_lib, 'json_string_setn')
 def json_string_setn(string, value, len_, /):
     'json_string_setn(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn(json_t *string, const char *value, size_t len);'
     try:
-        _pb_n1 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-        if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (len_): {_pb_exact_int(len_)} is more than argument 2 (value) holds ({_pb_n1} bytes)')
-        return _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), _pb_exact_int(len_))
+        if len_.__class__ is not int:
+            len_ = _pb_exact_int(len_)
+        if value.__class__ is bytes:
+            if len_ > len(value):
+                raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+        return _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     except _PB_RETRY:
         pass
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
-    _pb_n1 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (len_): {_pb_exact_int(len_)} is more than argument 2 (value) holds ({_pb_n1} bytes)')
-    return _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), _pb_exact_int(len_))
+    if len_.__class__ is not int:
+        len_ = _pb_exact_int(len_)
+    if value.__class__ is bytes:
+        if len_ > len(value):
+            raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
+    elif len_ > _pb_capacity(value, 1) >= 0:
+        raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+    return _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
 
 
 _f_json_string_set_nocheck = getattr(_lib, 'json_string_set_nocheck')
@@ -2096,17 +2171,25 @@ _f_json_string_setn_nocheck = getattr(_lib, 'json_string_setn_nocheck')
 def json_string_setn_nocheck(string, value, len_, /):
     'json_string_setn_nocheck(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn_nocheck(json_t *string, const char *value, size_t len);'
     try:
-        _pb_n1 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-        if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (len_): {_pb_exact_int(len_)} is more than argument 2 (value) holds ({_pb_n1} bytes)')
-        return _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), _pb_exact_int(len_))
+        if len_.__class__ is not int:
+            len_ = _pb_exact_int(len_)
+        if value.__class__ is bytes:
+            if len_ > len(value):
+                raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+        return _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     except _PB_RETRY:
         pass
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
-    _pb_n1 = len(value) if value.__class__ is bytes or value.__class__ is bytearray else _pb_capacity(value, 1)
-    if (len_ if len_.__class__ is int else _pb_exact_int(len_)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (len_): {_pb_exact_int(len_)} is more than argument 2 (value) holds ({_pb_n1} bytes)')
-    return _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), _pb_exact_int(len_))
+    if len_.__class__ is not int:
+        len_ = _pb_exact_int(len_)
+    if value.__class__ is bytes:
+        if len_ > len(value):
+            raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
+    elif len_ > _pb_capacity(value, 1) >= 0:
+        raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+    return _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
 
 
 _f_json_integer_set = getattr(_lib, 'json_integer_set')
@@ -2302,17 +2385,25 @@ _f_json_dumpb = getattr(_lib, 'json_dumpb')
 def json_dumpb(json, buffer, size, flags, /):
     'json_dumpb(json: json_t | None, buffer: _WritableBuffer | Pointer | None, size: int, flags: int, /) -> int\n\nC: size_t json_dumpb(const json_t *json, char *buffer, size_t size, size_t flags);'
     try:
-        _pb_n1 = len(buffer) if buffer.__class__ is bytes or buffer.__class__ is bytearray else _pb_capacity(buffer, 1)
-        if (size if size.__class__ is int else _pb_exact_int(size)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (size): {_pb_exact_int(size)} is more than argument 2 (buffer) holds ({_pb_n1} bytes)')
-        return _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), _pb_exact_int(size), _pb_exact_int(flags))
+        if size.__class__ is not int:
+            size = _pb_exact_int(size)
+        if buffer.__class__ is bytes:
+            if size > len(buffer):
+                raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
+        elif size > _pb_capacity(buffer, 1) >= 0:
+            raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
+        return _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
     except _PB_RETRY:
         pass
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
-    _pb_n1 = len(buffer) if buffer.__class__ is bytes or buffer.__class__ is bytearray else _pb_capacity(buffer, 1)
-    if (size if size.__class__ is int else _pb_exact_int(size)) > _pb_n1 >= 0:
-        raise ValueError(f'argument 3 (size): {_pb_exact_int(size)} is more than argument 2 (buffer) holds ({_pb_n1} bytes)')
-    return _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), _pb_exact_int(size), _pb_exact_int(flags))
+    if size.__class__ is not int:
+        size = _pb_exact_int(size)
+    if buffer.__class__ is bytes:
+        if size > len(buffer):
+            raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
+    elif size > _pb_capacity(buffer, 1) >= 0:
+        raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
+    return _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
 
 
 _f_json_dumpf = getattr(_lib, 'json_dumpf')

@@ -622,64 +622,52 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
     raise _pb_wrong_record(value, cls, what, nullable)
 
 
-cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's
-    # address, what a view an ownership rule gives frees (as Pointer does), and what
-    # every record class does alike (one compiled copy, not one a class).
-    cdef _pb_release _pb_free
-    cdef void *_pb_free_fn
-    cdef void *_pb_free_memory
-    # a closed record refuses to be read, written or passed
-    cdef bint _pb_closed
+# What every record class does alike, compiled once.  A record class has no
+# cdef base class: a subclass's tp_new cannot use Cython's free list, and
+# with the base's dealloc that cost about 10 ns for every record an out
+# parameter returns.  So these functions are class attributes of each record
+# class, a record of any class is found through _pb_record_memory, and
+# _pb_Record, the tuple of the record classes, is what isinstance() tests for
+# "a record" (both at the end of the records).
 
-    cdef void *_pb_memory(self):
-        return NULL
-
-    cdef void _pb_detach(self):
-        # point at memory of its own (the freed memory is never read again)
-        pass
-
-    def __dealloc__(self):
-        if self._pb_free != NULL:
-            self._pb_free(self._pb_free_fn, self._pb_free_memory)
-
-    cdef bint _pb_give_up(self):
-        if self._pb_free == NULL:
-            return False
-        self._pb_free = NULL
-        self._pb_closed = True
-        self._pb_detach()
-        return True
-
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
-    def __delattr__(self, name):
-        # a field is C memory, which can be assigned but not removed
-        _pb_no_delete(f"{type(self).__name__}.{name}")
-
-    def close(self):
-        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
-        cdef _pb_release free = self._pb_free
-        cdef void *memory = self._pb_free_memory
-        if self._pb_give_up():
-            free(self._pb_free_fn, memory)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
+# (binding: as class attributes they are methods, given the instance)
+@cython.binding(True)
+def _pb_close_nothing(self):
+    """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
 
 
-cdef int _pb_check_open(_pb_Record record) except -1:
-    if record._pb_closed:
+@cython.binding(True)
+def _pb_enter(self):
+    return self
+
+
+@cython.binding(True)
+def _pb_exit(self, *exc_info):
+    self.close()
+
+
+@cython.binding(True)
+def _pb_record_no_copy(self, protocol=None):
+    _pb_no_copy(self, protocol)
+
+
+cdef inline int _pb_check_open(bint closed) except -1:
+    if closed:
         raise ValueError("the object is closed: the memory it stood for was freed")
     return 0
+
+
+# The errors of a buffer too short for its pointer's type and of a length the
+# header states that exceeds its buffer, out of line: formatted in every
+# wrapper, they made the wrappers too large for the C compiler to inline
+# their body into the argument-parsing function (about 1.5 ns a call).
+cdef int _pb_too_short(str what, size_t need, Py_ssize_t got) except -1:
+    raise ValueError(f"{what} needs at least {need} bytes, got {got}")
+
+
+cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
+    # message: the plan's, with {n} and {held} in it
+    raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
 cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
@@ -687,10 +675,10 @@ cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) exc
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_free = free
         (<Pointer>obj)._pb_free_fn = function
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_free = free
-        (<_pb_Record>obj)._pb_free_fn = function
-        (<_pb_Record>obj)._pb_free_memory = memory
+    elif isinstance(obj, json_t):
+        (<json_t>obj)._pb_free = free
+        (<json_t>obj)._pb_free_fn = function
+        (<json_t>obj)._pb_free_memory = memory
     return 0
 
 
@@ -698,8 +686,8 @@ cdef int _pb_disown(object obj) except -1:
     # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_give_up()
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_give_up()
+    elif isinstance(obj, json_t):
+        (<json_t>obj)._pb_give_up()
     return 0
 
 
@@ -711,9 +699,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
         if (<Pointer>value)._ptr == NULL:
             raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if (<_pb_Record>value)._pb_closed:
-        raise ValueError(f"{what} is closed")
-    return (<_pb_Record>value)._pb_memory()
+    return _pb_record_memory(value, what)
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -775,7 +761,7 @@ cdef str _pb_ref_repr(object record):
     # How a record's repr shows the record a pointer member points to: its class and address.
     if record is None:
         return "None"
-    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
+    return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1090,28 +1076,55 @@ cdef object _pb_new_FILE(void *ptr, object owner):
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class json_t(_pb_Record):
+cdef class json_t:
     'struct json_t: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_json_t _value
     cdef _cs_json_t *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    # what frees the memory of a view an ownership rule gives, with the library's function
+    cdef _pb_release _pb_free
+    cdef void *_pb_free_fn
+    cdef void *_pb_free_memory
+    # a closed record refuses to be read, written or passed
+    cdef bint _pb_closed
 
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    def __dealloc__(self):
+        if self._pb_free != NULL:
+            self._pb_free(self._pb_free_fn, self._pb_free_memory)
 
-    cdef void _pb_detach(self):
+    cdef bint _pb_give_up(self):
+        # True if the record owned its memory (now closed: the caller frees it, or C did);
+        # it then points at memory of its own (the freed memory is never read again)
+        if self._pb_free == NULL:
+            return False
+        self._pb_free = NULL
+        self._pb_closed = True
         memset(&self._value, 0, sizeof(self._value))
         self._ptr = &self._value
+        return True
+
+    def close(self):
+        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
+        cdef _pb_release free = self._pb_free
+        cdef void *memory = self._pb_free_memory
+        if self._pb_give_up():
+            free(self._pb_free_fn, memory)
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1140,7 +1153,7 @@ cdef class json_t(_pb_Record):
         return obj
 
     def __bytes__(self):
-        _pb_check_open(self)
+        _pb_check_open(self._pb_closed)
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_t))
 
     def __repr__(self):
@@ -1148,25 +1161,25 @@ cdef class json_t(_pb_Record):
 
     @property
     def type(self):
-        _pb_check_open(self)
+        _pb_check_open(self._pb_closed)
         value = self._ptr.type
         return _pb_members_json_type.get(value, value)
 
     @type.setter
     def type(self, value):
-        _pb_check_open(self)
+        _pb_check_open(self._pb_closed)
         # C would keep the low bits of any value: the range is checked here
         self._ptr.type = _pb_index(value, "json_t.type", 0, 4294967295)
 
 
     @property
     def refcount(self):
-        _pb_check_open(self)
+        _pb_check_open(self._pb_closed)
         return self._ptr.refcount
 
     @refcount.setter
     def refcount(self, value):
-        _pb_check_open(self)
+        _pb_check_open(self._pb_closed)
         # C would keep the low bits of any value: the range is checked here
         self._ptr.refcount = _pb_index(value, "json_t.refcount", 0, 18446744073709551615)
 
@@ -1194,12 +1207,10 @@ _pb_set_sizeof(json_t, sizeof(_cs_json_t))
 
 @cython.freelist(8)
 @cython.no_gc
-cdef class json_error_t(_pb_Record):
+cdef class json_error_t:
     'struct json_error_t: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_json_error_t _value
     cdef _cs_json_error_t *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -1210,12 +1221,15 @@ cdef class json_error_t(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -1323,6 +1337,23 @@ cdef object _pb_at_json_error_t(void *ptr, object ref):
 
 
 _pb_set_sizeof(json_error_t, sizeof(_cs_json_error_t))
+
+
+# Every record class: what isinstance() tests for "a record" (they share no base class).
+_pb_Record = (json_t, json_error_t,)
+
+
+cdef void *_pb_record_memory(object record, str what) except? NULL:
+    # The memory of a record of any class (what a void * parameter is given): one
+    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # for an object that is no record.
+    if isinstance(record, json_t):
+        if what is not None and (<json_t>record)._pb_closed:
+            raise ValueError(f"{what} is closed")
+        return (<json_t>record)._ptr
+    if isinstance(record, json_error_t):
+        return (<json_error_t>record)._ptr
+    return NULL
 _IO_FILE = FILE
 
 
@@ -1433,7 +1464,7 @@ def json_stringn(value, len_, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
-        raise ValueError(f"argument 2 (len_): {_pb_a1} is more than argument 1 (value) holds ({_pb_n0} bytes)")
+        _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
     _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
 
@@ -1507,7 +1538,7 @@ def json_stringn_nocheck(value, len_, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
-        raise ValueError(f"argument 2 (len_): {_pb_a1} is more than argument 1 (value) holds ({_pb_n0} bytes)")
+        _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
     _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
 
@@ -1751,7 +1782,7 @@ def json_object_getn(object_, key, key_len, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), key_len)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
+        _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
 
@@ -1865,7 +1896,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
         raise _pb_wrong_record(value, json_t, "argument 4 (value)", True)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
+        _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
 
@@ -1979,7 +2010,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         raise _pb_wrong_record(value, json_t, "argument 4 (value)", True)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
+        _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
 
@@ -2073,7 +2104,7 @@ def json_object_deln(object_, key, key_len, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), key_len)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        raise ValueError(f"argument 3 (key_len): {_pb_a2} is more than argument 2 (key) holds ({_pb_n1} bytes)")
+        _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
 
@@ -2988,7 +3019,7 @@ def json_string_setn(string, value, len_, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        raise ValueError(f"argument 3 (len_): {_pb_a2} is more than argument 2 (value) holds ({_pb_n1} bytes)")
+        _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
 
@@ -3082,7 +3113,7 @@ def json_string_setn_nocheck(string, value, len_, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (len_)', 0, 18446744073709551615), len_)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        raise ValueError(f"argument 3 (len_): {_pb_a2} is more than argument 2 (value) holds ({_pb_n1} bytes)")
+        _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
 
@@ -3531,7 +3562,7 @@ def json_dumpb(json, buffer, size, flags, /):
                 raise TypeError('argument 2 (buffer) must be a writable contiguous buffer, not ' + type(buffer).__name__) from None
             _pb_h1 = True
             if <size_t>_pb_v1.len < sizeof(char):
-                raise ValueError(f"argument 2 (buffer) needs at least {sizeof(char)} bytes, got {_pb_v1.len}")
+                _pb_too_short("argument 2 (buffer)", sizeof(char), _pb_v1.len)
             _pb_a1 = <char *>_pb_v1.buf
             _pb_n1 = _pb_v1.len // 1
         elif isinstance(buffer, Pointer) or isinstance(buffer, _pb_Record):
@@ -3555,7 +3586,7 @@ def json_dumpb(json, buffer, size, flags, /):
             _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
         if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            raise ValueError(f"argument 3 (size): {_pb_a2} is more than argument 2 (buffer) holds ({_pb_n1} bytes)")
+            _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
 
         _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
 

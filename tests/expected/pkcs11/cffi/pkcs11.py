@@ -1721,6 +1721,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -1942,9 +1957,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -4108,6 +4120,7 @@ class CK_VERSION(_pb_Record):
     def major(self, value):
         self._p.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
+    major = major.deleter(_pb_undeletable('CK_VERSION.major'))
 
     @property
     def minor(self):
@@ -4117,6 +4130,7 @@ class CK_VERSION(_pb_Record):
     def minor(self, value):
         self._p.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
 
+    minor = minor.deleter(_pb_undeletable('CK_VERSION.minor'))
 
 
 #: the pointer type ffi.new allocates a CK_VERSION with
@@ -4171,6 +4185,7 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.cryptokiVersion = value._p[0]
 
+    cryptokiVersion = cryptokiVersion.deleter(_pb_undeletable('CK_INFO.cryptokiVersion'))
 
     @property
     def manufacturerID(self):
@@ -4180,6 +4195,7 @@ class CK_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_INFO.manufacturerID')
 
+    manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_INFO.manufacturerID'))
 
     @property
     def flags(self):
@@ -4189,6 +4205,7 @@ class CK_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_INFO.flags'))
 
     @property
     def libraryDescription(self):
@@ -4198,6 +4215,7 @@ class CK_INFO(_pb_Record):
     def libraryDescription(self, value):
         _pb_store_bytes(self._p.libraryDescription, 32, value, 'CK_INFO.libraryDescription')
 
+    libraryDescription = libraryDescription.deleter(_pb_undeletable('CK_INFO.libraryDescription'))
 
     @property
     def libraryVersion(self):
@@ -4209,6 +4227,7 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.libraryVersion = value._p[0]
 
+    libraryVersion = libraryVersion.deleter(_pb_undeletable('CK_INFO.libraryVersion'))
 
 
 #: the pointer type ffi.new allocates a CK_INFO with
@@ -4261,6 +4280,7 @@ class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._p.slotDescription, 64, value, 'CK_SLOT_INFO.slotDescription')
 
+    slotDescription = slotDescription.deleter(_pb_undeletable('CK_SLOT_INFO.slotDescription'))
 
     @property
     def manufacturerID(self):
@@ -4270,6 +4290,7 @@ class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
+    manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_SLOT_INFO.manufacturerID'))
 
     @property
     def flags(self):
@@ -4279,6 +4300,7 @@ class CK_SLOT_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_SLOT_INFO.flags'))
 
     @property
     def hardwareVersion(self):
@@ -4290,6 +4312,7 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
+    hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.hardwareVersion'))
 
     @property
     def firmwareVersion(self):
@@ -4301,6 +4324,7 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
 
+    firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.firmwareVersion'))
 
 
 #: the pointer type ffi.new allocates a CK_SLOT_INFO with
@@ -4379,6 +4403,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._p.label, 32, value, 'CK_TOKEN_INFO.label')
 
+    label = label.deleter(_pb_undeletable('CK_TOKEN_INFO.label'))
 
     @property
     def manufacturerID(self):
@@ -4388,6 +4413,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._p.manufacturerID, 32, value, 'CK_TOKEN_INFO.manufacturerID')
 
+    manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_TOKEN_INFO.manufacturerID'))
 
     @property
     def model(self):
@@ -4397,6 +4423,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._p.model, 16, value, 'CK_TOKEN_INFO.model')
 
+    model = model.deleter(_pb_undeletable('CK_TOKEN_INFO.model'))
 
     @property
     def serialNumber(self):
@@ -4406,6 +4433,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def serialNumber(self, value):
         _pb_store_bytes(self._p.serialNumber, 16, value, 'CK_TOKEN_INFO.serialNumber')
 
+    serialNumber = serialNumber.deleter(_pb_undeletable('CK_TOKEN_INFO.serialNumber'))
 
     @property
     def flags(self):
@@ -4415,6 +4443,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_TOKEN_INFO.flags'))
 
     @property
     def ulMaxSessionCount(self):
@@ -4424,6 +4453,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxSessionCount(self, value):
         self._p.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
 
+    ulMaxSessionCount = ulMaxSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxSessionCount'))
 
     @property
     def ulSessionCount(self):
@@ -4433,6 +4463,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulSessionCount(self, value):
         self._p.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
+    ulSessionCount = ulSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulSessionCount'))
 
     @property
     def ulMaxRwSessionCount(self):
@@ -4442,6 +4473,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxRwSessionCount(self, value):
         self._p.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
 
+    ulMaxRwSessionCount = ulMaxRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxRwSessionCount'))
 
     @property
     def ulRwSessionCount(self):
@@ -4451,6 +4483,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulRwSessionCount(self, value):
         self._p.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
+    ulRwSessionCount = ulRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulRwSessionCount'))
 
     @property
     def ulMaxPinLen(self):
@@ -4460,6 +4493,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxPinLen(self, value):
         self._p.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
 
+    ulMaxPinLen = ulMaxPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxPinLen'))
 
     @property
     def ulMinPinLen(self):
@@ -4469,6 +4503,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMinPinLen(self, value):
         self._p.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
+    ulMinPinLen = ulMinPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMinPinLen'))
 
     @property
     def ulTotalPublicMemory(self):
@@ -4478,6 +4513,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPublicMemory(self, value):
         self._p.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
 
+    ulTotalPublicMemory = ulTotalPublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPublicMemory'))
 
     @property
     def ulFreePublicMemory(self):
@@ -4487,6 +4523,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePublicMemory(self, value):
         self._p.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
+    ulFreePublicMemory = ulFreePublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePublicMemory'))
 
     @property
     def ulTotalPrivateMemory(self):
@@ -4496,6 +4533,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPrivateMemory(self, value):
         self._p.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
+    ulTotalPrivateMemory = ulTotalPrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPrivateMemory'))
 
     @property
     def ulFreePrivateMemory(self):
@@ -4505,6 +4543,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePrivateMemory(self, value):
         self._p.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
 
+    ulFreePrivateMemory = ulFreePrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePrivateMemory'))
 
     @property
     def hardwareVersion(self):
@@ -4516,6 +4555,7 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.hardwareVersion = value._p[0]
 
+    hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.hardwareVersion'))
 
     @property
     def firmwareVersion(self):
@@ -4527,6 +4567,7 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._p.firmwareVersion = value._p[0]
 
+    firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.firmwareVersion'))
 
     @property
     def utcTime(self):
@@ -4536,6 +4577,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def utcTime(self, value):
         _pb_store_bytes(self._p.utcTime, 16, value, 'CK_TOKEN_INFO.utcTime')
 
+    utcTime = utcTime.deleter(_pb_undeletable('CK_TOKEN_INFO.utcTime'))
 
 
 #: the pointer type ffi.new allocates a CK_TOKEN_INFO with
@@ -4586,6 +4628,7 @@ class CK_SESSION_INFO(_pb_Record):
     def slotID(self, value):
         self._p.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
+    slotID = slotID.deleter(_pb_undeletable('CK_SESSION_INFO.slotID'))
 
     @property
     def state(self):
@@ -4595,6 +4638,7 @@ class CK_SESSION_INFO(_pb_Record):
     def state(self, value):
         self._p.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
 
+    state = state.deleter(_pb_undeletable('CK_SESSION_INFO.state'))
 
     @property
     def flags(self):
@@ -4604,6 +4648,7 @@ class CK_SESSION_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_SESSION_INFO.flags'))
 
     @property
     def ulDeviceError(self):
@@ -4613,6 +4658,7 @@ class CK_SESSION_INFO(_pb_Record):
     def ulDeviceError(self, value):
         self._p.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
+    ulDeviceError = ulDeviceError.deleter(_pb_undeletable('CK_SESSION_INFO.ulDeviceError'))
 
 
 #: the pointer type ffi.new allocates a CK_SESSION_INFO with
@@ -4657,6 +4703,7 @@ class CK_ATTRIBUTE(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
 
+    type = type.deleter(_pb_undeletable('CK_ATTRIBUTE.type'))
 
     @property
     def pValue(self):
@@ -4681,6 +4728,7 @@ class CK_ATTRIBUTE(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    pValue = pValue.deleter(_pb_undeletable('CK_ATTRIBUTE.pValue'))
 
     @property
     def ulValueLen(self):
@@ -4690,6 +4738,7 @@ class CK_ATTRIBUTE(_pb_Record):
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
+    ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_ATTRIBUTE.ulValueLen'))
 
 
 #: the pointer type ffi.new allocates a CK_ATTRIBUTE with
@@ -4738,6 +4787,7 @@ class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._p.year, 4, value, 'CK_DATE.year')
 
+    year = year.deleter(_pb_undeletable('CK_DATE.year'))
 
     @property
     def month(self):
@@ -4747,6 +4797,7 @@ class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._p.month, 2, value, 'CK_DATE.month')
 
+    month = month.deleter(_pb_undeletable('CK_DATE.month'))
 
     @property
     def day(self):
@@ -4756,6 +4807,7 @@ class CK_DATE(_pb_Record):
     def day(self, value):
         _pb_store_bytes(self._p.day, 2, value, 'CK_DATE.day')
 
+    day = day.deleter(_pb_undeletable('CK_DATE.day'))
 
 
 #: the pointer type ffi.new allocates a CK_DATE with
@@ -4800,6 +4852,7 @@ class CK_MECHANISM(_pb_Record):
     def mechanism(self, value):
         self._p.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
 
+    mechanism = mechanism.deleter(_pb_undeletable('CK_MECHANISM.mechanism'))
 
     @property
     def pParameter(self):
@@ -4824,6 +4877,7 @@ class CK_MECHANISM(_pb_Record):
             self._p.pParameter = _ffi.cast('void *', held)
             _pb_keep(self, 'pParameter', held)
 
+    pParameter = pParameter.deleter(_pb_undeletable('CK_MECHANISM.pParameter'))
 
     @property
     def ulParameterLen(self):
@@ -4833,6 +4887,7 @@ class CK_MECHANISM(_pb_Record):
     def ulParameterLen(self, value):
         self._p.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
+    ulParameterLen = ulParameterLen.deleter(_pb_undeletable('CK_MECHANISM.ulParameterLen'))
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM with
@@ -4881,6 +4936,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMinKeySize(self, value):
         self._p.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
+    ulMinKeySize = ulMinKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMinKeySize'))
 
     @property
     def ulMaxKeySize(self):
@@ -4890,6 +4946,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMaxKeySize(self, value):
         self._p.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
+    ulMaxKeySize = ulMaxKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMaxKeySize'))
 
     @property
     def flags(self):
@@ -4899,6 +4956,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_MECHANISM_INFO.flags'))
 
 
 #: the pointer type ffi.new allocates a CK_MECHANISM_INFO with
@@ -5077,6 +5135,7 @@ class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST.version'))
 
     @property
     def C_Initialize(self):
@@ -5088,6 +5147,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
 
+    C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Initialize'))
 
     @property
     def C_Finalize(self):
@@ -5099,6 +5159,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
+    C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Finalize'))
 
     @property
     def C_GetInfo(self):
@@ -5110,6 +5171,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
 
+    C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetInfo'))
 
     @property
     def C_GetFunctionList(self):
@@ -5121,6 +5183,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
+    C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionList'))
 
     @property
     def C_GetSlotList(self):
@@ -5132,6 +5195,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
 
+    C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotList'))
 
     @property
     def C_GetSlotInfo(self):
@@ -5143,6 +5207,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
+    C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotInfo'))
 
     @property
     def C_GetTokenInfo(self):
@@ -5154,6 +5219,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
 
+    C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetTokenInfo'))
 
     @property
     def C_GetMechanismList(self):
@@ -5165,6 +5231,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
+    C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismList'))
 
     @property
     def C_GetMechanismInfo(self):
@@ -5176,6 +5243,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
+    C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismInfo'))
 
     @property
     def C_InitToken(self):
@@ -5187,6 +5255,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
+    C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitToken'))
 
     @property
     def C_InitPIN(self):
@@ -5198,6 +5267,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
 
+    C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitPIN'))
 
     @property
     def C_SetPIN(self):
@@ -5209,6 +5279,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
+    C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetPIN'))
 
     @property
     def C_OpenSession(self):
@@ -5220,6 +5291,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
 
+    C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_OpenSession'))
 
     @property
     def C_CloseSession(self):
@@ -5231,6 +5303,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
+    C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseSession'))
 
     @property
     def C_CloseAllSessions(self):
@@ -5242,6 +5315,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
 
+    C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseAllSessions'))
 
     @property
     def C_GetSessionInfo(self):
@@ -5253,6 +5327,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
+    C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSessionInfo'))
 
     @property
     def C_GetOperationState(self):
@@ -5264,6 +5339,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
 
+    C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetOperationState'))
 
     @property
     def C_SetOperationState(self):
@@ -5275,6 +5351,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
+    C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetOperationState'))
 
     @property
     def C_Login(self):
@@ -5286,6 +5363,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
 
+    C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Login'))
 
     @property
     def C_Logout(self):
@@ -5297,6 +5375,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
+    C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Logout'))
 
     @property
     def C_CreateObject(self):
@@ -5308,6 +5387,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
 
+    C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CreateObject'))
 
     @property
     def C_CopyObject(self):
@@ -5319,6 +5399,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
+    C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CopyObject'))
 
     @property
     def C_DestroyObject(self):
@@ -5330,6 +5411,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
 
+    C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DestroyObject'))
 
     @property
     def C_GetObjectSize(self):
@@ -5341,6 +5423,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
+    C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetObjectSize'))
 
     @property
     def C_GetAttributeValue(self):
@@ -5352,6 +5435,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
 
+    C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetAttributeValue'))
 
     @property
     def C_SetAttributeValue(self):
@@ -5363,6 +5447,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
+    C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetAttributeValue'))
 
     @property
     def C_FindObjectsInit(self):
@@ -5374,6 +5459,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
 
+    C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsInit'))
 
     @property
     def C_FindObjects(self):
@@ -5385,6 +5471,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
+    C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjects'))
 
     @property
     def C_FindObjectsFinal(self):
@@ -5396,6 +5483,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
+    C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsFinal'))
 
     @property
     def C_EncryptInit(self):
@@ -5407,6 +5495,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
+    C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptInit'))
 
     @property
     def C_Encrypt(self):
@@ -5418,6 +5507,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
 
+    C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Encrypt'))
 
     @property
     def C_EncryptUpdate(self):
@@ -5429,6 +5519,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
+    C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptUpdate'))
 
     @property
     def C_EncryptFinal(self):
@@ -5440,6 +5531,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
 
+    C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptFinal'))
 
     @property
     def C_DecryptInit(self):
@@ -5451,6 +5543,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
+    C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptInit'))
 
     @property
     def C_Decrypt(self):
@@ -5462,6 +5555,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
 
+    C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Decrypt'))
 
     @property
     def C_DecryptUpdate(self):
@@ -5473,6 +5567,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
+    C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptUpdate'))
 
     @property
     def C_DecryptFinal(self):
@@ -5484,6 +5579,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
 
+    C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptFinal'))
 
     @property
     def C_DigestInit(self):
@@ -5495,6 +5591,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
+    C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestInit'))
 
     @property
     def C_Digest(self):
@@ -5506,6 +5603,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
 
+    C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Digest'))
 
     @property
     def C_DigestUpdate(self):
@@ -5517,6 +5615,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
+    C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestUpdate'))
 
     @property
     def C_DigestKey(self):
@@ -5528,6 +5627,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
 
+    C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestKey'))
 
     @property
     def C_DigestFinal(self):
@@ -5539,6 +5639,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
+    C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestFinal'))
 
     @property
     def C_SignInit(self):
@@ -5550,6 +5651,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
 
+    C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignInit'))
 
     @property
     def C_Sign(self):
@@ -5561,6 +5663,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
+    C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Sign'))
 
     @property
     def C_SignUpdate(self):
@@ -5572,6 +5675,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
 
+    C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignUpdate'))
 
     @property
     def C_SignFinal(self):
@@ -5583,6 +5687,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
+    C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignFinal'))
 
     @property
     def C_SignRecoverInit(self):
@@ -5594,6 +5699,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
 
+    C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecoverInit'))
 
     @property
     def C_SignRecover(self):
@@ -5605,6 +5711,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
+    C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecover'))
 
     @property
     def C_VerifyInit(self):
@@ -5616,6 +5723,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
 
+    C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyInit'))
 
     @property
     def C_Verify(self):
@@ -5627,6 +5735,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
+    C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Verify'))
 
     @property
     def C_VerifyUpdate(self):
@@ -5638,6 +5747,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
 
+    C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyUpdate'))
 
     @property
     def C_VerifyFinal(self):
@@ -5649,6 +5759,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
+    C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyFinal'))
 
     @property
     def C_VerifyRecoverInit(self):
@@ -5660,6 +5771,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
+    C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecoverInit'))
 
     @property
     def C_VerifyRecover(self):
@@ -5671,6 +5783,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
+    C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecover'))
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -5682,6 +5795,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
+    C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestEncryptUpdate'))
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5693,6 +5807,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
+    C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptDigestUpdate'))
 
     @property
     def C_SignEncryptUpdate(self):
@@ -5704,6 +5819,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
+    C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignEncryptUpdate'))
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5715,6 +5831,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
+    C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptVerifyUpdate'))
 
     @property
     def C_GenerateKey(self):
@@ -5726,6 +5843,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
 
+    C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKey'))
 
     @property
     def C_GenerateKeyPair(self):
@@ -5737,6 +5855,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
+    C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKeyPair'))
 
     @property
     def C_WrapKey(self):
@@ -5748,6 +5867,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
 
+    C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WrapKey'))
 
     @property
     def C_UnwrapKey(self):
@@ -5759,6 +5879,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
+    C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_UnwrapKey'))
 
     @property
     def C_DeriveKey(self):
@@ -5770,6 +5891,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
 
+    C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DeriveKey'))
 
     @property
     def C_SeedRandom(self):
@@ -5781,6 +5903,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
+    C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SeedRandom'))
 
     @property
     def C_GenerateRandom(self):
@@ -5792,6 +5915,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
 
+    C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateRandom'))
 
     @property
     def C_GetFunctionStatus(self):
@@ -5803,6 +5927,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
+    C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionStatus'))
 
     @property
     def C_CancelFunction(self):
@@ -5814,6 +5939,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
+    C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CancelFunction'))
 
     @property
     def C_WaitForSlotEvent(self):
@@ -5825,6 +5951,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
+    C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WaitForSlotEvent'))
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST with
@@ -6051,6 +6178,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.version'))
 
     @property
     def C_Initialize(self):
@@ -6062,6 +6190,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Initialize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Initialize', value)
 
+    C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Initialize'))
 
     @property
     def C_Finalize(self):
@@ -6073,6 +6202,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Finalize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Finalize', value)
 
+    C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Finalize'))
 
     @property
     def C_GetInfo(self):
@@ -6084,6 +6214,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInfo', value)
 
+    C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInfo'))
 
     @property
     def C_GetFunctionList(self):
@@ -6095,6 +6226,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetFunctionList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionList', value)
 
+    C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionList'))
 
     @property
     def C_GetSlotList(self):
@@ -6106,6 +6238,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSlotList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotList', value)
 
+    C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotList'))
 
     @property
     def C_GetSlotInfo(self):
@@ -6117,6 +6250,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSlotInfo', value)
 
+    C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotInfo'))
 
     @property
     def C_GetTokenInfo(self):
@@ -6128,6 +6262,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetTokenInfo', value)
 
+    C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetTokenInfo'))
 
     @property
     def C_GetMechanismList(self):
@@ -6139,6 +6274,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetMechanismList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismList', value)
 
+    C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismList'))
 
     @property
     def C_GetMechanismInfo(self):
@@ -6150,6 +6286,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
+    C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo'))
 
     @property
     def C_InitToken(self):
@@ -6161,6 +6298,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_InitToken = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitToken', value)
 
+    C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitToken'))
 
     @property
     def C_InitPIN(self):
@@ -6172,6 +6310,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_InitPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_InitPIN', value)
 
+    C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitPIN'))
 
     @property
     def C_SetPIN(self):
@@ -6183,6 +6322,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetPIN = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetPIN', value)
 
+    C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetPIN'))
 
     @property
     def C_OpenSession(self):
@@ -6194,6 +6334,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_OpenSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_OpenSession', value)
 
+    C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_OpenSession'))
 
     @property
     def C_CloseSession(self):
@@ -6205,6 +6346,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CloseSession = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseSession', value)
 
+    C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseSession'))
 
     @property
     def C_CloseAllSessions(self):
@@ -6216,6 +6358,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CloseAllSessions', value)
 
+    C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseAllSessions'))
 
     @property
     def C_GetSessionInfo(self):
@@ -6227,6 +6370,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetSessionInfo', value)
 
+    C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSessionInfo'))
 
     @property
     def C_GetOperationState(self):
@@ -6238,6 +6382,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetOperationState', value)
 
+    C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetOperationState'))
 
     @property
     def C_SetOperationState(self):
@@ -6249,6 +6394,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetOperationState = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetOperationState', value)
 
+    C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetOperationState'))
 
     @property
     def C_Login(self):
@@ -6260,6 +6406,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Login = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Login', value)
 
+    C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Login'))
 
     @property
     def C_Logout(self):
@@ -6271,6 +6418,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Logout = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Logout', value)
 
+    C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Logout'))
 
     @property
     def C_CreateObject(self):
@@ -6282,6 +6430,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CreateObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CreateObject', value)
 
+    C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CreateObject'))
 
     @property
     def C_CopyObject(self):
@@ -6293,6 +6442,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CopyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CopyObject', value)
 
+    C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CopyObject'))
 
     @property
     def C_DestroyObject(self):
@@ -6304,6 +6454,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DestroyObject = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DestroyObject', value)
 
+    C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DestroyObject'))
 
     @property
     def C_GetObjectSize(self):
@@ -6315,6 +6466,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetObjectSize = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetObjectSize', value)
 
+    C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetObjectSize'))
 
     @property
     def C_GetAttributeValue(self):
@@ -6326,6 +6478,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetAttributeValue', value)
 
+    C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetAttributeValue'))
 
     @property
     def C_SetAttributeValue(self):
@@ -6337,6 +6490,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SetAttributeValue', value)
 
+    C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetAttributeValue'))
 
     @property
     def C_FindObjectsInit(self):
@@ -6348,6 +6502,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsInit', value)
 
+    C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsInit'))
 
     @property
     def C_FindObjects(self):
@@ -6359,6 +6514,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjects = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjects', value)
 
+    C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjects'))
 
     @property
     def C_FindObjectsFinal(self):
@@ -6370,6 +6526,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
+    C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal'))
 
     @property
     def C_EncryptInit(self):
@@ -6381,6 +6538,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptInit', value)
 
+    C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptInit'))
 
     @property
     def C_Encrypt(self):
@@ -6392,6 +6550,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Encrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Encrypt', value)
 
+    C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Encrypt'))
 
     @property
     def C_EncryptUpdate(self):
@@ -6403,6 +6562,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptUpdate', value)
 
+    C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptUpdate'))
 
     @property
     def C_EncryptFinal(self):
@@ -6414,6 +6574,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptFinal', value)
 
+    C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptFinal'))
 
     @property
     def C_DecryptInit(self):
@@ -6425,6 +6586,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptInit', value)
 
+    C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptInit'))
 
     @property
     def C_Decrypt(self):
@@ -6436,6 +6598,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Decrypt = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Decrypt', value)
 
+    C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Decrypt'))
 
     @property
     def C_DecryptUpdate(self):
@@ -6447,6 +6610,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptUpdate', value)
 
+    C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptUpdate'))
 
     @property
     def C_DecryptFinal(self):
@@ -6458,6 +6622,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptFinal', value)
 
+    C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptFinal'))
 
     @property
     def C_DigestInit(self):
@@ -6469,6 +6634,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestInit', value)
 
+    C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestInit'))
 
     @property
     def C_Digest(self):
@@ -6480,6 +6646,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Digest = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Digest', value)
 
+    C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Digest'))
 
     @property
     def C_DigestUpdate(self):
@@ -6491,6 +6658,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestUpdate', value)
 
+    C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestUpdate'))
 
     @property
     def C_DigestKey(self):
@@ -6502,6 +6670,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestKey', value)
 
+    C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestKey'))
 
     @property
     def C_DigestFinal(self):
@@ -6513,6 +6682,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestFinal', value)
 
+    C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestFinal'))
 
     @property
     def C_SignInit(self):
@@ -6524,6 +6694,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignInit', value)
 
+    C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignInit'))
 
     @property
     def C_Sign(self):
@@ -6535,6 +6706,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Sign = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Sign', value)
 
+    C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Sign'))
 
     @property
     def C_SignUpdate(self):
@@ -6546,6 +6718,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignUpdate', value)
 
+    C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignUpdate'))
 
     @property
     def C_SignFinal(self):
@@ -6557,6 +6730,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignFinal', value)
 
+    C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignFinal'))
 
     @property
     def C_SignRecoverInit(self):
@@ -6568,6 +6742,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecoverInit', value)
 
+    C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecoverInit'))
 
     @property
     def C_SignRecover(self):
@@ -6579,6 +6754,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignRecover', value)
 
+    C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecover'))
 
     @property
     def C_VerifyInit(self):
@@ -6590,6 +6766,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyInit', value)
 
+    C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyInit'))
 
     @property
     def C_Verify(self):
@@ -6601,6 +6778,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_Verify = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_Verify', value)
 
+    C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Verify'))
 
     @property
     def C_VerifyUpdate(self):
@@ -6612,6 +6790,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyUpdate', value)
 
+    C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyUpdate'))
 
     @property
     def C_VerifyFinal(self):
@@ -6623,6 +6802,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyFinal', value)
 
+    C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyFinal'))
 
     @property
     def C_VerifyRecoverInit(self):
@@ -6634,6 +6814,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
+    C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit'))
 
     @property
     def C_VerifyRecover(self):
@@ -6645,6 +6826,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyRecover = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyRecover', value)
 
+    C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecover'))
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -6656,6 +6838,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
+    C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate'))
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -6667,6 +6850,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
+    C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate'))
 
     @property
     def C_SignEncryptUpdate(self):
@@ -6678,6 +6862,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
+    C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate'))
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6689,6 +6874,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
+    C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate'))
 
     @property
     def C_GenerateKey(self):
@@ -6700,6 +6886,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKey', value)
 
+    C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKey'))
 
     @property
     def C_GenerateKeyPair(self):
@@ -6711,6 +6898,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
+    C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair'))
 
     @property
     def C_WrapKey(self):
@@ -6722,6 +6910,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_WrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WrapKey', value)
 
+    C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WrapKey'))
 
     @property
     def C_UnwrapKey(self):
@@ -6733,6 +6922,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_UnwrapKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_UnwrapKey', value)
 
+    C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_UnwrapKey'))
 
     @property
     def C_DeriveKey(self):
@@ -6744,6 +6934,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DeriveKey = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DeriveKey', value)
 
+    C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DeriveKey'))
 
     @property
     def C_SeedRandom(self):
@@ -6755,6 +6946,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SeedRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SeedRandom', value)
 
+    C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SeedRandom'))
 
     @property
     def C_GenerateRandom(self):
@@ -6766,6 +6958,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GenerateRandom = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GenerateRandom', value)
 
+    C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateRandom'))
 
     @property
     def C_GetFunctionStatus(self):
@@ -6777,6 +6970,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
+    C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus'))
 
     @property
     def C_CancelFunction(self):
@@ -6788,6 +6982,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_CancelFunction = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_CancelFunction', value)
 
+    C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CancelFunction'))
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6799,6 +6994,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
+    C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent'))
 
     @property
     def C_GetInterfaceList(self):
@@ -6810,6 +7006,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInterfaceList = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterfaceList', value)
 
+    C_GetInterfaceList = C_GetInterfaceList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterfaceList'))
 
     @property
     def C_GetInterface(self):
@@ -6821,6 +7018,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_GetInterface = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_GetInterface', value)
 
+    C_GetInterface = C_GetInterface.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterface'))
 
     @property
     def C_LoginUser(self):
@@ -6832,6 +7030,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_LoginUser = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_LoginUser', value)
 
+    C_LoginUser = C_LoginUser.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_LoginUser'))
 
     @property
     def C_SessionCancel(self):
@@ -6843,6 +7042,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SessionCancel = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SessionCancel', value)
 
+    C_SessionCancel = C_SessionCancel.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SessionCancel'))
 
     @property
     def C_MessageEncryptInit(self):
@@ -6854,6 +7054,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageEncryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptInit', value)
 
+    C_MessageEncryptInit = C_MessageEncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit'))
 
     @property
     def C_EncryptMessage(self):
@@ -6865,6 +7066,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessage', value)
 
+    C_EncryptMessage = C_EncryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessage'))
 
     @property
     def C_EncryptMessageBegin(self):
@@ -6876,6 +7078,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageBegin', value)
 
+    C_EncryptMessageBegin = C_EncryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin'))
 
     @property
     def C_EncryptMessageNext(self):
@@ -6887,6 +7090,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_EncryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_EncryptMessageNext', value)
 
+    C_EncryptMessageNext = C_EncryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext'))
 
     @property
     def C_MessageEncryptFinal(self):
@@ -6898,6 +7102,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageEncryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageEncryptFinal', value)
 
+    C_MessageEncryptFinal = C_MessageEncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal'))
 
     @property
     def C_MessageDecryptInit(self):
@@ -6909,6 +7114,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageDecryptInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptInit', value)
 
+    C_MessageDecryptInit = C_MessageDecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit'))
 
     @property
     def C_DecryptMessage(self):
@@ -6920,6 +7126,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessage', value)
 
+    C_DecryptMessage = C_DecryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessage'))
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6931,6 +7138,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageBegin', value)
 
+    C_DecryptMessageBegin = C_DecryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin'))
 
     @property
     def C_DecryptMessageNext(self):
@@ -6942,6 +7150,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_DecryptMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_DecryptMessageNext', value)
 
+    C_DecryptMessageNext = C_DecryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext'))
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6953,6 +7162,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageDecryptFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageDecryptFinal', value)
 
+    C_MessageDecryptFinal = C_MessageDecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal'))
 
     @property
     def C_MessageSignInit(self):
@@ -6964,6 +7174,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageSignInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignInit', value)
 
+    C_MessageSignInit = C_MessageSignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignInit'))
 
     @property
     def C_SignMessage(self):
@@ -6975,6 +7186,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessage', value)
 
+    C_SignMessage = C_SignMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessage'))
 
     @property
     def C_SignMessageBegin(self):
@@ -6986,6 +7198,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageBegin', value)
 
+    C_SignMessageBegin = C_SignMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageBegin'))
 
     @property
     def C_SignMessageNext(self):
@@ -6997,6 +7210,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_SignMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_SignMessageNext', value)
 
+    C_SignMessageNext = C_SignMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageNext'))
 
     @property
     def C_MessageSignFinal(self):
@@ -7008,6 +7222,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageSignFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageSignFinal', value)
 
+    C_MessageSignFinal = C_MessageSignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignFinal'))
 
     @property
     def C_MessageVerifyInit(self):
@@ -7019,6 +7234,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageVerifyInit = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyInit', value)
 
+    C_MessageVerifyInit = C_MessageVerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit'))
 
     @property
     def C_VerifyMessage(self):
@@ -7030,6 +7246,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessage = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessage', value)
 
+    C_VerifyMessage = C_VerifyMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessage'))
 
     @property
     def C_VerifyMessageBegin(self):
@@ -7041,6 +7258,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessageBegin = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageBegin', value)
 
+    C_VerifyMessageBegin = C_VerifyMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin'))
 
     @property
     def C_VerifyMessageNext(self):
@@ -7052,6 +7270,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_VerifyMessageNext = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_VerifyMessageNext', value)
 
+    C_VerifyMessageNext = C_VerifyMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext'))
 
     @property
     def C_MessageVerifyFinal(self):
@@ -7063,6 +7282,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._p.C_MessageVerifyFinal = _NULL if pointer is None else pointer
         _pb_keep(self, 'C_MessageVerifyFinal', value)
 
+    C_MessageVerifyFinal = C_MessageVerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal'))
 
 
 #: the pointer type ffi.new allocates a CK_FUNCTION_LIST_3_0 with
@@ -7115,6 +7335,7 @@ class CK_INTERFACE(_pb_Record):
             self._p.pInterfaceName = _ffi.cast('CK_CHAR *', held)
             _pb_keep(self, 'pInterfaceName', held)
 
+    pInterfaceName = pInterfaceName.deleter(_pb_undeletable('CK_INTERFACE.pInterfaceName'))
 
     @property
     def pFunctionList(self):
@@ -7139,6 +7360,7 @@ class CK_INTERFACE(_pb_Record):
             self._p.pFunctionList = _ffi.cast('void *', held)
             _pb_keep(self, 'pFunctionList', held)
 
+    pFunctionList = pFunctionList.deleter(_pb_undeletable('CK_INTERFACE.pFunctionList'))
 
     @property
     def flags(self):
@@ -7148,6 +7370,7 @@ class CK_INTERFACE(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_INTERFACE.flags'))
 
 
 #: the pointer type ffi.new allocates a CK_INTERFACE with
@@ -7202,6 +7425,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.CreateMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'CreateMutex', value)
 
+    CreateMutex = CreateMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.CreateMutex'))
 
     @property
     def DestroyMutex(self):
@@ -7213,6 +7437,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.DestroyMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'DestroyMutex', value)
 
+    DestroyMutex = DestroyMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.DestroyMutex'))
 
     @property
     def LockMutex(self):
@@ -7224,6 +7449,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.LockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'LockMutex', value)
 
+    LockMutex = LockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LockMutex'))
 
     @property
     def UnlockMutex(self):
@@ -7235,6 +7461,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._p.UnlockMutex = _NULL if pointer is None else pointer
         _pb_keep(self, 'UnlockMutex', value)
 
+    UnlockMutex = UnlockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.UnlockMutex'))
 
     @property
     def flags(self):
@@ -7244,6 +7471,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def flags(self, value):
         self._p.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.flags'))
 
     @property
     def LibraryParameters(self):
@@ -7268,6 +7496,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._p.LibraryParameters = _ffi.cast('CK_CHAR_PTR *', held)
             _pb_keep(self, 'LibraryParameters', held)
 
+    LibraryParameters = LibraryParameters.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LibraryParameters'))
 
     @property
     def pReserved(self):
@@ -7292,6 +7521,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._p.pReserved = _ffi.cast('void *', held)
             _pb_keep(self, 'pReserved', held)
 
+    pReserved = pReserved.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.pReserved'))
 
 
 #: the pointer type ffi.new allocates a CK_C_INITIALIZE_ARGS with
@@ -7340,6 +7570,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.hashAlg'))
 
     @property
     def mgf(self):
@@ -7349,6 +7580,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
+    mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.mgf'))
 
     @property
     def source(self):
@@ -7358,6 +7590,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def source(self, value):
         self._p.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
 
+    source = source.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.source'))
 
     @property
     def pSourceData(self):
@@ -7382,6 +7615,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             self._p.pSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSourceData', held)
 
+    pSourceData = pSourceData.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.pSourceData'))
 
     @property
     def ulSourceDataLen(self):
@@ -7391,6 +7625,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def ulSourceDataLen(self, value):
         self._p.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
+    ulSourceDataLen = ulSourceDataLen.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen'))
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_OAEP_PARAMS with
@@ -7439,6 +7674,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._p.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.hashAlg'))
 
     @property
     def mgf(self):
@@ -7448,6 +7684,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def mgf(self, value):
         self._p.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
+    mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.mgf'))
 
     @property
     def sLen(self):
@@ -7457,6 +7694,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def sLen(self, value):
         self._p.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
+    sLen = sLen.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.sLen'))
 
 
 #: the pointer type ffi.new allocates a CK_RSA_PKCS_PSS_PARAMS with
@@ -7505,6 +7743,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -7514,6 +7753,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -7531,6 +7771,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pSharedData'))
 
     @property
     def ulPublicDataLen(self):
@@ -7540,6 +7781,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7557,6 +7799,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pPublicData'))
 
 
 #: the pointer type ffi.new allocates a CK_ECDH1_DERIVE_PARAMS with
@@ -7613,6 +7856,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -7622,6 +7866,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -7639,6 +7884,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pSharedData'))
 
     @property
     def ulPublicDataLen(self):
@@ -7648,6 +7894,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7665,6 +7912,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -7674,6 +7922,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -7683,6 +7932,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -7692,6 +7942,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -7709,6 +7960,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData2'))
 
 
 #: the pointer type ffi.new allocates a CK_ECDH2_DERIVE_PARAMS with
@@ -7767,6 +8019,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -7776,6 +8029,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -7793,6 +8047,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pSharedData'))
 
     @property
     def ulPublicDataLen(self):
@@ -7802,6 +8057,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7819,6 +8075,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -7828,6 +8085,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -7837,6 +8095,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -7846,6 +8105,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -7863,6 +8123,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData2'))
 
     @property
     def publicKey(self):
@@ -7872,6 +8133,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
+    publicKey = publicKey.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.publicKey'))
 
 
 #: the pointer type ffi.new allocates a CK_ECMQV_DERIVE_PARAMS with
@@ -7920,6 +8182,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.kdf'))
 
     @property
     def ulOtherInfoLen(self):
@@ -7929,6 +8192,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen'))
 
     @property
     def pOtherInfo(self):
@@ -7946,6 +8210,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo'))
 
     @property
     def ulPublicDataLen(self):
@@ -7955,6 +8220,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7972,6 +8238,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData'))
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH1_DERIVE_PARAMS with
@@ -8028,6 +8295,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.kdf'))
 
     @property
     def ulOtherInfoLen(self):
@@ -8037,6 +8305,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen'))
 
     @property
     def pOtherInfo(self):
@@ -8054,6 +8323,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo'))
 
     @property
     def ulPublicDataLen(self):
@@ -8063,6 +8333,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -8080,6 +8351,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -8089,6 +8361,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -8098,6 +8371,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -8107,6 +8381,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -8124,6 +8399,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2'))
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_DH2_DERIVE_PARAMS with
@@ -8182,6 +8458,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.kdf'))
 
     @property
     def ulOtherInfoLen(self):
@@ -8191,6 +8468,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._p.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen'))
 
     @property
     def pOtherInfo(self):
@@ -8208,6 +8486,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pOtherInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOtherInfo', held)
 
+    pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo'))
 
     @property
     def ulPublicDataLen(self):
@@ -8217,6 +8496,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -8234,6 +8514,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -8243,6 +8524,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._p.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -8252,6 +8534,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._p.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -8261,6 +8544,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._p.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -8278,6 +8562,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData2 = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData2', held)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2'))
 
     @property
     def publicKey(self):
@@ -8287,6 +8572,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._p.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
+    publicKey = publicKey.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.publicKey'))
 
 
 #: the pointer type ffi.new allocates a CK_X9_42_MQV_DERIVE_PARAMS with
@@ -8337,6 +8623,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def isSender(self, value):
         self._p.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
+    isSender = isSender.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.isSender'))
 
     @property
     def ulRandomLen(self):
@@ -8346,6 +8633,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulRandomLen'))
 
     @property
     def pRandomA(self):
@@ -8363,6 +8651,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
+    pRandomA = pRandomA.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomA'))
 
     @property
     def pRandomB(self):
@@ -8380,6 +8669,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pRandomB = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomB', held)
 
+    pRandomB = pRandomB.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomB'))
 
     @property
     def ulPublicDataLen(self):
@@ -8389,6 +8679,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -8406,6 +8697,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pPublicData'))
 
 
 #: the pointer type ffi.new allocates a CK_KEA_DERIVE_PARAMS with
@@ -8452,6 +8744,7 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.ulEffectiveBits'))
 
     @property
     def iv(self):
@@ -8461,6 +8754,7 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_RC2_CBC_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.iv'))
 
 
 #: the pointer type ffi.new allocates a CK_RC2_CBC_PARAMS with
@@ -8507,6 +8801,7 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._p.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits'))
 
     @property
     def ulMacLength(self):
@@ -8516,6 +8811,7 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength'))
 
 
 #: the pointer type ffi.new allocates a CK_RC2_MAC_GENERAL_PARAMS with
@@ -8562,6 +8858,7 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_PARAMS.ulWordsize'))
 
     @property
     def ulRounds(self):
@@ -8571,6 +8868,7 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_PARAMS.ulRounds'))
 
 
 #: the pointer type ffi.new allocates a CK_RC5_PARAMS with
@@ -8617,6 +8915,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulWordsize'))
 
     @property
     def ulRounds(self):
@@ -8626,6 +8925,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulRounds'))
 
     @property
     def pIv(self):
@@ -8643,6 +8943,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.pIv'))
 
     @property
     def ulIvLen(self):
@@ -8652,6 +8953,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulIvLen'))
 
 
 #: the pointer type ffi.new allocates a CK_RC5_CBC_PARAMS with
@@ -8700,6 +9002,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._p.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize'))
 
     @property
     def ulRounds(self):
@@ -8709,6 +9012,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._p.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulRounds'))
 
     @property
     def ulMacLength(self):
@@ -8718,6 +9022,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength'))
 
 
 #: the pointer type ffi.new allocates a CK_RC5_MAC_GENERAL_PARAMS with
@@ -8762,6 +9067,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -8779,6 +9085,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    pData = pData.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -8788,6 +9095,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 #: the pointer type ffi.new allocates a CK_DES_CBC_ENCRYPT_DATA_PARAMS with
@@ -8832,6 +9140,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -8849,6 +9158,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    pData = pData.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -8858,6 +9168,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 #: the pointer type ffi.new allocates a CK_AES_CBC_ENCRYPT_DATA_PARAMS with
@@ -8904,6 +9215,7 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.ulCounterBits'))
 
     @property
     def cb(self):
@@ -8913,6 +9225,7 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_AES_CTR_PARAMS.cb')
 
+    cb = cb.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.cb'))
 
 
 #: the pointer type ffi.new allocates a CK_AES_CTR_PARAMS with
@@ -8971,6 +9284,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pIv'))
 
     @property
     def ulIvLen(self):
@@ -8980,6 +9294,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvLen'))
 
     @property
     def ulIvBits(self):
@@ -8989,6 +9304,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvBits(self, value):
         self._p.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
+    ulIvBits = ulIvBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvBits'))
 
     @property
     def pAAD(self):
@@ -9006,6 +9322,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -9015,6 +9332,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulAADLen'))
 
     @property
     def ulTagBits(self):
@@ -9024,6 +9342,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
+    ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulTagBits'))
 
 
 #: the pointer type ffi.new allocates a CK_GCM_PARAMS_V3 with
@@ -9074,6 +9393,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulDataLen'))
 
     @property
     def pNonce(self):
@@ -9091,6 +9411,7 @@ class CK_CCM_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -9100,6 +9421,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulNonceLen'))
 
     @property
     def pAAD(self):
@@ -9117,6 +9439,7 @@ class CK_CCM_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_CCM_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -9126,6 +9449,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulAADLen'))
 
     @property
     def ulMACLen(self):
@@ -9135,6 +9459,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
+    ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulMACLen'))
 
 
 #: the pointer type ffi.new allocates a CK_CCM_PARAMS with
@@ -9189,6 +9514,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -9198,6 +9524,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen'))
 
     @property
     def pAAD(self):
@@ -9215,6 +9542,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -9224,6 +9552,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen'))
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_PARAMS with
@@ -9282,6 +9611,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pIv'))
 
     @property
     def ulIvLen(self):
@@ -9291,6 +9621,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvLen'))
 
     @property
     def ulIvFixedBits(self):
@@ -9300,6 +9631,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvFixedBits(self, value):
         self._p.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
+    ulIvFixedBits = ulIvFixedBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits'))
 
     @property
     def ivGenerator(self):
@@ -9309,6 +9641,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ivGenerator(self, value):
         self._p.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
+    ivGenerator = ivGenerator.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ivGenerator'))
 
     @property
     def pTag(self):
@@ -9326,6 +9659,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
+    pTag = pTag.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pTag'))
 
     @property
     def ulTagBits(self):
@@ -9335,6 +9669,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
+    ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulTagBits'))
 
 
 #: the pointer type ffi.new allocates a CK_GCM_MESSAGE_PARAMS with
@@ -9387,6 +9722,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._p.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulDataLen'))
 
     @property
     def pNonce(self):
@@ -9404,6 +9740,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -9413,6 +9750,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceLen'))
 
     @property
     def ulNonceFixedBits(self):
@@ -9422,6 +9760,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceFixedBits(self, value):
         self._p.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
+    ulNonceFixedBits = ulNonceFixedBits.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits'))
 
     @property
     def nonceGenerator(self):
@@ -9431,6 +9770,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def nonceGenerator(self, value):
         self._p.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
+    nonceGenerator = nonceGenerator.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.nonceGenerator'))
 
     @property
     def pMAC(self):
@@ -9448,6 +9788,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._p.pMAC = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pMAC', held)
 
+    pMAC = pMAC.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pMAC'))
 
     @property
     def ulMACLen(self):
@@ -9457,6 +9798,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._p.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
+    ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulMACLen'))
 
 
 #: the pointer type ffi.new allocates a CK_CCM_MESSAGE_PARAMS with
@@ -9509,6 +9851,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -9518,6 +9861,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen'))
 
     @property
     def pTag(self):
@@ -9535,6 +9879,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._p.pTag = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pTag', held)
 
+    pTag = pTag.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag'))
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS with
@@ -9595,6 +9940,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen'))
 
     @property
     def pPassword(self):
@@ -9612,6 +9958,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPassword', held)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword'))
 
     @property
     def ulPublicDataLen(self):
@@ -9621,6 +9968,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -9638,6 +9986,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData'))
 
     @property
     def ulPAndGLen(self):
@@ -9647,6 +9996,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPAndGLen(self, value):
         self._p.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
 
+    ulPAndGLen = ulPAndGLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen'))
 
     @property
     def ulQLen(self):
@@ -9656,6 +10006,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulQLen(self, value):
         self._p.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
+    ulQLen = ulQLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen'))
 
     @property
     def ulRandomLen(self):
@@ -9665,6 +10016,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._p.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen'))
 
     @property
     def pRandomA(self):
@@ -9682,6 +10034,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRandomA', held)
 
+    pRandomA = pRandomA.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA'))
 
     @property
     def pPrimeP(self):
@@ -9699,6 +10052,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pPrimeP = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrimeP', held)
 
+    pPrimeP = pPrimeP.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP'))
 
     @property
     def pBaseG(self):
@@ -9716,6 +10070,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pBaseG = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBaseG', held)
 
+    pBaseG = pBaseG.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG'))
 
     @property
     def pSubprimeQ(self):
@@ -9733,6 +10088,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._p.pSubprimeQ = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSubprimeQ', held)
 
+    pSubprimeQ = pSubprimeQ.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ'))
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_PRIVATE_WRAP_PARAMS with
@@ -9799,6 +10155,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldWrappedXLen(self, value):
         self._p.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
+    ulOldWrappedXLen = ulOldWrappedXLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen'))
 
     @property
     def pOldWrappedX(self):
@@ -9816,6 +10173,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldWrappedX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldWrappedX', held)
 
+    pOldWrappedX = pOldWrappedX.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX'))
 
     @property
     def ulOldPasswordLen(self):
@@ -9825,6 +10183,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPasswordLen(self, value):
         self._p.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
+    ulOldPasswordLen = ulOldPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen'))
 
     @property
     def pOldPassword(self):
@@ -9842,6 +10201,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPassword', held)
 
+    pOldPassword = pOldPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword'))
 
     @property
     def ulOldPublicDataLen(self):
@@ -9851,6 +10211,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPublicDataLen(self, value):
         self._p.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
+    ulOldPublicDataLen = ulOldPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen'))
 
     @property
     def pOldPublicData(self):
@@ -9868,6 +10229,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldPublicData', held)
 
+    pOldPublicData = pOldPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData'))
 
     @property
     def ulOldRandomLen(self):
@@ -9877,6 +10239,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldRandomLen(self, value):
         self._p.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
+    ulOldRandomLen = ulOldRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen'))
 
     @property
     def pOldRandomA(self):
@@ -9894,6 +10257,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pOldRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOldRandomA', held)
 
+    pOldRandomA = pOldRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA'))
 
     @property
     def ulNewPasswordLen(self):
@@ -9903,6 +10267,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPasswordLen(self, value):
         self._p.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
+    ulNewPasswordLen = ulNewPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen'))
 
     @property
     def pNewPassword(self):
@@ -9920,6 +10285,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewPassword = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPassword', held)
 
+    pNewPassword = pNewPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword'))
 
     @property
     def ulNewPublicDataLen(self):
@@ -9929,6 +10295,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPublicDataLen(self, value):
         self._p.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
+    ulNewPublicDataLen = ulNewPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen'))
 
     @property
     def pNewPublicData(self):
@@ -9946,6 +10313,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewPublicData', held)
 
+    pNewPublicData = pNewPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData'))
 
     @property
     def ulNewRandomLen(self):
@@ -9955,6 +10323,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewRandomLen(self, value):
         self._p.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
+    ulNewRandomLen = ulNewRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen'))
 
     @property
     def pNewRandomA(self):
@@ -9972,6 +10341,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._p.pNewRandomA = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNewRandomA', held)
 
+    pNewRandomA = pNewRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA'))
 
 
 #: the pointer type ffi.new allocates a CK_SKIPJACK_RELAYX_PARAMS with
@@ -10018,6 +10388,7 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._p.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.ulCounterBits'))
 
     @property
     def cb(self):
@@ -10027,6 +10398,7 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._p.cb, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
+    cb = cb.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.cb'))
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CTR_PARAMS with
@@ -10071,6 +10443,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -10088,6 +10461,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    pData = pData.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -10097,6 +10471,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 #: the pointer type ffi.new allocates a CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -10141,6 +10516,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -10158,6 +10534,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    pData = pData.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -10167,6 +10544,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 #: the pointer type ffi.new allocates a CK_ARIA_CBC_ENCRYPT_DATA_PARAMS with
@@ -10211,6 +10589,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._p.iv, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -10228,6 +10607,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    pData = pData.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -10237,6 +10617,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 #: the pointer type ffi.new allocates a CK_SEED_CBC_ENCRYPT_DATA_PARAMS with
@@ -10291,6 +10672,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
+    pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pBlockCounter'))
 
     @property
     def blockCounterBits(self):
@@ -10300,6 +10682,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def blockCounterBits(self, value):
         self._p.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
+    blockCounterBits = blockCounterBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.blockCounterBits'))
 
     @property
     def pNonce(self):
@@ -10317,6 +10700,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pNonce'))
 
     @property
     def ulNonceBits(self):
@@ -10326,6 +10710,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
+    ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.ulNonceBits'))
 
 
 #: the pointer type ffi.new allocates a CK_CHACHA20_PARAMS with
@@ -10378,6 +10763,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._p.pBlockCounter = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pBlockCounter', held)
 
+    pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pBlockCounter'))
 
     @property
     def pNonce(self):
@@ -10395,6 +10781,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pNonce'))
 
     @property
     def ulNonceBits(self):
@@ -10404,6 +10791,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._p.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
+    ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_SALSA20_PARAMS.ulNonceBits'))
 
 
 #: the pointer type ffi.new allocates a CK_SALSA20_PARAMS with
@@ -10462,6 +10850,7 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pInitVector = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitVector', held)
 
+    pInitVector = pInitVector.deleter(_pb_undeletable('CK_PBE_PARAMS.pInitVector'))
 
     @property
     def pPassword(self):
@@ -10479,6 +10868,7 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_PBE_PARAMS.pPassword'))
 
     @property
     def ulPasswordLen(self):
@@ -10488,6 +10878,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulPasswordLen'))
 
     @property
     def pSalt(self):
@@ -10505,6 +10896,7 @@ class CK_PBE_PARAMS(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    pSalt = pSalt.deleter(_pb_undeletable('CK_PBE_PARAMS.pSalt'))
 
     @property
     def ulSaltLen(self):
@@ -10514,6 +10906,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulSaltLen'))
 
     @property
     def ulIteration(self):
@@ -10523,6 +10916,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulIteration(self, value):
         self._p.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
+    ulIteration = ulIteration.deleter(_pb_undeletable('CK_PBE_PARAMS.ulIteration'))
 
 
 #: the pointer type ffi.new allocates a CK_PBE_PARAMS with
@@ -10567,6 +10961,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def bBC(self, value):
         self._p.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
+    bBC = bBC.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC'))
 
     @property
     def pX(self):
@@ -10584,6 +10979,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             self._p.pX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pX', held)
 
+    pX = pX.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.pX'))
 
     @property
     def ulXLen(self):
@@ -10593,6 +10989,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def ulXLen(self, value):
         self._p.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
+    ulXLen = ulXLen.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen'))
 
 
 #: the pointer type ffi.new allocates a CK_KEY_WRAP_SET_OAEP_PARAMS with
@@ -10647,6 +11044,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
+    pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pClientRandom'))
 
     @property
     def ulClientRandomLen(self):
@@ -10656,6 +11054,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulClientRandomLen'))
 
     @property
     def pServerRandom(self):
@@ -10673,6 +11072,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
+    pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pServerRandom'))
 
     @property
     def ulServerRandomLen(self):
@@ -10682,6 +11082,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
+    ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulServerRandomLen'))
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_RANDOM_DATA with
@@ -10727,6 +11128,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
     @property
     def pVersion(self):
@@ -10739,6 +11141,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_MASTER_KEY_DERIVE_PARAMS with
@@ -10789,6 +11192,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientMacSecret(self, value):
         self._p.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
+    hClientMacSecret = hClientMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientMacSecret'))
 
     @property
     def hServerMacSecret(self):
@@ -10798,6 +11202,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerMacSecret(self, value):
         self._p.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
 
+    hServerMacSecret = hServerMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerMacSecret'))
 
     @property
     def hClientKey(self):
@@ -10807,6 +11212,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientKey(self, value):
         self._p.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
+    hClientKey = hClientKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientKey'))
 
     @property
     def hServerKey(self):
@@ -10816,6 +11222,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerKey(self, value):
         self._p.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
+    hServerKey = hServerKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerKey'))
 
     @property
     def pIVClient(self):
@@ -10833,6 +11240,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._p.pIVClient = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVClient', held)
 
+    pIVClient = pIVClient.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVClient'))
 
     @property
     def pIVServer(self):
@@ -10850,6 +11258,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._p.pIVServer = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIVServer', held)
 
+    pIVServer = pIVServer.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVServer'))
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_OUT with
@@ -10900,6 +11309,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
     @property
     def ulKeySizeInBits(self):
@@ -10909,6 +11319,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
     @property
     def ulIVSizeInBits(self):
@@ -10918,6 +11329,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
     @property
     def bIsExport(self):
@@ -10927,6 +11339,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
+    bIsExport = bIsExport.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.bIsExport'))
 
     @property
     def RandomInfo(self):
@@ -10939,6 +11352,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.RandomInfo'))
 
     @property
     def pReturnedKeyMaterial(self):
@@ -10951,6 +11365,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
+    pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
 
 #: the pointer type ffi.new allocates a CK_SSL3_KEY_MAT_PARAMS with
@@ -11009,6 +11424,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -11018,6 +11434,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulSeedLen'))
 
     @property
     def pLabel(self):
@@ -11035,6 +11452,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pLabel'))
 
     @property
     def ulLabelLen(self):
@@ -11044,6 +11462,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulLabelLen'))
 
     @property
     def pOutput(self):
@@ -11061,6 +11480,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
+    pOutput = pOutput.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pOutput'))
 
     @property
     def pulOutputLen(self):
@@ -11085,6 +11505,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
 
+    pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pulOutputLen'))
 
 
 #: the pointer type ffi.new allocates a CK_TLS_PRF_PARAMS with
@@ -11132,6 +11553,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
     @property
     def pVersion(self):
@@ -11144,6 +11566,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
     @property
     def prfHashMechanism(self):
@@ -11153,6 +11576,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_MASTER_KEY_DERIVE_PARAMS with
@@ -11205,6 +11629,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
     @property
     def ulKeySizeInBits(self):
@@ -11214,6 +11639,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
     @property
     def ulIVSizeInBits(self):
@@ -11223,6 +11649,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
     @property
     def bIsExport(self):
@@ -11232,6 +11659,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
+    bIsExport = bIsExport.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.bIsExport'))
 
     @property
     def RandomInfo(self):
@@ -11244,6 +11672,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.RandomInfo'))
 
     @property
     def pReturnedKeyMaterial(self):
@@ -11256,6 +11685,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
+    pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
     @property
     def prfHashMechanism(self):
@@ -11265,6 +11695,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism'))
 
 
 #: the pointer type ffi.new allocates a CK_TLS12_KEY_MAT_PARAMS with
@@ -11315,6 +11746,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.prfMechanism'))
 
     @property
     def pLabel(self):
@@ -11332,6 +11764,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pLabel'))
 
     @property
     def ulLabelLength(self):
@@ -11341,6 +11774,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulLabelLength(self, value):
         self._p.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
 
+    ulLabelLength = ulLabelLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulLabelLength'))
 
     @property
     def RandomInfo(self):
@@ -11353,6 +11787,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_SSL3_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.RandomInfo'))
 
     @property
     def pContextData(self):
@@ -11370,6 +11805,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
+    pContextData = pContextData.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pContextData'))
 
     @property
     def ulContextDataLength(self):
@@ -11379,6 +11815,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulContextDataLength(self, value):
         self._p.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
+    ulContextDataLength = ulContextDataLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulContextDataLength'))
 
 
 #: the pointer type ffi.new allocates a CK_TLS_KDF_PARAMS with
@@ -11427,6 +11864,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.prfHashMechanism'))
 
     @property
     def ulMacLength(self):
@@ -11436,6 +11874,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._p.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulMacLength'))
 
     @property
     def ulServerOrClient(self):
@@ -11445,6 +11884,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulServerOrClient(self, value):
         self._p.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
+    ulServerOrClient = ulServerOrClient.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulServerOrClient'))
 
 
 #: the pointer type ffi.new allocates a CK_TLS_MAC_PARAMS with
@@ -11501,6 +11941,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
+    bExtract = bExtract.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExtract'))
 
     @property
     def bExpand(self):
@@ -11510,6 +11951,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
 
+    bExpand = bExpand.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExpand'))
 
     @property
     def prfHashMechanism(self):
@@ -11519,6 +11961,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_HKDF_PARAMS.prfHashMechanism'))
 
     @property
     def ulSaltType(self):
@@ -11528,6 +11971,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltType(self, value):
         self._p.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
+    ulSaltType = ulSaltType.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltType'))
 
     @property
     def pSalt(self):
@@ -11545,6 +11989,7 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    pSalt = pSalt.deleter(_pb_undeletable('CK_HKDF_PARAMS.pSalt'))
 
     @property
     def ulSaltLen(self):
@@ -11554,6 +11999,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltLen'))
 
     @property
     def hSaltKey(self):
@@ -11563,6 +12009,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def hSaltKey(self, value):
         self._p.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
+    hSaltKey = hSaltKey.deleter(_pb_undeletable('CK_HKDF_PARAMS.hSaltKey'))
 
     @property
     def pInfo(self):
@@ -11580,6 +12027,7 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
+    pInfo = pInfo.deleter(_pb_undeletable('CK_HKDF_PARAMS.pInfo'))
 
     @property
     def ulInfoLen(self):
@@ -11589,6 +12037,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
+    ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulInfoLen'))
 
 
 #: the pointer type ffi.new allocates a CK_HKDF_PARAMS with
@@ -11643,6 +12092,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._p.pClientRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pClientRandom', held)
 
+    pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pClientRandom'))
 
     @property
     def ulClientRandomLen(self):
@@ -11652,6 +12102,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._p.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulClientRandomLen'))
 
     @property
     def pServerRandom(self):
@@ -11669,6 +12120,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._p.pServerRandom = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pServerRandom', held)
 
+    pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pServerRandom'))
 
     @property
     def ulServerRandomLen(self):
@@ -11678,6 +12130,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._p.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
+    ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulServerRandomLen'))
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_RANDOM_DATA with
@@ -11722,6 +12175,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism'))
 
     @property
     def RandomInfo(self):
@@ -11734,6 +12188,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
     @property
     def pVersion(self):
@@ -11751,6 +12206,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._p.pVersion = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pVersion', held)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_MASTER_KEY_DERIVE_PARAMS with
@@ -11803,6 +12259,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.DigestMechanism'))
 
     @property
     def pSeed(self):
@@ -11820,6 +12277,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -11829,6 +12287,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulSeedLen'))
 
     @property
     def pLabel(self):
@@ -11846,6 +12305,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pLabel = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pLabel', held)
 
+    pLabel = pLabel.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pLabel'))
 
     @property
     def ulLabelLen(self):
@@ -11855,6 +12315,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._p.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulLabelLen'))
 
     @property
     def pOutput(self):
@@ -11872,6 +12333,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pOutput = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOutput', held)
 
+    pOutput = pOutput.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pOutput'))
 
     @property
     def pulOutputLen(self):
@@ -11896,6 +12358,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._p.pulOutputLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'pulOutputLen', held)
 
+    pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pulOutputLen'))
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_PRF_PARAMS with
@@ -11940,6 +12403,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hMacSecret(self, value):
         self._p.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
+    hMacSecret = hMacSecret.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hMacSecret'))
 
     @property
     def hKey(self):
@@ -11949,6 +12413,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
+    hKey = hKey.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hKey'))
 
     @property
     def pIV(self):
@@ -11966,6 +12431,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
+    pIV = pIV.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.pIV'))
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_OUT with
@@ -12020,6 +12486,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._p.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism'))
 
     @property
     def ulMacSizeInBits(self):
@@ -12029,6 +12496,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._p.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
     @property
     def ulKeySizeInBits(self):
@@ -12038,6 +12506,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._p.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
     @property
     def ulIVSizeInBits(self):
@@ -12047,6 +12516,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._p.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
     @property
     def ulSequenceNumber(self):
@@ -12056,6 +12526,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulSequenceNumber(self, value):
         self._p.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
+    ulSequenceNumber = ulSequenceNumber.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber'))
 
     @property
     def bIsExport(self):
@@ -12065,6 +12536,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._p.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
+    bIsExport = bIsExport.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.bIsExport'))
 
     @property
     def RandomInfo(self):
@@ -12077,6 +12549,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._p.RandomInfo = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'RandomInfo')), CK_WTLS_RANDOM_DATA.sizeof, value)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.RandomInfo'))
 
     @property
     def pReturnedKeyMaterial(self):
@@ -12089,6 +12562,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._p.pReturnedKeyMaterial = _NULL if value is None else _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, value._p)
         _pb_keep(self, 'pReturnedKeyMaterial', value)
 
+    pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
 
 #: the pointer type ffi.new allocates a CK_WTLS_KEY_MAT_PARAMS with
@@ -12133,6 +12607,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
 
+    type = type.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.type'))
 
     @property
     def pValue(self):
@@ -12157,6 +12632,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    pValue = pValue.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.pValue'))
 
     @property
     def ulValueLen(self):
@@ -12166,6 +12642,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
+    ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.ulValueLen'))
 
 
 #: the pointer type ffi.new allocates a CK_PRF_DATA_PARAM with
@@ -12212,6 +12689,7 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
+    bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.bLittleEndian'))
 
     @property
     def ulWidthInBits(self):
@@ -12221,6 +12699,7 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
+    ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits'))
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_COUNTER_FORMAT with
@@ -12269,6 +12748,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def dkmLengthMethod(self, value):
         self._p.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
+    dkmLengthMethod = dkmLengthMethod.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod'))
 
     @property
     def bLittleEndian(self):
@@ -12278,6 +12758,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._p.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
+    bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian'))
 
     @property
     def ulWidthInBits(self):
@@ -12287,6 +12768,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._p.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
+    ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits'))
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_DKM_LENGTH_FORMAT with
@@ -12334,6 +12816,7 @@ class CK_DERIVED_KEY(_pb_Record):
         self._p.pTemplate = _NULL if value is None else _ffi.cast(_pb_ptr_CK_ATTRIBUTE, value._p)
         _pb_keep(self, 'pTemplate', value)
 
+    pTemplate = pTemplate.deleter(_pb_undeletable('CK_DERIVED_KEY.pTemplate'))
 
     @property
     def ulAttributeCount(self):
@@ -12343,6 +12826,7 @@ class CK_DERIVED_KEY(_pb_Record):
     def ulAttributeCount(self, value):
         self._p.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
 
+    ulAttributeCount = ulAttributeCount.deleter(_pb_undeletable('CK_DERIVED_KEY.ulAttributeCount'))
 
     @property
     def phKey(self):
@@ -12367,6 +12851,7 @@ class CK_DERIVED_KEY(_pb_Record):
             self._p.phKey = _ffi.cast('CK_OBJECT_HANDLE *', held)
             _pb_keep(self, 'phKey', held)
 
+    phKey = phKey.deleter(_pb_undeletable('CK_DERIVED_KEY.phKey'))
 
 
 #: the pointer type ffi.new allocates a CK_DERIVED_KEY with
@@ -12415,6 +12900,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.prfType'))
 
     @property
     def ulNumberOfDataParams(self):
@@ -12424,6 +12910,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
+    ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams'))
 
     @property
     def pDataParams(self):
@@ -12436,6 +12923,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
         _pb_keep(self, 'pDataParams', value)
 
+    pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pDataParams'))
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -12445,6 +12933,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
+    ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12457,6 +12946,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
         _pb_keep(self, 'pAdditionalDerivedKeys', value)
 
+    pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys'))
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_KDF_PARAMS with
@@ -12509,6 +12999,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._p.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType'))
 
     @property
     def ulNumberOfDataParams(self):
@@ -12518,6 +13009,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._p.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
+    ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams'))
 
     @property
     def pDataParams(self):
@@ -12530,6 +13022,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._p.pDataParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, value._p)
         _pb_keep(self, 'pDataParams', value)
 
+    pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams'))
 
     @property
     def ulIVLen(self):
@@ -12539,6 +13032,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulIVLen(self, value):
         self._p.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
+    ulIVLen = ulIVLen.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen'))
 
     @property
     def pIV(self):
@@ -12556,6 +13050,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             self._p.pIV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIV', held)
 
+    pIV = pIV.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV'))
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -12565,6 +13060,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._p.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
+    ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12577,6 +13073,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._p.pAdditionalDerivedKeys = _NULL if value is None else _ffi.cast(_pb_ptr_CK_DERIVED_KEY, value._p)
         _pb_keep(self, 'pAdditionalDerivedKeys', value)
 
+    pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys'))
 
 
 #: the pointer type ffi.new allocates a CK_SP800_108_FEEDBACK_KDF_PARAMS with
@@ -12631,6 +13128,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def certificateHandle(self, value):
         self._p.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
+    certificateHandle = certificateHandle.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.certificateHandle'))
 
     @property
     def pSigningMechanism(self):
@@ -12643,6 +13141,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._p.pSigningMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pSigningMechanism', value)
 
+    pSigningMechanism = pSigningMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pSigningMechanism'))
 
     @property
     def pDigestMechanism(self):
@@ -12655,6 +13154,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._p.pDigestMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pDigestMechanism', value)
 
+    pDigestMechanism = pDigestMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pDigestMechanism'))
 
     @property
     def pContentType(self):
@@ -12672,6 +13172,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pContentType = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pContentType', held)
 
+    pContentType = pContentType.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pContentType'))
 
     @property
     def pRequestedAttributes(self):
@@ -12689,6 +13190,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pRequestedAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequestedAttributes', held)
 
+    pRequestedAttributes = pRequestedAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequestedAttributes'))
 
     @property
     def ulRequestedAttributesLen(self):
@@ -12698,6 +13200,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequestedAttributesLen(self, value):
         self._p.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
+    ulRequestedAttributesLen = ulRequestedAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen'))
 
     @property
     def pRequiredAttributes(self):
@@ -12715,6 +13218,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._p.pRequiredAttributes = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pRequiredAttributes', held)
 
+    pRequiredAttributes = pRequiredAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequiredAttributes'))
 
     @property
     def ulRequiredAttributesLen(self):
@@ -12724,6 +13228,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequiredAttributesLen(self, value):
         self._p.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
+    ulRequiredAttributesLen = ulRequiredAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen'))
 
 
 #: the pointer type ffi.new allocates a CK_CMS_SIG_PARAMS with
@@ -12774,6 +13279,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             self._p.pData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pData', held)
 
+    pData = pData.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.pData'))
 
     @property
     def ulLen(self):
@@ -12783,6 +13289,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def ulLen(self, value):
         self._p.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
+    ulLen = ulLen.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.ulLen'))
 
 
 #: the pointer type ffi.new allocates a CK_KEY_DERIVATION_STRING_DATA with
@@ -12839,6 +13346,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
 
+    saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.saltSource'))
 
     @property
     def pSaltSourceData(self):
@@ -12863,6 +13371,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
+    pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData'))
 
     @property
     def ulSaltSourceDataLen(self):
@@ -12872,6 +13381,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
 
+    ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen'))
 
     @property
     def iterations(self):
@@ -12881,6 +13391,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
+    iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.iterations'))
 
     @property
     def prf(self):
@@ -12890,6 +13401,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
 
+    prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.prf'))
 
     @property
     def pPrfData(self):
@@ -12914,6 +13426,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
+    pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPrfData'))
 
     @property
     def ulPrfDataLen(self):
@@ -12923,6 +13436,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
+    ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen'))
 
     @property
     def pPassword(self):
@@ -12940,6 +13454,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPassword'))
 
     @property
     def ulPasswordLen(self):
@@ -12964,6 +13479,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._p.ulPasswordLen = _ffi.cast('CK_ULONG *', held)
             _pb_keep(self, 'ulPasswordLen', held)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen'))
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS with
@@ -13020,6 +13536,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def saltSource(self, value):
         self._p.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
 
+    saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.saltSource'))
 
     @property
     def pSaltSourceData(self):
@@ -13044,6 +13561,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pSaltSourceData = _ffi.cast('void *', held)
             _pb_keep(self, 'pSaltSourceData', held)
 
+    pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData'))
 
     @property
     def ulSaltSourceDataLen(self):
@@ -13053,6 +13571,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._p.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
 
+    ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen'))
 
     @property
     def iterations(self):
@@ -13062,6 +13581,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def iterations(self, value):
         self._p.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
+    iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.iterations'))
 
     @property
     def prf(self):
@@ -13071,6 +13591,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def prf(self, value):
         self._p.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
 
+    prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.prf'))
 
     @property
     def pPrfData(self):
@@ -13095,6 +13616,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pPrfData = _ffi.cast('void *', held)
             _pb_keep(self, 'pPrfData', held)
 
+    pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPrfData'))
 
     @property
     def ulPrfDataLen(self):
@@ -13104,6 +13626,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPrfDataLen(self, value):
         self._p.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
+    ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen'))
 
     @property
     def pPassword(self):
@@ -13121,6 +13644,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._p.pPassword = _ffi.cast('CK_UTF8CHAR *', held)
             _pb_keep(self, 'pPassword', held)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPassword'))
 
     @property
     def ulPasswordLen(self):
@@ -13130,6 +13654,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPasswordLen(self, value):
         self._p.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen'))
 
 
 #: the pointer type ffi.new allocates a CK_PKCS5_PBKD2_PARAMS2 with
@@ -13174,6 +13699,7 @@ class CK_OTP_PARAM(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
 
+    type = type.deleter(_pb_undeletable('CK_OTP_PARAM.type'))
 
     @property
     def pValue(self):
@@ -13198,6 +13724,7 @@ class CK_OTP_PARAM(_pb_Record):
             self._p.pValue = _ffi.cast('void *', held)
             _pb_keep(self, 'pValue', held)
 
+    pValue = pValue.deleter(_pb_undeletable('CK_OTP_PARAM.pValue'))
 
     @property
     def ulValueLen(self):
@@ -13207,6 +13734,7 @@ class CK_OTP_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._p.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
+    ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_OTP_PARAM.ulValueLen'))
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAM with
@@ -13252,6 +13780,7 @@ class CK_OTP_PARAMS(_pb_Record):
         self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
         _pb_keep(self, 'pParams', value)
 
+    pParams = pParams.deleter(_pb_undeletable('CK_OTP_PARAMS.pParams'))
 
     @property
     def ulCount(self):
@@ -13261,6 +13790,7 @@ class CK_OTP_PARAMS(_pb_Record):
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
+    ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_PARAMS.ulCount'))
 
 
 #: the pointer type ffi.new allocates a CK_OTP_PARAMS with
@@ -13306,6 +13836,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         self._p.pParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_OTP_PARAM, value._p)
         _pb_keep(self, 'pParams', value)
 
+    pParams = pParams.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.pParams'))
 
     @property
     def ulCount(self):
@@ -13315,6 +13846,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def ulCount(self, value):
         self._p.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
+    ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.ulCount'))
 
 
 #: the pointer type ffi.new allocates a CK_OTP_SIGNATURE_INFO with
@@ -13364,6 +13896,7 @@ class CK_KIP_PARAMS(_pb_Record):
         self._p.pMechanism = _NULL if value is None else _ffi.cast(_pb_ptr_CK_MECHANISM, value._p)
         _pb_keep(self, 'pMechanism', value)
 
+    pMechanism = pMechanism.deleter(_pb_undeletable('CK_KIP_PARAMS.pMechanism'))
 
     @property
     def hKey(self):
@@ -13373,6 +13906,7 @@ class CK_KIP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
+    hKey = hKey.deleter(_pb_undeletable('CK_KIP_PARAMS.hKey'))
 
     @property
     def pSeed(self):
@@ -13390,6 +13924,7 @@ class CK_KIP_PARAMS(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_KIP_PARAMS.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -13399,6 +13934,7 @@ class CK_KIP_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_KIP_PARAMS.ulSeedLen'))
 
 
 #: the pointer type ffi.new allocates a CK_KIP_PARAMS with
@@ -13445,6 +13981,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
+    hash = hash.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.hash'))
 
     @property
     def pSeed(self):
@@ -13462,6 +13999,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             self._p.pSeed = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeed', held)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -13471,6 +14009,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulSeedLen(self, value):
         self._p.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen'))
 
     @property
     def ulIndex(self):
@@ -13480,6 +14019,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulIndex(self, value):
         self._p.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
+    ulIndex = ulIndex.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulIndex'))
 
 
 #: the pointer type ffi.new allocates a CK_DSA_PARAMETER_GEN_PARAM with
@@ -13526,6 +14066,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
     @property
     def kdf(self):
@@ -13535,6 +14076,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -13544,6 +14086,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._p.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -13561,6 +14104,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pSharedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedData', held)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData'))
 
 
 #: the pointer type ffi.new allocates a CK_ECDH_AES_KEY_WRAP_PARAMS with
@@ -13603,6 +14147,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._p.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
     @property
     def pOAEPParams(self):
@@ -13615,6 +14160,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         self._p.pOAEPParams = _NULL if value is None else _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, value._p)
         _pb_keep(self, 'pOAEPParams', value)
 
+    pOAEPParams = pOAEPParams.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams'))
 
 
 #: the pointer type ffi.new allocates a CK_RSA_AES_KEY_WRAP_PARAMS with
@@ -13663,6 +14209,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.kdf'))
 
     @property
     def pPublicData(self):
@@ -13680,6 +14227,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._p.pPublicData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPublicData', held)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPublicDataLen(self):
@@ -13689,6 +14237,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._p.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pUKM(self):
@@ -13706,6 +14255,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
+    pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pUKM'))
 
     @property
     def ulUKMLen(self):
@@ -13715,6 +14265,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen'))
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_DERIVE_PARAMS with
@@ -13771,6 +14322,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pWrapOID = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pWrapOID', held)
 
+    pWrapOID = pWrapOID.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID'))
 
     @property
     def ulWrapOIDLen(self):
@@ -13780,6 +14332,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulWrapOIDLen(self, value):
         self._p.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
+    ulWrapOIDLen = ulWrapOIDLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen'))
 
     @property
     def pUKM(self):
@@ -13797,6 +14350,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._p.pUKM = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pUKM', held)
 
+    pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM'))
 
     @property
     def ulUKMLen(self):
@@ -13806,6 +14360,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._p.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen'))
 
     @property
     def hKey(self):
@@ -13815,6 +14370,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._p.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
+    hKey = hKey.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey'))
 
 
 #: the pointer type ffi.new allocates a CK_GOSTR3410_KEY_WRAP_PARAMS with
@@ -13859,6 +14415,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def phFlag(self, value):
         self._p.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
+    phFlag = phFlag.deleter(_pb_undeletable('CK_EDDSA_PARAMS.phFlag'))
 
     @property
     def ulContextDataLen(self):
@@ -13868,6 +14425,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def ulContextDataLen(self, value):
         self._p.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
+    ulContextDataLen = ulContextDataLen.deleter(_pb_undeletable('CK_EDDSA_PARAMS.ulContextDataLen'))
 
     @property
     def pContextData(self):
@@ -13885,6 +14443,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
             self._p.pContextData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pContextData', held)
 
+    pContextData = pContextData.deleter(_pb_undeletable('CK_EDDSA_PARAMS.pContextData'))
 
 
 #: the pointer type ffi.new allocates a CK_EDDSA_PARAMS with
@@ -13929,6 +14488,7 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     def hash(self, value):
         self._p.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
+    hash = hash.deleter(_pb_undeletable('CK_XEDDSA_PARAMS.hash'))
 
 
 #: the pointer type ffi.new allocates a CK_XEDDSA_PARAMS with
@@ -13981,6 +14541,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.kdf'))
 
     @property
     def pPeer_identity(self):
@@ -13990,6 +14551,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_identity(self, value):
         self._p.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
+    pPeer_identity = pPeer_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_identity'))
 
     @property
     def pPeer_prekey(self):
@@ -13999,6 +14561,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_prekey(self, value):
         self._p.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
+    pPeer_prekey = pPeer_prekey.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_prekey'))
 
     @property
     def pPrekey_signature(self):
@@ -14016,6 +14579,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._p.pPrekey_signature = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_signature', held)
 
+    pPrekey_signature = pPrekey_signature.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPrekey_signature'))
 
     @property
     def pOnetime_key(self):
@@ -14033,6 +14597,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._p.pOnetime_key = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_key', held)
 
+    pOnetime_key = pOnetime_key.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOnetime_key'))
 
     @property
     def pOwn_identity(self):
@@ -14042,6 +14607,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_identity(self, value):
         self._p.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
+    pOwn_identity = pOwn_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_identity'))
 
     @property
     def pOwn_ephemeral(self):
@@ -14051,6 +14617,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_ephemeral(self, value):
         self._p.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
+    pOwn_ephemeral = pOwn_ephemeral.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral'))
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_INITIATE_PARAMS with
@@ -14101,6 +14668,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def kdf(self, value):
         self._p.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.kdf'))
 
     @property
     def pIdentity_id(self):
@@ -14118,6 +14686,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pIdentity_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIdentity_id', held)
 
+    pIdentity_id = pIdentity_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pIdentity_id'))
 
     @property
     def pPrekey_id(self):
@@ -14135,6 +14704,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pPrekey_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pPrekey_id', held)
 
+    pPrekey_id = pPrekey_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pPrekey_id'))
 
     @property
     def pOnetime_id(self):
@@ -14152,6 +14722,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pOnetime_id = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pOnetime_id', held)
 
+    pOnetime_id = pOnetime_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pOnetime_id'))
 
     @property
     def pInitiator_identity(self):
@@ -14161,6 +14732,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_identity(self, value):
         self._p.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
+    pInitiator_identity = pInitiator_identity.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_identity'))
 
     @property
     def pInitiator_ephemeral(self):
@@ -14178,6 +14750,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._p.pInitiator_ephemeral = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInitiator_ephemeral', held)
 
+    pInitiator_ephemeral = pInitiator_ephemeral.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral'))
 
 
 #: the pointer type ffi.new allocates a CK_X3DH_RESPOND_PARAMS with
@@ -14240,6 +14813,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
+    sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.sk'))
 
     @property
     def peer_public_prekey(self):
@@ -14249,6 +14823,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_prekey(self, value):
         self._p.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
 
+    peer_public_prekey = peer_public_prekey.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey'))
 
     @property
     def peer_public_identity(self):
@@ -14258,6 +14833,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_identity(self, value):
         self._p.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
+    peer_public_identity = peer_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity'))
 
     @property
     def own_public_identity(self):
@@ -14267,6 +14843,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
 
+    own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity'))
 
     @property
     def bEncryptedHeader(self):
@@ -14276,6 +14853,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
+    bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader'))
 
     @property
     def eCurve(self):
@@ -14285,6 +14863,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
 
+    eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve'))
 
     @property
     def aeadMechanism(self):
@@ -14294,6 +14873,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism'))
 
     @property
     def kdfMechanism(self):
@@ -14303,6 +14883,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
+    kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism'))
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_INITIALIZE_PARAMS with
@@ -14365,6 +14946,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             self._p.sk = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'sk', held)
 
+    sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.sk'))
 
     @property
     def own_prekey(self):
@@ -14374,6 +14956,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_prekey(self, value):
         self._p.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
 
+    own_prekey = own_prekey.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_prekey'))
 
     @property
     def initiator_identity(self):
@@ -14383,6 +14966,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def initiator_identity(self, value):
         self._p.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
+    initiator_identity = initiator_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity'))
 
     @property
     def own_public_identity(self):
@@ -14392,6 +14976,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._p.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
 
+    own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity'))
 
     @property
     def bEncryptedHeader(self):
@@ -14401,6 +14986,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._p.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
+    bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader'))
 
     @property
     def eCurve(self):
@@ -14410,6 +14996,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._p.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
 
+    eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.eCurve'))
 
     @property
     def aeadMechanism(self):
@@ -14419,6 +15006,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._p.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism'))
 
     @property
     def kdfMechanism(self):
@@ -14428,6 +15016,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._p.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
+    kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism'))
 
 
 #: the pointer type ffi.new allocates a CK_X2RATCHET_RESPOND_PARAMS with
@@ -14486,6 +15075,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pGX = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGX', held)
 
+    pGX = pGX.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGX'))
 
     @property
     def ulGXLen(self):
@@ -14495,6 +15085,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGXLen(self, value):
         self._p.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
+    ulGXLen = ulGXLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGXLen'))
 
     @property
     def pGV(self):
@@ -14512,6 +15103,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pGV = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pGV', held)
 
+    pGV = pGV.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGV'))
 
     @property
     def ulGVLen(self):
@@ -14521,6 +15113,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGVLen(self, value):
         self._p.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
+    ulGVLen = ulGVLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGVLen'))
 
     @property
     def pR(self):
@@ -14538,6 +15131,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._p.pR = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pR', held)
 
+    pR = pR.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pR'))
 
     @property
     def ulRLen(self):
@@ -14547,6 +15141,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulRLen(self, value):
         self._p.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
+    ulRLen = ulRLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulRLen'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEPublicValue with
@@ -14592,6 +15187,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._p.gx1 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx1')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    gx1 = gx1.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx1'))
 
     @property
     def gx2(self):
@@ -14604,6 +15200,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._p.gx2 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx2')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    gx2 = gx2.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx2'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound1Params with
@@ -14660,6 +15257,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             self._p.pSharedKey = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSharedKey', held)
 
+    pSharedKey = pSharedKey.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.pSharedKey'))
 
     @property
     def ulSharedKeyLen(self):
@@ -14669,6 +15267,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def ulSharedKeyLen(self, value):
         self._p.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
 
+    ulSharedKeyLen = ulSharedKeyLen.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.ulSharedKeyLen'))
 
     @property
     def gx3(self):
@@ -14681,6 +15280,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.gx3 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx3')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    gx3 = gx3.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx3'))
 
     @property
     def gx4(self):
@@ -14693,6 +15293,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.gx4 = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'gx4')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    gx4 = gx4.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx4'))
 
     @property
     def A(self):
@@ -14705,6 +15306,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._p.A = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'A')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    A = A.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.A'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKERound2Params with
@@ -14748,6 +15350,7 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
         self._p.B = value._p[0]
         _pb_keep_copy(self, _pb_address(_ffi.addressof(self._p, 'B')), CK_NSS_JPAKEPublicValue.sizeof, value)
 
+    B = B.deleter(_pb_undeletable('CK_NSS_JPAKEFinalParams.B'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_JPAKEFinalParams with
@@ -14794,6 +15397,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def macAlg(self, value):
         self._p.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
+    macAlg = macAlg.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg'))
 
     @property
     def ulBodyTotalLen(self):
@@ -14803,6 +15407,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulBodyTotalLen(self, value):
         self._p.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
+    ulBodyTotalLen = ulBodyTotalLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen'))
 
     @property
     def pHeader(self):
@@ -14820,6 +15425,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             self._p.pHeader = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pHeader', held)
 
+    pHeader = pHeader.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader'))
 
     @property
     def ulHeaderLen(self):
@@ -14829,6 +15435,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulHeaderLen(self, value):
         self._p.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
+    ulHeaderLen = ulHeaderLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MAC_CONSTANT_TIME_PARAMS with
@@ -14885,6 +15492,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._p.pNonce = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNonce', held)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -14894,6 +15502,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._p.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulNonceLen'))
 
     @property
     def pAAD(self):
@@ -14911,6 +15520,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -14920,6 +15530,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulAADLen'))
 
     @property
     def ulTagLen(self):
@@ -14929,6 +15540,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulTagLen(self, value):
         self._p.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
+    ulTagLen = ulTagLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulTagLen'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_AEAD_PARAMS with
@@ -14979,6 +15591,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExtract(self, value):
         self._p.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
+    bExtract = bExtract.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExtract'))
 
     @property
     def pSalt(self):
@@ -14996,6 +15609,7 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._p.pSalt = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSalt', held)
 
+    pSalt = pSalt.deleter(_pb_undeletable('CK_NSS_HKDFParams.pSalt'))
 
     @property
     def ulSaltLen(self):
@@ -15005,6 +15619,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulSaltLen(self, value):
         self._p.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
+    ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulSaltLen'))
 
     @property
     def bExpand(self):
@@ -15014,6 +15629,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExpand(self, value):
         self._p.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
+    bExpand = bExpand.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExpand'))
 
     @property
     def pInfo(self):
@@ -15031,6 +15647,7 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._p.pInfo = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pInfo', held)
 
+    pInfo = pInfo.deleter(_pb_undeletable('CK_NSS_HKDFParams.pInfo'))
 
     @property
     def ulInfoLen(self):
@@ -15040,6 +15657,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulInfoLen(self, value):
         self._p.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
+    ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulInfoLen'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_HKDFParams with
@@ -15088,6 +15706,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bHasSeedKey(self):
@@ -15097,6 +15716,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def bHasSeedKey(self, value):
         self._p.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
+    bHasSeedKey = bHasSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey'))
 
     @property
     def hSeedKey(self):
@@ -15106,6 +15726,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def hSeedKey(self, value):
         self._p.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
+    hSeedKey = hSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey'))
 
     @property
     def pSeedData(self):
@@ -15123,6 +15744,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             self._p.pSeedData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSeedData', held)
 
+    pSeedData = pSeedData.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData'))
 
     @property
     def ulSeedDataLen(self):
@@ -15132,6 +15754,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def ulSeedDataLen(self, value):
         self._p.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
+    ulSeedDataLen = ulSeedDataLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS with
@@ -15186,6 +15809,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bDataAsKey(self):
@@ -15195,6 +15819,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bDataAsKey(self, value):
         self._p.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
+    bDataAsKey = bDataAsKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey'))
 
     @property
     def bRekey(self):
@@ -15204,6 +15829,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bRekey(self, value):
         self._p.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
+    bRekey = bRekey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey'))
 
     @property
     def pNi(self):
@@ -15221,6 +15847,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pNi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNi', held)
 
+    pNi = pNi.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi'))
 
     @property
     def ulNiLen(self):
@@ -15230,6 +15857,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNiLen(self, value):
         self._p.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
+    ulNiLen = ulNiLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen'))
 
     @property
     def pNr(self):
@@ -15247,6 +15875,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pNr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pNr', held)
 
+    pNr = pNr.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr'))
 
     @property
     def ulNrLen(self):
@@ -15256,6 +15885,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNrLen(self, value):
         self._p.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
+    ulNrLen = ulNrLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen'))
 
     @property
     def hNewKey(self):
@@ -15265,6 +15895,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def hNewKey(self, value):
         self._p.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
+    hNewKey = hNewKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE_PRF_DERIVE_PARAMS with
@@ -15321,6 +15952,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bHasPrevKey(self):
@@ -15330,6 +15962,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasPrevKey(self, value):
         self._p.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
 
+    bHasPrevKey = bHasPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey'))
 
     @property
     def hKeygxy(self):
@@ -15339,6 +15972,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy'))
 
     @property
     def hPrevKey(self):
@@ -15348,6 +15982,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hPrevKey(self, value):
         self._p.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
+    hPrevKey = hPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey'))
 
     @property
     def pCKYi(self):
@@ -15365,6 +16000,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pCKYi = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYi', held)
 
+    pCKYi = pCKYi.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi'))
 
     @property
     def ulCKYiLen(self):
@@ -15374,6 +16010,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYiLen(self, value):
         self._p.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
+    ulCKYiLen = ulCKYiLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen'))
 
     @property
     def pCKYr(self):
@@ -15391,6 +16028,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pCKYr = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pCKYr', held)
 
+    pCKYr = pCKYr.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr'))
 
     @property
     def ulCKYrLen(self):
@@ -15400,6 +16038,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYrLen(self, value):
         self._p.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
+    ulCKYrLen = ulCKYrLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen'))
 
     @property
     def keyNumber(self):
@@ -15409,6 +16048,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def keyNumber(self, value):
         self._p.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
+    keyNumber = keyNumber.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_PRF_DERIVE_PARAMS with
@@ -15457,6 +16097,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._p.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bHasKeygxy(self):
@@ -15466,6 +16107,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasKeygxy(self, value):
         self._p.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
+    bHasKeygxy = bHasKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy'))
 
     @property
     def hKeygxy(self):
@@ -15475,6 +16117,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._p.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy'))
 
     @property
     def pExtraData(self):
@@ -15492,6 +16135,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             self._p.pExtraData = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pExtraData', held)
 
+    pExtraData = pExtraData.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData'))
 
     @property
     def ulExtraDataLen(self):
@@ -15501,6 +16145,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def ulExtraDataLen(self, value):
         self._p.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
+    ulExtraDataLen = ulExtraDataLen.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS with
@@ -15547,6 +16192,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._p.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
     @property
     def pSessionHash(self):
@@ -15564,6 +16210,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._p.pSessionHash = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pSessionHash', held)
 
+    pSessionHash = pSessionHash.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash'))
 
     @property
     def ulSessionHashLen(self):
@@ -15573,6 +16220,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def ulSessionHashLen(self, value):
         self._p.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
 
+    ulSessionHashLen = ulSessionHashLen.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen'))
 
     @property
     def pVersion(self):
@@ -15585,6 +16233,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._p.pVersion = _NULL if value is None else _ffi.cast(_pb_ptr_CK_VERSION, value._p)
         _pb_keep(self, 'pVersion', value)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS with
@@ -15629,6 +16278,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    version = version.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.version'))
 
     @property
     def NSC_ModuleDBFunc(self):
@@ -15640,6 +16290,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
 
+    NSC_ModuleDBFunc = NSC_ModuleDBFunc.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_MODULE_FUNCTIONS with
@@ -15684,6 +16335,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._p.version = value._p[0]
 
+    version = version.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.version'))
 
     @property
     def NSC_NSSGetFIPSStatus(self):
@@ -15695,6 +16347,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
 
+    NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_FIPS_FUNCTIONS with
@@ -15751,6 +16404,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._p.pIv = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pIv', held)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pIv'))
 
     @property
     def ulIvLen(self):
@@ -15760,6 +16414,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._p.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulIvLen'))
 
     @property
     def pAAD(self):
@@ -15777,6 +16432,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._p.pAAD = _ffi.cast('CK_BYTE *', held)
             _pb_keep(self, 'pAAD', held)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -15786,6 +16442,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._p.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulAADLen'))
 
     @property
     def ulTagBits(self):
@@ -15795,6 +16452,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._p.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 
+    ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulTagBits'))
 
 
 #: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with
@@ -16532,10 +17190,14 @@ class Library:
         _pb_fn = self._f_C_FindObjects
         try:
             _pb_o3 = _pb_alloc(_pb_t0)
-            _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
-            if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
+            if ulMaxObjectCount.__class__ is not int:
+                ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
+            if phObject.__class__ is bytes:
+                if ulMaxObjectCount > len(phObject) // 8:
+                    raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
+            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+                raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjects')
             return _pb_o3[0]
@@ -16543,10 +17205,14 @@ class Library:
             pass
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
-        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
-        if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), _pb_exact_int(ulMaxObjectCount), _pb_o3)
+        if ulMaxObjectCount.__class__ is not int:
+            ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
+        if phObject.__class__ is bytes:
+            if ulMaxObjectCount > len(phObject) // 8:
+                raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+            raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
         return _pb_o3[0]
@@ -18033,12 +18699,16 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
             _pb_l8 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             _pb_n7 = _pb_l8[0]
@@ -18046,7 +18716,7 @@ class Library:
                 raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             if _pb_l8[0] < _pb_n7:
@@ -18059,12 +18729,16 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         _pb_n7 = _pb_l8[0]
@@ -18072,7 +18746,7 @@ class Library:
             raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         if _pb_l8[0] < _pb_n7:
@@ -18088,10 +18762,14 @@ class Library:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
             return None
@@ -18099,10 +18777,14 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
         return None
@@ -18116,12 +18798,16 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -18129,7 +18815,7 @@ class Library:
                 raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -18141,12 +18827,16 @@ class Library:
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -18154,7 +18844,7 @@ class Library:
             raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -18208,12 +18898,16 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
             _pb_l8 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             _pb_n7 = _pb_l8[0]
@@ -18221,7 +18915,7 @@ class Library:
                 raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             if _pb_l8[0] < _pb_n7:
@@ -18234,12 +18928,16 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
         _pb_l8 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         _pb_n7 = _pb_l8[0]
@@ -18247,7 +18945,7 @@ class Library:
             raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         if _pb_l8[0] < _pb_n7:
@@ -18263,10 +18961,14 @@ class Library:
             pAssociatedData = _pb_once(pAssociatedData)
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
             return None
@@ -18274,10 +18976,14 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3)
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
         return None
@@ -18291,12 +18997,16 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -18304,7 +19014,7 @@ class Library:
                 raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -18316,12 +19026,16 @@ class Library:
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -18329,7 +19043,7 @@ class Library:
             raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -18380,12 +19094,16 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             _pb_n5 = _pb_l6[0]
@@ -18393,7 +19111,7 @@ class Library:
                 raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             if _pb_l6[0] < _pb_n5:
@@ -18405,12 +19123,16 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         _pb_n5 = _pb_l6[0]
@@ -18418,7 +19140,7 @@ class Library:
             raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         if _pb_l6[0] < _pb_n5:
@@ -18431,20 +19153,28 @@ class Library:
         'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageBegin')
             return None
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
         return None
@@ -18458,12 +19188,16 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_l6 = _pb_alloc(_pb_t0, 0)
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -18471,7 +19205,7 @@ class Library:
                 raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -18483,12 +19217,16 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -18496,7 +19234,7 @@ class Library:
             raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -18549,10 +19287,14 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessage')
             return None
@@ -18561,10 +19303,14 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
         return None
@@ -18574,20 +19320,28 @@ class Library:
         'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
             return None
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen))
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
         return None
@@ -18603,10 +19357,14 @@ class Library:
         try:
             _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
             _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-            _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-            if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            if ulParameterLen.__class__ is not int:
+                ulParameterLen = _pb_exact_int(ulParameterLen)
+            if pParameter.__class__ is bytes:
+                if ulParameterLen > len(pParameter):
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageNext')
             return None
@@ -18615,10 +19373,14 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), _pb_exact_int(ulParameterLen), _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')
         return None

@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -4279,6 +4291,7 @@ class CK_VERSION(_pb_Record):
     def major(self, value):
         self._s.major = _pb_index(value, 'CK_VERSION.major', 0, 255)
 
+    major = major.deleter(_pb_undeletable('CK_VERSION.major'))
 
     @property
     def minor(self):
@@ -4288,6 +4301,7 @@ class CK_VERSION(_pb_Record):
     def minor(self, value):
         self._s.minor = _pb_index(value, 'CK_VERSION.minor', 0, 255)
 
+    minor = minor.deleter(_pb_undeletable('CK_VERSION.minor'))
 
 
 class CK_INFO(_pb_Record):
@@ -4334,6 +4348,7 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.cryptokiVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.cryptokiVersion = value._s
 
+    cryptokiVersion = cryptokiVersion.deleter(_pb_undeletable('CK_INFO.cryptokiVersion'))
 
     @property
     def manufacturerID(self):
@@ -4343,6 +4358,7 @@ class CK_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S1.manufacturerID.offset, 32, value, 'CK_INFO.manufacturerID')
 
+    manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_INFO.manufacturerID'))
 
     @property
     def flags(self):
@@ -4352,6 +4368,7 @@ class CK_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_INFO.flags'))
 
     @property
     def libraryDescription(self):
@@ -4361,6 +4378,7 @@ class CK_INFO(_pb_Record):
     def libraryDescription(self, value):
         _pb_store_bytes(self._s, _S1.libraryDescription.offset, 32, value, 'CK_INFO.libraryDescription')
 
+    libraryDescription = libraryDescription.deleter(_pb_undeletable('CK_INFO.libraryDescription'))
 
     @property
     def libraryVersion(self):
@@ -4372,6 +4390,7 @@ class CK_INFO(_pb_Record):
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.libraryVersion = value._s
 
+    libraryVersion = libraryVersion.deleter(_pb_undeletable('CK_INFO.libraryVersion'))
 
 
 class CK_SLOT_INFO(_pb_Record):
@@ -4416,6 +4435,7 @@ class CK_SLOT_INFO(_pb_Record):
     def slotDescription(self, value):
         _pb_store_bytes(self._s, _S2.slotDescription.offset, 64, value, 'CK_SLOT_INFO.slotDescription')
 
+    slotDescription = slotDescription.deleter(_pb_undeletable('CK_SLOT_INFO.slotDescription'))
 
     @property
     def manufacturerID(self):
@@ -4425,6 +4445,7 @@ class CK_SLOT_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S2.manufacturerID.offset, 32, value, 'CK_SLOT_INFO.manufacturerID')
 
+    manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_SLOT_INFO.manufacturerID'))
 
     @property
     def flags(self):
@@ -4434,6 +4455,7 @@ class CK_SLOT_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SLOT_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_SLOT_INFO.flags'))
 
     @property
     def hardwareVersion(self):
@@ -4445,6 +4467,7 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
+    hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.hardwareVersion'))
 
     @property
     def firmwareVersion(self):
@@ -4456,6 +4479,7 @@ class CK_SLOT_INFO(_pb_Record):
             raise TypeError(f"CK_SLOT_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
 
+    firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_SLOT_INFO.firmwareVersion'))
 
 
 class CK_TOKEN_INFO(_pb_Record):
@@ -4526,6 +4550,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._s, _S3.label.offset, 32, value, 'CK_TOKEN_INFO.label')
 
+    label = label.deleter(_pb_undeletable('CK_TOKEN_INFO.label'))
 
     @property
     def manufacturerID(self):
@@ -4535,6 +4560,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def manufacturerID(self, value):
         _pb_store_bytes(self._s, _S3.manufacturerID.offset, 32, value, 'CK_TOKEN_INFO.manufacturerID')
 
+    manufacturerID = manufacturerID.deleter(_pb_undeletable('CK_TOKEN_INFO.manufacturerID'))
 
     @property
     def model(self):
@@ -4544,6 +4570,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def model(self, value):
         _pb_store_bytes(self._s, _S3.model.offset, 16, value, 'CK_TOKEN_INFO.model')
 
+    model = model.deleter(_pb_undeletable('CK_TOKEN_INFO.model'))
 
     @property
     def serialNumber(self):
@@ -4553,6 +4580,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def serialNumber(self, value):
         _pb_store_bytes(self._s, _S3.serialNumber.offset, 16, value, 'CK_TOKEN_INFO.serialNumber')
 
+    serialNumber = serialNumber.deleter(_pb_undeletable('CK_TOKEN_INFO.serialNumber'))
 
     @property
     def flags(self):
@@ -4562,6 +4590,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_TOKEN_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_TOKEN_INFO.flags'))
 
     @property
     def ulMaxSessionCount(self):
@@ -4571,6 +4600,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxSessionCount(self, value):
         self._s.ulMaxSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxSessionCount', 0, 18446744073709551615)
 
+    ulMaxSessionCount = ulMaxSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxSessionCount'))
 
     @property
     def ulSessionCount(self):
@@ -4580,6 +4610,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulSessionCount(self, value):
         self._s.ulSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulSessionCount', 0, 18446744073709551615)
 
+    ulSessionCount = ulSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulSessionCount'))
 
     @property
     def ulMaxRwSessionCount(self):
@@ -4589,6 +4620,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxRwSessionCount(self, value):
         self._s.ulMaxRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulMaxRwSessionCount', 0, 18446744073709551615)
 
+    ulMaxRwSessionCount = ulMaxRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxRwSessionCount'))
 
     @property
     def ulRwSessionCount(self):
@@ -4598,6 +4630,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulRwSessionCount(self, value):
         self._s.ulRwSessionCount = _pb_index(value, 'CK_TOKEN_INFO.ulRwSessionCount', 0, 18446744073709551615)
 
+    ulRwSessionCount = ulRwSessionCount.deleter(_pb_undeletable('CK_TOKEN_INFO.ulRwSessionCount'))
 
     @property
     def ulMaxPinLen(self):
@@ -4607,6 +4640,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMaxPinLen(self, value):
         self._s.ulMaxPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMaxPinLen', 0, 18446744073709551615)
 
+    ulMaxPinLen = ulMaxPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMaxPinLen'))
 
     @property
     def ulMinPinLen(self):
@@ -4616,6 +4650,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulMinPinLen(self, value):
         self._s.ulMinPinLen = _pb_index(value, 'CK_TOKEN_INFO.ulMinPinLen', 0, 18446744073709551615)
 
+    ulMinPinLen = ulMinPinLen.deleter(_pb_undeletable('CK_TOKEN_INFO.ulMinPinLen'))
 
     @property
     def ulTotalPublicMemory(self):
@@ -4625,6 +4660,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPublicMemory(self, value):
         self._s.ulTotalPublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPublicMemory', 0, 18446744073709551615)
 
+    ulTotalPublicMemory = ulTotalPublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPublicMemory'))
 
     @property
     def ulFreePublicMemory(self):
@@ -4634,6 +4670,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePublicMemory(self, value):
         self._s.ulFreePublicMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePublicMemory', 0, 18446744073709551615)
 
+    ulFreePublicMemory = ulFreePublicMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePublicMemory'))
 
     @property
     def ulTotalPrivateMemory(self):
@@ -4643,6 +4680,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulTotalPrivateMemory(self, value):
         self._s.ulTotalPrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulTotalPrivateMemory', 0, 18446744073709551615)
 
+    ulTotalPrivateMemory = ulTotalPrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulTotalPrivateMemory'))
 
     @property
     def ulFreePrivateMemory(self):
@@ -4652,6 +4690,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def ulFreePrivateMemory(self, value):
         self._s.ulFreePrivateMemory = _pb_index(value, 'CK_TOKEN_INFO.ulFreePrivateMemory', 0, 18446744073709551615)
 
+    ulFreePrivateMemory = ulFreePrivateMemory.deleter(_pb_undeletable('CK_TOKEN_INFO.ulFreePrivateMemory'))
 
     @property
     def hardwareVersion(self):
@@ -4663,6 +4702,7 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.hardwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.hardwareVersion = value._s
 
+    hardwareVersion = hardwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.hardwareVersion'))
 
     @property
     def firmwareVersion(self):
@@ -4674,6 +4714,7 @@ class CK_TOKEN_INFO(_pb_Record):
             raise TypeError(f"CK_TOKEN_INFO.firmwareVersion must be a CK_VERSION, not {type(value).__name__}")
         self._s.firmwareVersion = value._s
 
+    firmwareVersion = firmwareVersion.deleter(_pb_undeletable('CK_TOKEN_INFO.firmwareVersion'))
 
     @property
     def utcTime(self):
@@ -4683,6 +4724,7 @@ class CK_TOKEN_INFO(_pb_Record):
     def utcTime(self, value):
         _pb_store_bytes(self._s, _S3.utcTime.offset, 16, value, 'CK_TOKEN_INFO.utcTime')
 
+    utcTime = utcTime.deleter(_pb_undeletable('CK_TOKEN_INFO.utcTime'))
 
 
 class CK_SESSION_INFO(_pb_Record):
@@ -4725,6 +4767,7 @@ class CK_SESSION_INFO(_pb_Record):
     def slotID(self, value):
         self._s.slotID = _pb_index(value, 'CK_SESSION_INFO.slotID', 0, 18446744073709551615)
 
+    slotID = slotID.deleter(_pb_undeletable('CK_SESSION_INFO.slotID'))
 
     @property
     def state(self):
@@ -4734,6 +4777,7 @@ class CK_SESSION_INFO(_pb_Record):
     def state(self, value):
         self._s.state = _pb_index(value, 'CK_SESSION_INFO.state', 0, 18446744073709551615)
 
+    state = state.deleter(_pb_undeletable('CK_SESSION_INFO.state'))
 
     @property
     def flags(self):
@@ -4743,6 +4787,7 @@ class CK_SESSION_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_SESSION_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_SESSION_INFO.flags'))
 
     @property
     def ulDeviceError(self):
@@ -4752,6 +4797,7 @@ class CK_SESSION_INFO(_pb_Record):
     def ulDeviceError(self, value):
         self._s.ulDeviceError = _pb_index(value, 'CK_SESSION_INFO.ulDeviceError', 0, 18446744073709551615)
 
+    ulDeviceError = ulDeviceError.deleter(_pb_undeletable('CK_SESSION_INFO.ulDeviceError'))
 
 
 class CK_ATTRIBUTE(_pb_Record):
@@ -4790,6 +4836,7 @@ class CK_ATTRIBUTE(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_ATTRIBUTE.type', 0, 18446744073709551615)
 
+    type = type.deleter(_pb_undeletable('CK_ATTRIBUTE.type'))
 
     @property
     def pValue(self):
@@ -4810,6 +4857,7 @@ class CK_ATTRIBUTE(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    pValue = pValue.deleter(_pb_undeletable('CK_ATTRIBUTE.pValue'))
 
     @property
     def ulValueLen(self):
@@ -4819,6 +4867,7 @@ class CK_ATTRIBUTE(_pb_Record):
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_ATTRIBUTE.ulValueLen', 0, 18446744073709551615)
 
+    ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_ATTRIBUTE.ulValueLen'))
 
 
 class CK_DATE(_pb_Record):
@@ -4859,6 +4908,7 @@ class CK_DATE(_pb_Record):
     def year(self, value):
         _pb_store_bytes(self._s, _S6.year.offset, 4, value, 'CK_DATE.year')
 
+    year = year.deleter(_pb_undeletable('CK_DATE.year'))
 
     @property
     def month(self):
@@ -4868,6 +4918,7 @@ class CK_DATE(_pb_Record):
     def month(self, value):
         _pb_store_bytes(self._s, _S6.month.offset, 2, value, 'CK_DATE.month')
 
+    month = month.deleter(_pb_undeletable('CK_DATE.month'))
 
     @property
     def day(self):
@@ -4877,6 +4928,7 @@ class CK_DATE(_pb_Record):
     def day(self, value):
         _pb_store_bytes(self._s, _S6.day.offset, 2, value, 'CK_DATE.day')
 
+    day = day.deleter(_pb_undeletable('CK_DATE.day'))
 
 
 class CK_MECHANISM(_pb_Record):
@@ -4915,6 +4967,7 @@ class CK_MECHANISM(_pb_Record):
     def mechanism(self, value):
         self._s.mechanism = _pb_index(value, 'CK_MECHANISM.mechanism', 0, 18446744073709551615)
 
+    mechanism = mechanism.deleter(_pb_undeletable('CK_MECHANISM.mechanism'))
 
     @property
     def pParameter(self):
@@ -4935,6 +4988,7 @@ class CK_MECHANISM(_pb_Record):
             self._s.pParameter = address
             _pb_keep(self._s, 'pParameter', kept)
 
+    pParameter = pParameter.deleter(_pb_undeletable('CK_MECHANISM.pParameter'))
 
     @property
     def ulParameterLen(self):
@@ -4944,6 +4998,7 @@ class CK_MECHANISM(_pb_Record):
     def ulParameterLen(self, value):
         self._s.ulParameterLen = _pb_index(value, 'CK_MECHANISM.ulParameterLen', 0, 18446744073709551615)
 
+    ulParameterLen = ulParameterLen.deleter(_pb_undeletable('CK_MECHANISM.ulParameterLen'))
 
 
 class CK_MECHANISM_INFO(_pb_Record):
@@ -4984,6 +5039,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMinKeySize(self, value):
         self._s.ulMinKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMinKeySize', 0, 18446744073709551615)
 
+    ulMinKeySize = ulMinKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMinKeySize'))
 
     @property
     def ulMaxKeySize(self):
@@ -4993,6 +5049,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     def ulMaxKeySize(self, value):
         self._s.ulMaxKeySize = _pb_index(value, 'CK_MECHANISM_INFO.ulMaxKeySize', 0, 18446744073709551615)
 
+    ulMaxKeySize = ulMaxKeySize.deleter(_pb_undeletable('CK_MECHANISM_INFO.ulMaxKeySize'))
 
     @property
     def flags(self):
@@ -5002,6 +5059,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_MECHANISM_INFO.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_MECHANISM_INFO.flags'))
 
 
 class CK_FUNCTION_LIST(_pb_Record):
@@ -5174,6 +5232,7 @@ class CK_FUNCTION_LIST(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST.version'))
 
     @property
     def C_Initialize(self):
@@ -5184,6 +5243,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
 
+    C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Initialize'))
 
     @property
     def C_Finalize(self):
@@ -5194,6 +5254,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
+    C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Finalize'))
 
     @property
     def C_GetInfo(self):
@@ -5204,6 +5265,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
 
+    C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetInfo'))
 
     @property
     def C_GetFunctionList(self):
@@ -5214,6 +5276,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
+    C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionList'))
 
     @property
     def C_GetSlotList(self):
@@ -5224,6 +5287,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
+    C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotList'))
 
     @property
     def C_GetSlotInfo(self):
@@ -5234,6 +5298,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
+    C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotInfo'))
 
     @property
     def C_GetTokenInfo(self):
@@ -5244,6 +5309,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
+    C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetTokenInfo'))
 
     @property
     def C_GetMechanismList(self):
@@ -5254,6 +5320,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
+    C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismList'))
 
     @property
     def C_GetMechanismInfo(self):
@@ -5264,6 +5331,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
+    C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismInfo'))
 
     @property
     def C_InitToken(self):
@@ -5274,6 +5342,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
+    C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitToken'))
 
     @property
     def C_InitPIN(self):
@@ -5284,6 +5353,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
 
+    C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitPIN'))
 
     @property
     def C_SetPIN(self):
@@ -5294,6 +5364,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
+    C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetPIN'))
 
     @property
     def C_OpenSession(self):
@@ -5304,6 +5375,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
 
+    C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_OpenSession'))
 
     @property
     def C_CloseSession(self):
@@ -5314,6 +5386,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
+    C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseSession'))
 
     @property
     def C_CloseAllSessions(self):
@@ -5324,6 +5397,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
+    C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseAllSessions'))
 
     @property
     def C_GetSessionInfo(self):
@@ -5334,6 +5408,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
+    C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSessionInfo'))
 
     @property
     def C_GetOperationState(self):
@@ -5344,6 +5419,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
+    C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetOperationState'))
 
     @property
     def C_SetOperationState(self):
@@ -5354,6 +5430,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
+    C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetOperationState'))
 
     @property
     def C_Login(self):
@@ -5364,6 +5441,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
         _pb_keep(self._s, 'C_Login', value)
 
+    C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Login'))
 
     @property
     def C_Logout(self):
@@ -5374,6 +5452,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
+    C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Logout'))
 
     @property
     def C_CreateObject(self):
@@ -5384,6 +5463,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
 
+    C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CreateObject'))
 
     @property
     def C_CopyObject(self):
@@ -5394,6 +5474,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
+    C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CopyObject'))
 
     @property
     def C_DestroyObject(self):
@@ -5404,6 +5485,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
+    C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DestroyObject'))
 
     @property
     def C_GetObjectSize(self):
@@ -5414,6 +5496,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
+    C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetObjectSize'))
 
     @property
     def C_GetAttributeValue(self):
@@ -5424,6 +5507,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
+    C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetAttributeValue'))
 
     @property
     def C_SetAttributeValue(self):
@@ -5434,6 +5518,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
+    C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetAttributeValue'))
 
     @property
     def C_FindObjectsInit(self):
@@ -5444,6 +5529,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
+    C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsInit'))
 
     @property
     def C_FindObjects(self):
@@ -5454,6 +5540,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
+    C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjects'))
 
     @property
     def C_FindObjectsFinal(self):
@@ -5464,6 +5551,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
+    C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsFinal'))
 
     @property
     def C_EncryptInit(self):
@@ -5474,6 +5562,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
+    C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptInit'))
 
     @property
     def C_Encrypt(self):
@@ -5484,6 +5573,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
 
+    C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Encrypt'))
 
     @property
     def C_EncryptUpdate(self):
@@ -5494,6 +5584,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
+    C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptUpdate'))
 
     @property
     def C_EncryptFinal(self):
@@ -5504,6 +5595,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
+    C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptFinal'))
 
     @property
     def C_DecryptInit(self):
@@ -5514,6 +5606,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
+    C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptInit'))
 
     @property
     def C_Decrypt(self):
@@ -5524,6 +5617,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
 
+    C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Decrypt'))
 
     @property
     def C_DecryptUpdate(self):
@@ -5534,6 +5628,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
+    C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptUpdate'))
 
     @property
     def C_DecryptFinal(self):
@@ -5544,6 +5639,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
+    C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptFinal'))
 
     @property
     def C_DigestInit(self):
@@ -5554,6 +5650,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
+    C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestInit'))
 
     @property
     def C_Digest(self):
@@ -5564,6 +5661,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
 
+    C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Digest'))
 
     @property
     def C_DigestUpdate(self):
@@ -5574,6 +5672,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
+    C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestUpdate'))
 
     @property
     def C_DigestKey(self):
@@ -5584,6 +5683,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
 
+    C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestKey'))
 
     @property
     def C_DigestFinal(self):
@@ -5594,6 +5694,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
+    C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestFinal'))
 
     @property
     def C_SignInit(self):
@@ -5604,6 +5705,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
 
+    C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignInit'))
 
     @property
     def C_Sign(self):
@@ -5614,6 +5716,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
+    C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Sign'))
 
     @property
     def C_SignUpdate(self):
@@ -5624,6 +5727,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
+    C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignUpdate'))
 
     @property
     def C_SignFinal(self):
@@ -5634,6 +5738,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
+    C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignFinal'))
 
     @property
     def C_SignRecoverInit(self):
@@ -5644,6 +5749,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
+    C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecoverInit'))
 
     @property
     def C_SignRecover(self):
@@ -5654,6 +5760,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
+    C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecover'))
 
     @property
     def C_VerifyInit(self):
@@ -5664,6 +5771,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
+    C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyInit'))
 
     @property
     def C_Verify(self):
@@ -5674,6 +5782,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
+    C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Verify'))
 
     @property
     def C_VerifyUpdate(self):
@@ -5684,6 +5793,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
+    C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyUpdate'))
 
     @property
     def C_VerifyFinal(self):
@@ -5694,6 +5804,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
+    C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyFinal'))
 
     @property
     def C_VerifyRecoverInit(self):
@@ -5704,6 +5815,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
+    C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecoverInit'))
 
     @property
     def C_VerifyRecover(self):
@@ -5714,6 +5826,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
+    C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecover'))
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -5724,6 +5837,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
+    C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestEncryptUpdate'))
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -5734,6 +5848,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
+    C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptDigestUpdate'))
 
     @property
     def C_SignEncryptUpdate(self):
@@ -5744,6 +5859,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
+    C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignEncryptUpdate'))
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -5754,6 +5870,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
+    C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptVerifyUpdate'))
 
     @property
     def C_GenerateKey(self):
@@ -5764,6 +5881,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
+    C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKey'))
 
     @property
     def C_GenerateKeyPair(self):
@@ -5774,6 +5892,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
+    C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKeyPair'))
 
     @property
     def C_WrapKey(self):
@@ -5784,6 +5903,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
 
+    C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WrapKey'))
 
     @property
     def C_UnwrapKey(self):
@@ -5794,6 +5914,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
+    C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_UnwrapKey'))
 
     @property
     def C_DeriveKey(self):
@@ -5804,6 +5925,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
+    C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DeriveKey'))
 
     @property
     def C_SeedRandom(self):
@@ -5814,6 +5936,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
+    C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SeedRandom'))
 
     @property
     def C_GenerateRandom(self):
@@ -5824,6 +5947,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
+    C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateRandom'))
 
     @property
     def C_GetFunctionStatus(self):
@@ -5834,6 +5958,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
+    C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionStatus'))
 
     @property
     def C_CancelFunction(self):
@@ -5844,6 +5969,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
+    C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CancelFunction'))
 
     @property
     def C_WaitForSlotEvent(self):
@@ -5854,6 +5980,7 @@ class CK_FUNCTION_LIST(_pb_Record):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
+    C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WaitForSlotEvent'))
 
 
 class CK_FUNCTION_LIST_3_0(_pb_Record):
@@ -6074,6 +6201,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             raise TypeError(f"CK_FUNCTION_LIST_3_0.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    version = version.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.version'))
 
     @property
     def C_Initialize(self):
@@ -6084,6 +6212,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Initialize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
         _pb_keep(self._s, 'C_Initialize', value)
 
+    C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Initialize'))
 
     @property
     def C_Finalize(self):
@@ -6094,6 +6223,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Finalize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
         _pb_keep(self._s, 'C_Finalize', value)
 
+    C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Finalize'))
 
     @property
     def C_GetInfo(self):
@@ -6104,6 +6234,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
         _pb_keep(self._s, 'C_GetInfo', value)
 
+    C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInfo'))
 
     @property
     def C_GetFunctionList(self):
@@ -6114,6 +6245,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
+    C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionList'))
 
     @property
     def C_GetSlotList(self):
@@ -6124,6 +6256,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
+    C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotList'))
 
     @property
     def C_GetSlotInfo(self):
@@ -6134,6 +6267,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
+    C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotInfo'))
 
     @property
     def C_GetTokenInfo(self):
@@ -6144,6 +6278,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
+    C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetTokenInfo'))
 
     @property
     def C_GetMechanismList(self):
@@ -6154,6 +6289,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
+    C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismList'))
 
     @property
     def C_GetMechanismInfo(self):
@@ -6164,6 +6300,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
+    C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo'))
 
     @property
     def C_InitToken(self):
@@ -6174,6 +6311,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
         _pb_keep(self._s, 'C_InitToken', value)
 
+    C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitToken'))
 
     @property
     def C_InitPIN(self):
@@ -6184,6 +6322,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
         _pb_keep(self._s, 'C_InitPIN', value)
 
+    C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitPIN'))
 
     @property
     def C_SetPIN(self):
@@ -6194,6 +6333,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
         _pb_keep(self._s, 'C_SetPIN', value)
 
+    C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetPIN'))
 
     @property
     def C_OpenSession(self):
@@ -6204,6 +6344,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_OpenSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
         _pb_keep(self._s, 'C_OpenSession', value)
 
+    C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_OpenSession'))
 
     @property
     def C_CloseSession(self):
@@ -6214,6 +6355,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
         _pb_keep(self._s, 'C_CloseSession', value)
 
+    C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseSession'))
 
     @property
     def C_CloseAllSessions(self):
@@ -6224,6 +6366,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
+    C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseAllSessions'))
 
     @property
     def C_GetSessionInfo(self):
@@ -6234,6 +6377,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
+    C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSessionInfo'))
 
     @property
     def C_GetOperationState(self):
@@ -6244,6 +6388,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
+    C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetOperationState'))
 
     @property
     def C_SetOperationState(self):
@@ -6254,6 +6399,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
+    C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetOperationState'))
 
     @property
     def C_Login(self):
@@ -6264,6 +6410,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
         _pb_keep(self._s, 'C_Login', value)
 
+    C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Login'))
 
     @property
     def C_Logout(self):
@@ -6274,6 +6421,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
         _pb_keep(self._s, 'C_Logout', value)
 
+    C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Logout'))
 
     @property
     def C_CreateObject(self):
@@ -6284,6 +6432,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
         _pb_keep(self._s, 'C_CreateObject', value)
 
+    C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CreateObject'))
 
     @property
     def C_CopyObject(self):
@@ -6294,6 +6443,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
         _pb_keep(self._s, 'C_CopyObject', value)
 
+    C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CopyObject'))
 
     @property
     def C_DestroyObject(self):
@@ -6304,6 +6454,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
+    C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DestroyObject'))
 
     @property
     def C_GetObjectSize(self):
@@ -6314,6 +6465,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
+    C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetObjectSize'))
 
     @property
     def C_GetAttributeValue(self):
@@ -6324,6 +6476,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
+    C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetAttributeValue'))
 
     @property
     def C_SetAttributeValue(self):
@@ -6334,6 +6487,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
+    C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetAttributeValue'))
 
     @property
     def C_FindObjectsInit(self):
@@ -6344,6 +6498,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
+    C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsInit'))
 
     @property
     def C_FindObjects(self):
@@ -6354,6 +6509,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
         _pb_keep(self._s, 'C_FindObjects', value)
 
+    C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjects'))
 
     @property
     def C_FindObjectsFinal(self):
@@ -6364,6 +6520,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
+    C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal'))
 
     @property
     def C_EncryptInit(self):
@@ -6374,6 +6531,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
+    C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptInit'))
 
     @property
     def C_Encrypt(self):
@@ -6384,6 +6542,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
         _pb_keep(self._s, 'C_Encrypt', value)
 
+    C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Encrypt'))
 
     @property
     def C_EncryptUpdate(self):
@@ -6394,6 +6553,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
+    C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptUpdate'))
 
     @property
     def C_EncryptFinal(self):
@@ -6404,6 +6564,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
+    C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptFinal'))
 
     @property
     def C_DecryptInit(self):
@@ -6414,6 +6575,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
+    C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptInit'))
 
     @property
     def C_Decrypt(self):
@@ -6424,6 +6586,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
         _pb_keep(self._s, 'C_Decrypt', value)
 
+    C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Decrypt'))
 
     @property
     def C_DecryptUpdate(self):
@@ -6434,6 +6597,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
+    C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptUpdate'))
 
     @property
     def C_DecryptFinal(self):
@@ -6444,6 +6608,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
+    C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptFinal'))
 
     @property
     def C_DigestInit(self):
@@ -6454,6 +6619,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
         _pb_keep(self._s, 'C_DigestInit', value)
 
+    C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestInit'))
 
     @property
     def C_Digest(self):
@@ -6464,6 +6630,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
         _pb_keep(self._s, 'C_Digest', value)
 
+    C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Digest'))
 
     @property
     def C_DigestUpdate(self):
@@ -6474,6 +6641,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
+    C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestUpdate'))
 
     @property
     def C_DigestKey(self):
@@ -6484,6 +6652,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
         _pb_keep(self._s, 'C_DigestKey', value)
 
+    C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestKey'))
 
     @property
     def C_DigestFinal(self):
@@ -6494,6 +6663,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
+    C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestFinal'))
 
     @property
     def C_SignInit(self):
@@ -6504,6 +6674,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
         _pb_keep(self._s, 'C_SignInit', value)
 
+    C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignInit'))
 
     @property
     def C_Sign(self):
@@ -6514,6 +6685,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
         _pb_keep(self._s, 'C_Sign', value)
 
+    C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Sign'))
 
     @property
     def C_SignUpdate(self):
@@ -6524,6 +6696,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
+    C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignUpdate'))
 
     @property
     def C_SignFinal(self):
@@ -6534,6 +6707,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
         _pb_keep(self._s, 'C_SignFinal', value)
 
+    C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignFinal'))
 
     @property
     def C_SignRecoverInit(self):
@@ -6544,6 +6718,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
+    C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecoverInit'))
 
     @property
     def C_SignRecover(self):
@@ -6554,6 +6729,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
         _pb_keep(self._s, 'C_SignRecover', value)
 
+    C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecover'))
 
     @property
     def C_VerifyInit(self):
@@ -6564,6 +6740,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
+    C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyInit'))
 
     @property
     def C_Verify(self):
@@ -6574,6 +6751,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
         _pb_keep(self._s, 'C_Verify', value)
 
+    C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Verify'))
 
     @property
     def C_VerifyUpdate(self):
@@ -6584,6 +6762,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
+    C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyUpdate'))
 
     @property
     def C_VerifyFinal(self):
@@ -6594,6 +6773,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
+    C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyFinal'))
 
     @property
     def C_VerifyRecoverInit(self):
@@ -6604,6 +6784,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
+    C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit'))
 
     @property
     def C_VerifyRecover(self):
@@ -6614,6 +6795,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
+    C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecover'))
 
     @property
     def C_DigestEncryptUpdate(self):
@@ -6624,6 +6806,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
+    C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate'))
 
     @property
     def C_DecryptDigestUpdate(self):
@@ -6634,6 +6817,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
+    C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate'))
 
     @property
     def C_SignEncryptUpdate(self):
@@ -6644,6 +6828,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
+    C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate'))
 
     @property
     def C_DecryptVerifyUpdate(self):
@@ -6654,6 +6839,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
+    C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate'))
 
     @property
     def C_GenerateKey(self):
@@ -6664,6 +6850,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
+    C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKey'))
 
     @property
     def C_GenerateKeyPair(self):
@@ -6674,6 +6861,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
+    C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair'))
 
     @property
     def C_WrapKey(self):
@@ -6684,6 +6872,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
         _pb_keep(self._s, 'C_WrapKey', value)
 
+    C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WrapKey'))
 
     @property
     def C_UnwrapKey(self):
@@ -6694,6 +6883,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
+    C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_UnwrapKey'))
 
     @property
     def C_DeriveKey(self):
@@ -6704,6 +6894,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
+    C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DeriveKey'))
 
     @property
     def C_SeedRandom(self):
@@ -6714,6 +6905,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
+    C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SeedRandom'))
 
     @property
     def C_GenerateRandom(self):
@@ -6724,6 +6916,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
+    C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateRandom'))
 
     @property
     def C_GetFunctionStatus(self):
@@ -6734,6 +6927,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
+    C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus'))
 
     @property
     def C_CancelFunction(self):
@@ -6744,6 +6938,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
+    C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CancelFunction'))
 
     @property
     def C_WaitForSlotEvent(self):
@@ -6754,6 +6949,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
+    C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent'))
 
     @property
     def C_GetInterfaceList(self):
@@ -6764,6 +6960,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
         _pb_keep(self._s, 'C_GetInterfaceList', value)
 
+    C_GetInterfaceList = C_GetInterfaceList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterfaceList'))
 
     @property
     def C_GetInterface(self):
@@ -6774,6 +6971,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
         _pb_keep(self._s, 'C_GetInterface', value)
 
+    C_GetInterface = C_GetInterface.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterface'))
 
     @property
     def C_LoginUser(self):
@@ -6784,6 +6982,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
         _pb_keep(self._s, 'C_LoginUser', value)
 
+    C_LoginUser = C_LoginUser.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_LoginUser'))
 
     @property
     def C_SessionCancel(self):
@@ -6794,6 +6993,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
         _pb_keep(self._s, 'C_SessionCancel', value)
 
+    C_SessionCancel = C_SessionCancel.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SessionCancel'))
 
     @property
     def C_MessageEncryptInit(self):
@@ -6804,6 +7004,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
         _pb_keep(self._s, 'C_MessageEncryptInit', value)
 
+    C_MessageEncryptInit = C_MessageEncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit'))
 
     @property
     def C_EncryptMessage(self):
@@ -6814,6 +7015,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
         _pb_keep(self._s, 'C_EncryptMessage', value)
 
+    C_EncryptMessage = C_EncryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessage'))
 
     @property
     def C_EncryptMessageBegin(self):
@@ -6824,6 +7026,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
         _pb_keep(self._s, 'C_EncryptMessageBegin', value)
 
+    C_EncryptMessageBegin = C_EncryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin'))
 
     @property
     def C_EncryptMessageNext(self):
@@ -6834,6 +7037,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
         _pb_keep(self._s, 'C_EncryptMessageNext', value)
 
+    C_EncryptMessageNext = C_EncryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext'))
 
     @property
     def C_MessageEncryptFinal(self):
@@ -6844,6 +7048,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
         _pb_keep(self._s, 'C_MessageEncryptFinal', value)
 
+    C_MessageEncryptFinal = C_MessageEncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal'))
 
     @property
     def C_MessageDecryptInit(self):
@@ -6854,6 +7059,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
         _pb_keep(self._s, 'C_MessageDecryptInit', value)
 
+    C_MessageDecryptInit = C_MessageDecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit'))
 
     @property
     def C_DecryptMessage(self):
@@ -6864,6 +7070,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
         _pb_keep(self._s, 'C_DecryptMessage', value)
 
+    C_DecryptMessage = C_DecryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessage'))
 
     @property
     def C_DecryptMessageBegin(self):
@@ -6874,6 +7081,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
         _pb_keep(self._s, 'C_DecryptMessageBegin', value)
 
+    C_DecryptMessageBegin = C_DecryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin'))
 
     @property
     def C_DecryptMessageNext(self):
@@ -6884,6 +7092,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
         _pb_keep(self._s, 'C_DecryptMessageNext', value)
 
+    C_DecryptMessageNext = C_DecryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext'))
 
     @property
     def C_MessageDecryptFinal(self):
@@ -6894,6 +7103,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
         _pb_keep(self._s, 'C_MessageDecryptFinal', value)
 
+    C_MessageDecryptFinal = C_MessageDecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal'))
 
     @property
     def C_MessageSignInit(self):
@@ -6904,6 +7114,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
         _pb_keep(self._s, 'C_MessageSignInit', value)
 
+    C_MessageSignInit = C_MessageSignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignInit'))
 
     @property
     def C_SignMessage(self):
@@ -6914,6 +7125,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
         _pb_keep(self._s, 'C_SignMessage', value)
 
+    C_SignMessage = C_SignMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessage'))
 
     @property
     def C_SignMessageBegin(self):
@@ -6924,6 +7136,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
         _pb_keep(self._s, 'C_SignMessageBegin', value)
 
+    C_SignMessageBegin = C_SignMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageBegin'))
 
     @property
     def C_SignMessageNext(self):
@@ -6934,6 +7147,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
         _pb_keep(self._s, 'C_SignMessageNext', value)
 
+    C_SignMessageNext = C_SignMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageNext'))
 
     @property
     def C_MessageSignFinal(self):
@@ -6944,6 +7158,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
         _pb_keep(self._s, 'C_MessageSignFinal', value)
 
+    C_MessageSignFinal = C_MessageSignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignFinal'))
 
     @property
     def C_MessageVerifyInit(self):
@@ -6954,6 +7169,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
         _pb_keep(self._s, 'C_MessageVerifyInit', value)
 
+    C_MessageVerifyInit = C_MessageVerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit'))
 
     @property
     def C_VerifyMessage(self):
@@ -6964,6 +7180,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
         _pb_keep(self._s, 'C_VerifyMessage', value)
 
+    C_VerifyMessage = C_VerifyMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessage'))
 
     @property
     def C_VerifyMessageBegin(self):
@@ -6974,6 +7191,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
         _pb_keep(self._s, 'C_VerifyMessageBegin', value)
 
+    C_VerifyMessageBegin = C_VerifyMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin'))
 
     @property
     def C_VerifyMessageNext(self):
@@ -6984,6 +7202,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
         _pb_keep(self._s, 'C_VerifyMessageNext', value)
 
+    C_VerifyMessageNext = C_VerifyMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext'))
 
     @property
     def C_MessageVerifyFinal(self):
@@ -6994,6 +7213,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
         self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
 
+    C_MessageVerifyFinal = C_MessageVerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal'))
 
 
 class CK_INTERFACE(_pb_Record):
@@ -7040,6 +7260,7 @@ class CK_INTERFACE(_pb_Record):
             self._s.pInterfaceName = address
             _pb_keep(self._s, 'pInterfaceName', kept)
 
+    pInterfaceName = pInterfaceName.deleter(_pb_undeletable('CK_INTERFACE.pInterfaceName'))
 
     @property
     def pFunctionList(self):
@@ -7060,6 +7281,7 @@ class CK_INTERFACE(_pb_Record):
             self._s.pFunctionList = address
             _pb_keep(self._s, 'pFunctionList', kept)
 
+    pFunctionList = pFunctionList.deleter(_pb_undeletable('CK_INTERFACE.pFunctionList'))
 
     @property
     def flags(self):
@@ -7069,6 +7291,7 @@ class CK_INTERFACE(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_INTERFACE.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_INTERFACE.flags'))
 
 
 class CK_C_INITIALIZE_ARGS(_pb_Record):
@@ -7116,6 +7339,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.CreateMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
         _pb_keep(self._s, 'CreateMutex', value)
 
+    CreateMutex = CreateMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.CreateMutex'))
 
     @property
     def DestroyMutex(self):
@@ -7126,6 +7350,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.DestroyMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
         _pb_keep(self._s, 'DestroyMutex', value)
 
+    DestroyMutex = DestroyMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.DestroyMutex'))
 
     @property
     def LockMutex(self):
@@ -7136,6 +7361,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.LockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
         _pb_keep(self._s, 'LockMutex', value)
 
+    LockMutex = LockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LockMutex'))
 
     @property
     def UnlockMutex(self):
@@ -7146,6 +7372,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
         self._s.UnlockMutex = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
         _pb_keep(self._s, 'UnlockMutex', value)
 
+    UnlockMutex = UnlockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.UnlockMutex'))
 
     @property
     def flags(self):
@@ -7155,6 +7382,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'CK_C_INITIALIZE_ARGS.flags', 0, 18446744073709551615)
 
+    flags = flags.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.flags'))
 
     @property
     def LibraryParameters(self):
@@ -7175,6 +7403,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._s.LibraryParameters = address
             _pb_keep(self._s, 'LibraryParameters', kept)
 
+    LibraryParameters = LibraryParameters.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LibraryParameters'))
 
     @property
     def pReserved(self):
@@ -7195,6 +7424,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             self._s.pReserved = address
             _pb_keep(self._s, 'pReserved', kept)
 
+    pReserved = pReserved.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.pReserved'))
 
 
 class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
@@ -7237,6 +7467,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.hashAlg'))
 
     @property
     def mgf(self):
@@ -7246,6 +7477,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.mgf', 0, 18446744073709551615)
 
+    mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.mgf'))
 
     @property
     def source(self):
@@ -7255,6 +7487,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def source(self, value):
         self._s.source = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.source', 0, 18446744073709551615)
 
+    source = source.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.source'))
 
     @property
     def pSourceData(self):
@@ -7275,6 +7508,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             self._s.pSourceData = address
             _pb_keep(self._s, 'pSourceData', kept)
 
+    pSourceData = pSourceData.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.pSourceData'))
 
     @property
     def ulSourceDataLen(self):
@@ -7284,6 +7518,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def ulSourceDataLen(self, value):
         self._s.ulSourceDataLen = _pb_index(value, 'CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen', 0, 18446744073709551615)
 
+    ulSourceDataLen = ulSourceDataLen.deleter(_pb_undeletable('CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen'))
 
 
 class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
@@ -7324,6 +7559,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def hashAlg(self, value):
         self._s.hashAlg = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.hashAlg', 0, 18446744073709551615)
 
+    hashAlg = hashAlg.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.hashAlg'))
 
     @property
     def mgf(self):
@@ -7333,6 +7569,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def mgf(self, value):
         self._s.mgf = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.mgf', 0, 18446744073709551615)
 
+    mgf = mgf.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.mgf'))
 
     @property
     def sLen(self):
@@ -7342,6 +7579,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def sLen(self, value):
         self._s.sLen = _pb_index(value, 'CK_RSA_PKCS_PSS_PARAMS.sLen', 0, 18446744073709551615)
 
+    sLen = sLen.deleter(_pb_undeletable('CK_RSA_PKCS_PSS_PARAMS.sLen'))
 
 
 class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
@@ -7384,6 +7622,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -7393,6 +7632,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -7410,6 +7650,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pSharedData'))
 
     @property
     def ulPublicDataLen(self):
@@ -7419,6 +7660,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7436,6 +7678,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH1_DERIVE_PARAMS.pPublicData'))
 
 
 class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
@@ -7486,6 +7729,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -7495,6 +7739,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -7512,6 +7757,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pSharedData'))
 
     @property
     def ulPublicDataLen(self):
@@ -7521,6 +7767,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7538,6 +7785,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -7547,6 +7795,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -7556,6 +7805,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -7565,6 +7815,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -7582,6 +7833,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECDH2_DERIVE_PARAMS.pPublicData2'))
 
 
 class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
@@ -7634,6 +7886,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -7643,6 +7896,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -7660,6 +7914,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pSharedData'))
 
     @property
     def ulPublicDataLen(self):
@@ -7669,6 +7924,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7686,6 +7942,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -7695,6 +7952,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -7704,6 +7962,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -7713,6 +7972,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -7730,6 +7990,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.pPublicData2'))
 
     @property
     def publicKey(self):
@@ -7739,6 +8000,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_ECMQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
+    publicKey = publicKey.deleter(_pb_undeletable('CK_ECMQV_DERIVE_PARAMS.publicKey'))
 
 
 class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
@@ -7781,6 +8043,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.kdf'))
 
     @property
     def ulOtherInfoLen(self):
@@ -7790,6 +8053,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen'))
 
     @property
     def pOtherInfo(self):
@@ -7807,6 +8071,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo'))
 
     @property
     def ulPublicDataLen(self):
@@ -7816,6 +8081,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7833,6 +8099,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH1_DERIVE_PARAMS.pPublicData'))
 
 
 class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
@@ -7883,6 +8150,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.kdf'))
 
     @property
     def ulOtherInfoLen(self):
@@ -7892,6 +8160,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen'))
 
     @property
     def pOtherInfo(self):
@@ -7909,6 +8178,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo'))
 
     @property
     def ulPublicDataLen(self):
@@ -7918,6 +8188,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -7935,6 +8206,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -7944,6 +8216,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -7953,6 +8226,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -7962,6 +8236,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -7979,6 +8254,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2'))
 
 
 class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
@@ -8031,6 +8307,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.kdf'))
 
     @property
     def ulOtherInfoLen(self):
@@ -8040,6 +8317,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulOtherInfoLen(self, value):
         self._s.ulOtherInfoLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen', 0, 18446744073709551615)
 
+    ulOtherInfoLen = ulOtherInfoLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen'))
 
     @property
     def pOtherInfo(self):
@@ -8057,6 +8335,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pOtherInfo = address
             _pb_keep(self._s, 'pOtherInfo', kept)
 
+    pOtherInfo = pOtherInfo.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo'))
 
     @property
     def ulPublicDataLen(self):
@@ -8066,6 +8345,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -8083,6 +8363,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPrivateDataLen(self):
@@ -8092,6 +8373,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPrivateDataLen(self, value):
         self._s.ulPrivateDataLen = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen', 0, 18446744073709551615)
 
+    ulPrivateDataLen = ulPrivateDataLen.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen'))
 
     @property
     def hPrivateData(self):
@@ -8101,6 +8383,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def hPrivateData(self, value):
         self._s.hPrivateData = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData', 0, 18446744073709551615)
 
+    hPrivateData = hPrivateData.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData'))
 
     @property
     def ulPublicDataLen2(self):
@@ -8110,6 +8393,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen2(self, value):
         self._s.ulPublicDataLen2 = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2', 0, 18446744073709551615)
 
+    ulPublicDataLen2 = ulPublicDataLen2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2'))
 
     @property
     def pPublicData2(self):
@@ -8127,6 +8411,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData2 = address
             _pb_keep(self._s, 'pPublicData2', kept)
 
+    pPublicData2 = pPublicData2.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2'))
 
     @property
     def publicKey(self):
@@ -8136,6 +8421,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def publicKey(self, value):
         self._s.publicKey = _pb_index(value, 'CK_X9_42_MQV_DERIVE_PARAMS.publicKey', 0, 18446744073709551615)
 
+    publicKey = publicKey.deleter(_pb_undeletable('CK_X9_42_MQV_DERIVE_PARAMS.publicKey'))
 
 
 class CK_KEA_DERIVE_PARAMS(_pb_Record):
@@ -8180,6 +8466,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def isSender(self, value):
         self._s.isSender = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.isSender', 0, 255)
 
+    isSender = isSender.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.isSender'))
 
     @property
     def ulRandomLen(self):
@@ -8189,6 +8476,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulRandomLen'))
 
     @property
     def pRandomA(self):
@@ -8206,6 +8494,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
+    pRandomA = pRandomA.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomA'))
 
     @property
     def pRandomB(self):
@@ -8223,6 +8512,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pRandomB = address
             _pb_keep(self._s, 'pRandomB', kept)
 
+    pRandomB = pRandomB.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pRandomB'))
 
     @property
     def ulPublicDataLen(self):
@@ -8232,6 +8522,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_KEA_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -8249,6 +8540,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_KEA_DERIVE_PARAMS.pPublicData'))
 
 
 class CK_RC2_CBC_PARAMS(_pb_Record):
@@ -8287,6 +8579,7 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_CBC_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.ulEffectiveBits'))
 
     @property
     def iv(self):
@@ -8296,6 +8589,7 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S22.iv.offset, 8, value, 'CK_RC2_CBC_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_RC2_CBC_PARAMS.iv'))
 
 
 class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
@@ -8334,6 +8628,7 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulEffectiveBits(self, value):
         self._s.ulEffectiveBits = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits', 0, 18446744073709551615)
 
+    ulEffectiveBits = ulEffectiveBits.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits'))
 
     @property
     def ulMacLength(self):
@@ -8343,6 +8638,7 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC2_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC2_MAC_GENERAL_PARAMS.ulMacLength'))
 
 
 class CK_RC5_PARAMS(_pb_Record):
@@ -8381,6 +8677,7 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_PARAMS.ulWordsize'))
 
     @property
     def ulRounds(self):
@@ -8390,6 +8687,7 @@ class CK_RC5_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_PARAMS.ulRounds'))
 
 
 class CK_RC5_CBC_PARAMS(_pb_Record):
@@ -8430,6 +8728,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulWordsize'))
 
     @property
     def ulRounds(self):
@@ -8439,6 +8738,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulRounds'))
 
     @property
     def pIv(self):
@@ -8456,6 +8756,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.pIv'))
 
     @property
     def ulIvLen(self):
@@ -8465,6 +8766,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_RC5_CBC_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_RC5_CBC_PARAMS.ulIvLen'))
 
 
 class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
@@ -8505,6 +8807,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulWordsize(self, value):
         self._s.ulWordsize = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulWordsize', 0, 18446744073709551615)
 
+    ulWordsize = ulWordsize.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulWordsize'))
 
     @property
     def ulRounds(self):
@@ -8514,6 +8817,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulRounds(self, value):
         self._s.ulRounds = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulRounds', 0, 18446744073709551615)
 
+    ulRounds = ulRounds.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulRounds'))
 
     @property
     def ulMacLength(self):
@@ -8523,6 +8827,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_RC5_MAC_GENERAL_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_RC5_MAC_GENERAL_PARAMS.ulMacLength'))
 
 
 class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -8561,6 +8866,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S27.iv.offset, 8, value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -8578,6 +8884,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    pData = pData.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -8587,6 +8894,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_DES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_DES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -8625,6 +8933,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S28.iv.offset, 16, value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -8642,6 +8951,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    pData = pData.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -8651,6 +8961,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_AES_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_AES_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 class CK_AES_CTR_PARAMS(_pb_Record):
@@ -8689,6 +9000,7 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_AES_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.ulCounterBits'))
 
     @property
     def cb(self):
@@ -8698,6 +9010,7 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._s, _S29.cb.offset, 16, value, 'CK_AES_CTR_PARAMS.cb')
 
+    cb = cb.deleter(_pb_undeletable('CK_AES_CTR_PARAMS.cb'))
 
 
 class CK_GCM_PARAMS_V3(_pb_Record):
@@ -8750,6 +9063,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pIv'))
 
     @property
     def ulIvLen(self):
@@ -8759,6 +9073,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvLen'))
 
     @property
     def ulIvBits(self):
@@ -8768,6 +9083,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulIvBits(self, value):
         self._s.ulIvBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulIvBits', 0, 18446744073709551615)
 
+    ulIvBits = ulIvBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulIvBits'))
 
     @property
     def pAAD(self):
@@ -8785,6 +9101,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -8794,6 +9111,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_GCM_PARAMS_V3.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulAADLen'))
 
     @property
     def ulTagBits(self):
@@ -8803,6 +9121,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_PARAMS_V3.ulTagBits', 0, 18446744073709551615)
 
+    ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_PARAMS_V3.ulTagBits'))
 
 
 class CK_CCM_PARAMS(_pb_Record):
@@ -8847,6 +9166,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulDataLen'))
 
     @property
     def pNonce(self):
@@ -8864,6 +9184,7 @@ class CK_CCM_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -8873,6 +9194,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulNonceLen'))
 
     @property
     def pAAD(self):
@@ -8890,6 +9212,7 @@ class CK_CCM_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_CCM_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -8899,6 +9222,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_CCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulAADLen'))
 
     @property
     def ulMACLen(self):
@@ -8908,6 +9232,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_PARAMS.ulMACLen', 0, 18446744073709551615)
 
+    ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_PARAMS.ulMACLen'))
 
 
 class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
@@ -8956,6 +9281,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -8965,6 +9291,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen'))
 
     @property
     def pAAD(self):
@@ -8982,6 +9309,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -8991,6 +9319,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen'))
 
 
 class CK_GCM_MESSAGE_PARAMS(_pb_Record):
@@ -9043,6 +9372,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pIv'))
 
     @property
     def ulIvLen(self):
@@ -9052,6 +9382,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvLen'))
 
     @property
     def ulIvFixedBits(self):
@@ -9061,6 +9392,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulIvFixedBits(self, value):
         self._s.ulIvFixedBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulIvFixedBits', 0, 18446744073709551615)
 
+    ulIvFixedBits = ulIvFixedBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulIvFixedBits'))
 
     @property
     def ivGenerator(self):
@@ -9070,6 +9402,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ivGenerator(self, value):
         self._s.ivGenerator = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ivGenerator', 0, 18446744073709551615)
 
+    ivGenerator = ivGenerator.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ivGenerator'))
 
     @property
     def pTag(self):
@@ -9087,6 +9420,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
+    pTag = pTag.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.pTag'))
 
     @property
     def ulTagBits(self):
@@ -9096,6 +9430,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_GCM_MESSAGE_PARAMS.ulTagBits', 0, 18446744073709551615)
 
+    ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_GCM_MESSAGE_PARAMS.ulTagBits'))
 
 
 class CK_CCM_MESSAGE_PARAMS(_pb_Record):
@@ -9142,6 +9477,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulDataLen(self, value):
         self._s.ulDataLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulDataLen', 0, 18446744073709551615)
 
+    ulDataLen = ulDataLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulDataLen'))
 
     @property
     def pNonce(self):
@@ -9159,6 +9495,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -9168,6 +9505,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceLen'))
 
     @property
     def ulNonceFixedBits(self):
@@ -9177,6 +9515,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulNonceFixedBits(self, value):
         self._s.ulNonceFixedBits = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits', 0, 18446744073709551615)
 
+    ulNonceFixedBits = ulNonceFixedBits.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits'))
 
     @property
     def nonceGenerator(self):
@@ -9186,6 +9525,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def nonceGenerator(self, value):
         self._s.nonceGenerator = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.nonceGenerator', 0, 18446744073709551615)
 
+    nonceGenerator = nonceGenerator.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.nonceGenerator'))
 
     @property
     def pMAC(self):
@@ -9203,6 +9543,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             self._s.pMAC = address
             _pb_keep(self._s, 'pMAC', kept)
 
+    pMAC = pMAC.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.pMAC'))
 
     @property
     def ulMACLen(self):
@@ -9212,6 +9553,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def ulMACLen(self, value):
         self._s.ulMACLen = _pb_index(value, 'CK_CCM_MESSAGE_PARAMS.ulMACLen', 0, 18446744073709551615)
 
+    ulMACLen = ulMACLen.deleter(_pb_undeletable('CK_CCM_MESSAGE_PARAMS.ulMACLen'))
 
 
 class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
@@ -9258,6 +9600,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -9267,6 +9610,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen'))
 
     @property
     def pTag(self):
@@ -9284,6 +9628,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             self._s.pTag = address
             _pb_keep(self._s, 'pTag', kept)
 
+    pTag = pTag.deleter(_pb_undeletable('CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag'))
 
 
 class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
@@ -9338,6 +9683,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen'))
 
     @property
     def pPassword(self):
@@ -9355,6 +9701,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword'))
 
     @property
     def ulPublicDataLen(self):
@@ -9364,6 +9711,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen'))
 
     @property
     def pPublicData(self):
@@ -9381,6 +9729,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData'))
 
     @property
     def ulPAndGLen(self):
@@ -9390,6 +9739,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulPAndGLen(self, value):
         self._s.ulPAndGLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen', 0, 18446744073709551615)
 
+    ulPAndGLen = ulPAndGLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen'))
 
     @property
     def ulQLen(self):
@@ -9399,6 +9749,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulQLen(self, value):
         self._s.ulQLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen', 0, 18446744073709551615)
 
+    ulQLen = ulQLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen'))
 
     @property
     def ulRandomLen(self):
@@ -9408,6 +9759,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def ulRandomLen(self, value):
         self._s.ulRandomLen = _pb_index(value, 'CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen', 0, 18446744073709551615)
 
+    ulRandomLen = ulRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen'))
 
     @property
     def pRandomA(self):
@@ -9425,6 +9777,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pRandomA = address
             _pb_keep(self._s, 'pRandomA', kept)
 
+    pRandomA = pRandomA.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pRandomA'))
 
     @property
     def pPrimeP(self):
@@ -9442,6 +9795,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pPrimeP = address
             _pb_keep(self._s, 'pPrimeP', kept)
 
+    pPrimeP = pPrimeP.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPrimeP'))
 
     @property
     def pBaseG(self):
@@ -9459,6 +9813,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pBaseG = address
             _pb_keep(self._s, 'pBaseG', kept)
 
+    pBaseG = pBaseG.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pBaseG'))
 
     @property
     def pSubprimeQ(self):
@@ -9476,6 +9831,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             self._s.pSubprimeQ = address
             _pb_keep(self._s, 'pSubprimeQ', kept)
 
+    pSubprimeQ = pSubprimeQ.deleter(_pb_undeletable('CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pSubprimeQ'))
 
 
 class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
@@ -9536,6 +9892,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldWrappedXLen(self, value):
         self._s.ulOldWrappedXLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen', 0, 18446744073709551615)
 
+    ulOldWrappedXLen = ulOldWrappedXLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen'))
 
     @property
     def pOldWrappedX(self):
@@ -9553,6 +9910,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldWrappedX = address
             _pb_keep(self._s, 'pOldWrappedX', kept)
 
+    pOldWrappedX = pOldWrappedX.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX'))
 
     @property
     def ulOldPasswordLen(self):
@@ -9562,6 +9920,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPasswordLen(self, value):
         self._s.ulOldPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen', 0, 18446744073709551615)
 
+    ulOldPasswordLen = ulOldPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen'))
 
     @property
     def pOldPassword(self):
@@ -9579,6 +9938,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldPassword = address
             _pb_keep(self._s, 'pOldPassword', kept)
 
+    pOldPassword = pOldPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPassword'))
 
     @property
     def ulOldPublicDataLen(self):
@@ -9588,6 +9948,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldPublicDataLen(self, value):
         self._s.ulOldPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen', 0, 18446744073709551615)
 
+    ulOldPublicDataLen = ulOldPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen'))
 
     @property
     def pOldPublicData(self):
@@ -9605,6 +9966,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldPublicData = address
             _pb_keep(self._s, 'pOldPublicData', kept)
 
+    pOldPublicData = pOldPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData'))
 
     @property
     def ulOldRandomLen(self):
@@ -9614,6 +9976,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulOldRandomLen(self, value):
         self._s.ulOldRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen', 0, 18446744073709551615)
 
+    ulOldRandomLen = ulOldRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen'))
 
     @property
     def pOldRandomA(self):
@@ -9631,6 +9994,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pOldRandomA = address
             _pb_keep(self._s, 'pOldRandomA', kept)
 
+    pOldRandomA = pOldRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA'))
 
     @property
     def ulNewPasswordLen(self):
@@ -9640,6 +10004,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPasswordLen(self, value):
         self._s.ulNewPasswordLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen', 0, 18446744073709551615)
 
+    ulNewPasswordLen = ulNewPasswordLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen'))
 
     @property
     def pNewPassword(self):
@@ -9657,6 +10022,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewPassword = address
             _pb_keep(self._s, 'pNewPassword', kept)
 
+    pNewPassword = pNewPassword.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPassword'))
 
     @property
     def ulNewPublicDataLen(self):
@@ -9666,6 +10032,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewPublicDataLen(self, value):
         self._s.ulNewPublicDataLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen', 0, 18446744073709551615)
 
+    ulNewPublicDataLen = ulNewPublicDataLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen'))
 
     @property
     def pNewPublicData(self):
@@ -9683,6 +10050,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewPublicData = address
             _pb_keep(self._s, 'pNewPublicData', kept)
 
+    pNewPublicData = pNewPublicData.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData'))
 
     @property
     def ulNewRandomLen(self):
@@ -9692,6 +10060,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def ulNewRandomLen(self, value):
         self._s.ulNewRandomLen = _pb_index(value, 'CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen', 0, 18446744073709551615)
 
+    ulNewRandomLen = ulNewRandomLen.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen'))
 
     @property
     def pNewRandomA(self):
@@ -9709,6 +10078,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             self._s.pNewRandomA = address
             _pb_keep(self._s, 'pNewRandomA', kept)
 
+    pNewRandomA = pNewRandomA.deleter(_pb_undeletable('CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA'))
 
 
 class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
@@ -9747,6 +10117,7 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def ulCounterBits(self, value):
         self._s.ulCounterBits = _pb_index(value, 'CK_CAMELLIA_CTR_PARAMS.ulCounterBits', 0, 18446744073709551615)
 
+    ulCounterBits = ulCounterBits.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.ulCounterBits'))
 
     @property
     def cb(self):
@@ -9756,6 +10127,7 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def cb(self, value):
         _pb_store_bytes(self._s, _S38.cb.offset, 16, value, 'CK_CAMELLIA_CTR_PARAMS.cb')
 
+    cb = cb.deleter(_pb_undeletable('CK_CAMELLIA_CTR_PARAMS.cb'))
 
 
 class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9794,6 +10166,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S39.iv.offset, 16, value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -9811,6 +10184,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    pData = pData.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -9820,6 +10194,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9858,6 +10233,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S40.iv.offset, 16, value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -9875,6 +10251,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    pData = pData.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -9884,6 +10261,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
@@ -9922,6 +10300,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def iv(self, value):
         _pb_store_bytes(self._s, _S41.iv.offset, 16, value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv')
 
+    iv = iv.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.iv'))
 
     @property
     def pData(self):
@@ -9939,6 +10318,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    pData = pData.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData'))
 
     @property
     def length(self):
@@ -9948,6 +10328,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length', 0, 18446744073709551615)
 
+    length = length.deleter(_pb_undeletable('CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length'))
 
 
 class CK_CHACHA20_PARAMS(_pb_Record):
@@ -9996,6 +10377,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
+    pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pBlockCounter'))
 
     @property
     def blockCounterBits(self):
@@ -10005,6 +10387,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def blockCounterBits(self, value):
         self._s.blockCounterBits = _pb_index(value, 'CK_CHACHA20_PARAMS.blockCounterBits', 0, 18446744073709551615)
 
+    blockCounterBits = blockCounterBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.blockCounterBits'))
 
     @property
     def pNonce(self):
@@ -10022,6 +10405,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.pNonce'))
 
     @property
     def ulNonceBits(self):
@@ -10031,6 +10415,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_CHACHA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
+    ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_CHACHA20_PARAMS.ulNonceBits'))
 
 
 class CK_SALSA20_PARAMS(_pb_Record):
@@ -10077,6 +10462,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._s.pBlockCounter = address
             _pb_keep(self._s, 'pBlockCounter', kept)
 
+    pBlockCounter = pBlockCounter.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pBlockCounter'))
 
     @property
     def pNonce(self):
@@ -10094,6 +10480,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_SALSA20_PARAMS.pNonce'))
 
     @property
     def ulNonceBits(self):
@@ -10103,6 +10490,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def ulNonceBits(self, value):
         self._s.ulNonceBits = _pb_index(value, 'CK_SALSA20_PARAMS.ulNonceBits', 0, 18446744073709551615)
 
+    ulNonceBits = ulNonceBits.deleter(_pb_undeletable('CK_SALSA20_PARAMS.ulNonceBits'))
 
 
 class CK_PBE_PARAMS(_pb_Record):
@@ -10155,6 +10543,7 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pInitVector = address
             _pb_keep(self._s, 'pInitVector', kept)
 
+    pInitVector = pInitVector.deleter(_pb_undeletable('CK_PBE_PARAMS.pInitVector'))
 
     @property
     def pPassword(self):
@@ -10172,6 +10561,7 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_PBE_PARAMS.pPassword'))
 
     @property
     def ulPasswordLen(self):
@@ -10181,6 +10571,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PBE_PARAMS.ulPasswordLen', 0, 18446744073709551615)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulPasswordLen'))
 
     @property
     def pSalt(self):
@@ -10198,6 +10589,7 @@ class CK_PBE_PARAMS(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    pSalt = pSalt.deleter(_pb_undeletable('CK_PBE_PARAMS.pSalt'))
 
     @property
     def ulSaltLen(self):
@@ -10207,6 +10599,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_PBE_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_PBE_PARAMS.ulSaltLen'))
 
     @property
     def ulIteration(self):
@@ -10216,6 +10609,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def ulIteration(self, value):
         self._s.ulIteration = _pb_index(value, 'CK_PBE_PARAMS.ulIteration', 0, 18446744073709551615)
 
+    ulIteration = ulIteration.deleter(_pb_undeletable('CK_PBE_PARAMS.ulIteration'))
 
 
 class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
@@ -10254,6 +10648,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def bBC(self, value):
         self._s.bBC = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.bBC', 0, 255)
 
+    bBC = bBC.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.bBC'))
 
     @property
     def pX(self):
@@ -10271,6 +10666,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             self._s.pX = address
             _pb_keep(self._s, 'pX', kept)
 
+    pX = pX.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.pX'))
 
     @property
     def ulXLen(self):
@@ -10280,6 +10676,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def ulXLen(self, value):
         self._s.ulXLen = _pb_index(value, 'CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen', 0, 18446744073709551615)
 
+    ulXLen = ulXLen.deleter(_pb_undeletable('CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen'))
 
 
 class CK_SSL3_RANDOM_DATA(_pb_Record):
@@ -10328,6 +10725,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
+    pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pClientRandom'))
 
     @property
     def ulClientRandomLen(self):
@@ -10337,6 +10735,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulClientRandomLen'))
 
     @property
     def pServerRandom(self):
@@ -10354,6 +10753,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
+    pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.pServerRandom'))
 
     @property
     def ulServerRandomLen(self):
@@ -10363,6 +10763,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_SSL3_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
+    ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_SSL3_RANDOM_DATA.ulServerRandomLen'))
 
 
 class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -10402,6 +10803,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
     @property
     def pVersion(self):
@@ -10414,6 +10816,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_SSL3_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
 
 class CK_SSL3_KEY_MAT_OUT(_pb_Record):
@@ -10458,6 +10861,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientMacSecret(self, value):
         self._s.hClientMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientMacSecret', 0, 18446744073709551615)
 
+    hClientMacSecret = hClientMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientMacSecret'))
 
     @property
     def hServerMacSecret(self):
@@ -10467,6 +10871,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerMacSecret(self, value):
         self._s.hServerMacSecret = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerMacSecret', 0, 18446744073709551615)
 
+    hServerMacSecret = hServerMacSecret.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerMacSecret'))
 
     @property
     def hClientKey(self):
@@ -10476,6 +10881,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hClientKey(self, value):
         self._s.hClientKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hClientKey', 0, 18446744073709551615)
 
+    hClientKey = hClientKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hClientKey'))
 
     @property
     def hServerKey(self):
@@ -10485,6 +10891,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def hServerKey(self, value):
         self._s.hServerKey = _pb_index(value, 'CK_SSL3_KEY_MAT_OUT.hServerKey', 0, 18446744073709551615)
 
+    hServerKey = hServerKey.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.hServerKey'))
 
     @property
     def pIVClient(self):
@@ -10502,6 +10909,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._s.pIVClient = address
             _pb_keep(self._s, 'pIVClient', kept)
 
+    pIVClient = pIVClient.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVClient'))
 
     @property
     def pIVServer(self):
@@ -10519,6 +10927,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             self._s.pIVServer = address
             _pb_keep(self._s, 'pIVServer', kept)
 
+    pIVServer = pIVServer.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_OUT.pIVServer'))
 
 
 class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
@@ -10563,6 +10972,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
     @property
     def ulKeySizeInBits(self):
@@ -10572,6 +10982,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
     @property
     def ulIVSizeInBits(self):
@@ -10581,6 +10992,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
     @property
     def bIsExport(self):
@@ -10590,6 +11002,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_SSL3_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
+    bIsExport = bIsExport.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.bIsExport'))
 
     @property
     def RandomInfo(self):
@@ -10602,6 +11015,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.RandomInfo'))
 
     @property
     def pReturnedKeyMaterial(self):
@@ -10614,6 +11028,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
+    pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_SSL3_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
 
 class CK_TLS_PRF_PARAMS(_pb_Record):
@@ -10666,6 +11081,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -10675,6 +11091,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulSeedLen'))
 
     @property
     def pLabel(self):
@@ -10692,6 +11109,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pLabel'))
 
     @property
     def ulLabelLen(self):
@@ -10701,6 +11119,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_TLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.ulLabelLen'))
 
     @property
     def pOutput(self):
@@ -10718,6 +11137,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
+    pOutput = pOutput.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pOutput'))
 
     @property
     def pulOutputLen(self):
@@ -10738,6 +11158,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
 
+    pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_TLS_PRF_PARAMS.pulOutputLen'))
 
 
 class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -10779,6 +11200,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
     @property
     def pVersion(self):
@@ -10791,6 +11213,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
     @property
     def prfHashMechanism(self):
@@ -10800,6 +11223,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
 
 class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
@@ -10846,6 +11270,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
     @property
     def ulKeySizeInBits(self):
@@ -10855,6 +11280,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
     @property
     def ulIVSizeInBits(self):
@@ -10864,6 +11290,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
     @property
     def bIsExport(self):
@@ -10873,6 +11300,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
+    bIsExport = bIsExport.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.bIsExport'))
 
     @property
     def RandomInfo(self):
@@ -10885,6 +11313,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.RandomInfo'))
 
     @property
     def pReturnedKeyMaterial(self):
@@ -10897,6 +11326,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
+    pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
     @property
     def prfHashMechanism(self):
@@ -10906,6 +11336,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism'))
 
 
 class CK_TLS_KDF_PARAMS(_pb_Record):
@@ -10950,6 +11381,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_TLS_KDF_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.prfMechanism'))
 
     @property
     def pLabel(self):
@@ -10967,6 +11399,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    pLabel = pLabel.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pLabel'))
 
     @property
     def ulLabelLength(self):
@@ -10976,6 +11409,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulLabelLength(self, value):
         self._s.ulLabelLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulLabelLength', 0, 18446744073709551615)
 
+    ulLabelLength = ulLabelLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulLabelLength'))
 
     @property
     def RandomInfo(self):
@@ -10988,6 +11422,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.RandomInfo'))
 
     @property
     def pContextData(self):
@@ -11005,6 +11440,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
+    pContextData = pContextData.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.pContextData'))
 
     @property
     def ulContextDataLength(self):
@@ -11014,6 +11450,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def ulContextDataLength(self, value):
         self._s.ulContextDataLength = _pb_index(value, 'CK_TLS_KDF_PARAMS.ulContextDataLength', 0, 18446744073709551615)
 
+    ulContextDataLength = ulContextDataLength.deleter(_pb_undeletable('CK_TLS_KDF_PARAMS.ulContextDataLength'))
 
 
 class CK_TLS_MAC_PARAMS(_pb_Record):
@@ -11054,6 +11491,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_TLS_MAC_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.prfHashMechanism'))
 
     @property
     def ulMacLength(self):
@@ -11063,6 +11501,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulMacLength(self, value):
         self._s.ulMacLength = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulMacLength', 0, 18446744073709551615)
 
+    ulMacLength = ulMacLength.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulMacLength'))
 
     @property
     def ulServerOrClient(self):
@@ -11072,6 +11511,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     def ulServerOrClient(self, value):
         self._s.ulServerOrClient = _pb_index(value, 'CK_TLS_MAC_PARAMS.ulServerOrClient', 0, 18446744073709551615)
 
+    ulServerOrClient = ulServerOrClient.deleter(_pb_undeletable('CK_TLS_MAC_PARAMS.ulServerOrClient'))
 
 
 class CK_HKDF_PARAMS(_pb_Record):
@@ -11122,6 +11562,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_HKDF_PARAMS.bExtract', 0, 255)
 
+    bExtract = bExtract.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExtract'))
 
     @property
     def bExpand(self):
@@ -11131,6 +11572,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_HKDF_PARAMS.bExpand', 0, 255)
 
+    bExpand = bExpand.deleter(_pb_undeletable('CK_HKDF_PARAMS.bExpand'))
 
     @property
     def prfHashMechanism(self):
@@ -11140,6 +11582,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_HKDF_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_HKDF_PARAMS.prfHashMechanism'))
 
     @property
     def ulSaltType(self):
@@ -11149,6 +11592,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltType(self, value):
         self._s.ulSaltType = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltType', 0, 18446744073709551615)
 
+    ulSaltType = ulSaltType.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltType'))
 
     @property
     def pSalt(self):
@@ -11166,6 +11610,7 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    pSalt = pSalt.deleter(_pb_undeletable('CK_HKDF_PARAMS.pSalt'))
 
     @property
     def ulSaltLen(self):
@@ -11175,6 +11620,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_HKDF_PARAMS.ulSaltLen', 0, 18446744073709551615)
 
+    ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulSaltLen'))
 
     @property
     def hSaltKey(self):
@@ -11184,6 +11630,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def hSaltKey(self, value):
         self._s.hSaltKey = _pb_index(value, 'CK_HKDF_PARAMS.hSaltKey', 0, 18446744073709551615)
 
+    hSaltKey = hSaltKey.deleter(_pb_undeletable('CK_HKDF_PARAMS.hSaltKey'))
 
     @property
     def pInfo(self):
@@ -11201,6 +11648,7 @@ class CK_HKDF_PARAMS(_pb_Record):
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
+    pInfo = pInfo.deleter(_pb_undeletable('CK_HKDF_PARAMS.pInfo'))
 
     @property
     def ulInfoLen(self):
@@ -11210,6 +11658,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_HKDF_PARAMS.ulInfoLen', 0, 18446744073709551615)
 
+    ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_HKDF_PARAMS.ulInfoLen'))
 
 
 class CK_WTLS_RANDOM_DATA(_pb_Record):
@@ -11258,6 +11707,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._s.pClientRandom = address
             _pb_keep(self._s, 'pClientRandom', kept)
 
+    pClientRandom = pClientRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pClientRandom'))
 
     @property
     def ulClientRandomLen(self):
@@ -11267,6 +11717,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulClientRandomLen(self, value):
         self._s.ulClientRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulClientRandomLen', 0, 18446744073709551615)
 
+    ulClientRandomLen = ulClientRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulClientRandomLen'))
 
     @property
     def pServerRandom(self):
@@ -11284,6 +11735,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             self._s.pServerRandom = address
             _pb_keep(self._s, 'pServerRandom', kept)
 
+    pServerRandom = pServerRandom.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.pServerRandom'))
 
     @property
     def ulServerRandomLen(self):
@@ -11293,6 +11745,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def ulServerRandomLen(self, value):
         self._s.ulServerRandomLen = _pb_index(value, 'CK_WTLS_RANDOM_DATA.ulServerRandomLen', 0, 18446744073709551615)
 
+    ulServerRandomLen = ulServerRandomLen.deleter(_pb_undeletable('CK_WTLS_RANDOM_DATA.ulServerRandomLen'))
 
 
 class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -11331,6 +11784,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism'))
 
     @property
     def RandomInfo(self):
@@ -11343,6 +11797,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.RandomInfo'))
 
     @property
     def pVersion(self):
@@ -11360,6 +11815,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._s.pVersion = address
             _pb_keep(self._s, 'pVersion', kept)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_WTLS_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
 
 class CK_WTLS_PRF_PARAMS(_pb_Record):
@@ -11406,6 +11862,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_PRF_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.DigestMechanism'))
 
     @property
     def pSeed(self):
@@ -11423,6 +11880,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -11432,6 +11890,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulSeedLen'))
 
     @property
     def pLabel(self):
@@ -11449,6 +11908,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pLabel = address
             _pb_keep(self._s, 'pLabel', kept)
 
+    pLabel = pLabel.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pLabel'))
 
     @property
     def ulLabelLen(self):
@@ -11458,6 +11918,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def ulLabelLen(self, value):
         self._s.ulLabelLen = _pb_index(value, 'CK_WTLS_PRF_PARAMS.ulLabelLen', 0, 18446744073709551615)
 
+    ulLabelLen = ulLabelLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.ulLabelLen'))
 
     @property
     def pOutput(self):
@@ -11475,6 +11936,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pOutput = address
             _pb_keep(self._s, 'pOutput', kept)
 
+    pOutput = pOutput.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pOutput'))
 
     @property
     def pulOutputLen(self):
@@ -11495,6 +11957,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             self._s.pulOutputLen = address
             _pb_keep(self._s, 'pulOutputLen', kept)
 
+    pulOutputLen = pulOutputLen.deleter(_pb_undeletable('CK_WTLS_PRF_PARAMS.pulOutputLen'))
 
 
 class CK_WTLS_KEY_MAT_OUT(_pb_Record):
@@ -11533,6 +11996,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hMacSecret(self, value):
         self._s.hMacSecret = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hMacSecret', 0, 18446744073709551615)
 
+    hMacSecret = hMacSecret.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hMacSecret'))
 
     @property
     def hKey(self):
@@ -11542,6 +12006,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_WTLS_KEY_MAT_OUT.hKey', 0, 18446744073709551615)
 
+    hKey = hKey.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.hKey'))
 
     @property
     def pIV(self):
@@ -11559,6 +12024,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
+    pIV = pIV.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_OUT.pIV'))
 
 
 class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
@@ -11607,6 +12073,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def DigestMechanism(self, value):
         self._s.DigestMechanism = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.DigestMechanism', 0, 18446744073709551615)
 
+    DigestMechanism = DigestMechanism.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.DigestMechanism'))
 
     @property
     def ulMacSizeInBits(self):
@@ -11616,6 +12083,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulMacSizeInBits(self, value):
         self._s.ulMacSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits', 0, 18446744073709551615)
 
+    ulMacSizeInBits = ulMacSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits'))
 
     @property
     def ulKeySizeInBits(self):
@@ -11625,6 +12093,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulKeySizeInBits(self, value):
         self._s.ulKeySizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits', 0, 18446744073709551615)
 
+    ulKeySizeInBits = ulKeySizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits'))
 
     @property
     def ulIVSizeInBits(self):
@@ -11634,6 +12103,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulIVSizeInBits(self, value):
         self._s.ulIVSizeInBits = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits', 0, 18446744073709551615)
 
+    ulIVSizeInBits = ulIVSizeInBits.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits'))
 
     @property
     def ulSequenceNumber(self):
@@ -11643,6 +12113,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def ulSequenceNumber(self, value):
         self._s.ulSequenceNumber = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber', 0, 18446744073709551615)
 
+    ulSequenceNumber = ulSequenceNumber.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber'))
 
     @property
     def bIsExport(self):
@@ -11652,6 +12123,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def bIsExport(self, value):
         self._s.bIsExport = _pb_index(value, 'CK_WTLS_KEY_MAT_PARAMS.bIsExport', 0, 255)
 
+    bIsExport = bIsExport.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.bIsExport'))
 
     @property
     def RandomInfo(self):
@@ -11664,6 +12136,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._s.RandomInfo = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.RandomInfo), _ct.sizeof(value._s), value._s)
 
+    RandomInfo = RandomInfo.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.RandomInfo'))
 
     @property
     def pReturnedKeyMaterial(self):
@@ -11676,6 +12149,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
         self._s.pReturnedKeyMaterial = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pReturnedKeyMaterial', value)
 
+    pReturnedKeyMaterial = pReturnedKeyMaterial.deleter(_pb_undeletable('CK_WTLS_KEY_MAT_PARAMS.pReturnedKeyMaterial'))
 
 
 class CK_PRF_DATA_PARAM(_pb_Record):
@@ -11714,6 +12188,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_PRF_DATA_PARAM.type', 0, 18446744073709551615)
 
+    type = type.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.type'))
 
     @property
     def pValue(self):
@@ -11734,6 +12209,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    pValue = pValue.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.pValue'))
 
     @property
     def ulValueLen(self):
@@ -11743,6 +12219,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_PRF_DATA_PARAM.ulValueLen', 0, 18446744073709551615)
 
+    ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_PRF_DATA_PARAM.ulValueLen'))
 
 
 class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
@@ -11781,6 +12258,7 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.bLittleEndian', 0, 255)
 
+    bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.bLittleEndian'))
 
     @property
     def ulWidthInBits(self):
@@ -11790,6 +12268,7 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_COUNTER_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
+    ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_COUNTER_FORMAT.ulWidthInBits'))
 
 
 class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
@@ -11830,6 +12309,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def dkmLengthMethod(self, value):
         self._s.dkmLengthMethod = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod', 0, 18446744073709551615)
 
+    dkmLengthMethod = dkmLengthMethod.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod'))
 
     @property
     def bLittleEndian(self):
@@ -11839,6 +12319,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def bLittleEndian(self, value):
         self._s.bLittleEndian = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian', 0, 255)
 
+    bLittleEndian = bLittleEndian.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian'))
 
     @property
     def ulWidthInBits(self):
@@ -11848,6 +12329,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def ulWidthInBits(self, value):
         self._s.ulWidthInBits = _pb_index(value, 'CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits', 0, 18446744073709551615)
 
+    ulWidthInBits = ulWidthInBits.deleter(_pb_undeletable('CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits'))
 
 
 class CK_DERIVED_KEY(_pb_Record):
@@ -11889,6 +12371,7 @@ class CK_DERIVED_KEY(_pb_Record):
         self._s.pTemplate = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pTemplate', value)
 
+    pTemplate = pTemplate.deleter(_pb_undeletable('CK_DERIVED_KEY.pTemplate'))
 
     @property
     def ulAttributeCount(self):
@@ -11898,6 +12381,7 @@ class CK_DERIVED_KEY(_pb_Record):
     def ulAttributeCount(self, value):
         self._s.ulAttributeCount = _pb_index(value, 'CK_DERIVED_KEY.ulAttributeCount', 0, 18446744073709551615)
 
+    ulAttributeCount = ulAttributeCount.deleter(_pb_undeletable('CK_DERIVED_KEY.ulAttributeCount'))
 
     @property
     def phKey(self):
@@ -11918,6 +12402,7 @@ class CK_DERIVED_KEY(_pb_Record):
             self._s.phKey = address
             _pb_keep(self._s, 'phKey', kept)
 
+    phKey = phKey.deleter(_pb_undeletable('CK_DERIVED_KEY.phKey'))
 
 
 class CK_SP800_108_KDF_PARAMS(_pb_Record):
@@ -11960,6 +12445,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.prfType'))
 
     @property
     def ulNumberOfDataParams(self):
@@ -11969,6 +12455,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
+    ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams'))
 
     @property
     def pDataParams(self):
@@ -11981,6 +12468,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._s.pDataParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDataParams', value)
 
+    pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pDataParams'))
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -11990,6 +12478,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
+    ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12002,6 +12491,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
         self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
 
+    pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_KDF_PARAMS.pAdditionalDerivedKeys'))
 
 
 class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
@@ -12048,6 +12538,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def prfType(self, value):
         self._s.prfType = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType', 0, 18446744073709551615)
 
+    prfType = prfType.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType'))
 
     @property
     def ulNumberOfDataParams(self):
@@ -12057,6 +12548,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulNumberOfDataParams(self, value):
         self._s.ulNumberOfDataParams = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams', 0, 18446744073709551615)
 
+    ulNumberOfDataParams = ulNumberOfDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams'))
 
     @property
     def pDataParams(self):
@@ -12069,6 +12561,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._s.pDataParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDataParams', value)
 
+    pDataParams = pDataParams.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pDataParams'))
 
     @property
     def ulIVLen(self):
@@ -12078,6 +12571,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulIVLen(self, value):
         self._s.ulIVLen = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen', 0, 18446744073709551615)
 
+    ulIVLen = ulIVLen.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen'))
 
     @property
     def pIV(self):
@@ -12095,6 +12589,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             self._s.pIV = address
             _pb_keep(self._s, 'pIV', kept)
 
+    pIV = pIV.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV'))
 
     @property
     def ulAdditionalDerivedKeys(self):
@@ -12104,6 +12599,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def ulAdditionalDerivedKeys(self, value):
         self._s.ulAdditionalDerivedKeys = _pb_index(value, 'CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys', 0, 18446744073709551615)
 
+    ulAdditionalDerivedKeys = ulAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys'))
 
     @property
     def pAdditionalDerivedKeys(self):
@@ -12116,6 +12612,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         self._s.pAdditionalDerivedKeys = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pAdditionalDerivedKeys', value)
 
+    pAdditionalDerivedKeys = pAdditionalDerivedKeys.deleter(_pb_undeletable('CK_SP800_108_FEEDBACK_KDF_PARAMS.pAdditionalDerivedKeys'))
 
 
 class CK_CMS_SIG_PARAMS(_pb_Record):
@@ -12164,6 +12661,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def certificateHandle(self, value):
         self._s.certificateHandle = _pb_index(value, 'CK_CMS_SIG_PARAMS.certificateHandle', 0, 18446744073709551615)
 
+    certificateHandle = certificateHandle.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.certificateHandle'))
 
     @property
     def pSigningMechanism(self):
@@ -12176,6 +12674,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._s.pSigningMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pSigningMechanism', value)
 
+    pSigningMechanism = pSigningMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pSigningMechanism'))
 
     @property
     def pDigestMechanism(self):
@@ -12188,6 +12687,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         self._s.pDigestMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pDigestMechanism', value)
 
+    pDigestMechanism = pDigestMechanism.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pDigestMechanism'))
 
     @property
     def pContentType(self):
@@ -12205,6 +12705,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pContentType = address
             _pb_keep(self._s, 'pContentType', kept)
 
+    pContentType = pContentType.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pContentType'))
 
     @property
     def pRequestedAttributes(self):
@@ -12222,6 +12723,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pRequestedAttributes = address
             _pb_keep(self._s, 'pRequestedAttributes', kept)
 
+    pRequestedAttributes = pRequestedAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequestedAttributes'))
 
     @property
     def ulRequestedAttributesLen(self):
@@ -12231,6 +12733,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequestedAttributesLen(self, value):
         self._s.ulRequestedAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequestedAttributesLen', 0, 18446744073709551615)
 
+    ulRequestedAttributesLen = ulRequestedAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequestedAttributesLen'))
 
     @property
     def pRequiredAttributes(self):
@@ -12248,6 +12751,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             self._s.pRequiredAttributes = address
             _pb_keep(self._s, 'pRequiredAttributes', kept)
 
+    pRequiredAttributes = pRequiredAttributes.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.pRequiredAttributes'))
 
     @property
     def ulRequiredAttributesLen(self):
@@ -12257,6 +12761,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def ulRequiredAttributesLen(self, value):
         self._s.ulRequiredAttributesLen = _pb_index(value, 'CK_CMS_SIG_PARAMS.ulRequiredAttributesLen', 0, 18446744073709551615)
 
+    ulRequiredAttributesLen = ulRequiredAttributesLen.deleter(_pb_undeletable('CK_CMS_SIG_PARAMS.ulRequiredAttributesLen'))
 
 
 class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
@@ -12301,6 +12806,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             self._s.pData = address
             _pb_keep(self._s, 'pData', kept)
 
+    pData = pData.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.pData'))
 
     @property
     def ulLen(self):
@@ -12310,6 +12816,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def ulLen(self, value):
         self._s.ulLen = _pb_index(value, 'CK_KEY_DERIVATION_STRING_DATA.ulLen', 0, 18446744073709551615)
 
+    ulLen = ulLen.deleter(_pb_undeletable('CK_KEY_DERIVATION_STRING_DATA.ulLen'))
 
 
 class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
@@ -12360,6 +12867,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.saltSource', 0, 18446744073709551615)
 
+    saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.saltSource'))
 
     @property
     def pSaltSourceData(self):
@@ -12380,6 +12888,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
+    pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pSaltSourceData'))
 
     @property
     def ulSaltSourceDataLen(self):
@@ -12389,6 +12898,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen', 0, 18446744073709551615)
 
+    ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen'))
 
     @property
     def iterations(self):
@@ -12398,6 +12908,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.iterations', 0, 18446744073709551615)
 
+    iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.iterations'))
 
     @property
     def prf(self):
@@ -12407,6 +12918,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.prf', 0, 18446744073709551615)
 
+    prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.prf'))
 
     @property
     def pPrfData(self):
@@ -12427,6 +12939,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
+    pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPrfData'))
 
     @property
     def ulPrfDataLen(self):
@@ -12436,6 +12949,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen', 0, 18446744073709551615)
 
+    ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen'))
 
     @property
     def pPassword(self):
@@ -12453,6 +12967,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.pPassword'))
 
     @property
     def ulPasswordLen(self):
@@ -12473,6 +12988,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             self._s.ulPasswordLen = address
             _pb_keep(self._s, 'ulPasswordLen', kept)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS.ulPasswordLen'))
 
 
 class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
@@ -12523,6 +13039,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def saltSource(self, value):
         self._s.saltSource = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.saltSource', 0, 18446744073709551615)
 
+    saltSource = saltSource.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.saltSource'))
 
     @property
     def pSaltSourceData(self):
@@ -12543,6 +13060,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pSaltSourceData = address
             _pb_keep(self._s, 'pSaltSourceData', kept)
 
+    pSaltSourceData = pSaltSourceData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData'))
 
     @property
     def ulSaltSourceDataLen(self):
@@ -12552,6 +13070,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulSaltSourceDataLen(self, value):
         self._s.ulSaltSourceDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen', 0, 18446744073709551615)
 
+    ulSaltSourceDataLen = ulSaltSourceDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen'))
 
     @property
     def iterations(self):
@@ -12561,6 +13080,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def iterations(self, value):
         self._s.iterations = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.iterations', 0, 18446744073709551615)
 
+    iterations = iterations.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.iterations'))
 
     @property
     def prf(self):
@@ -12570,6 +13090,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def prf(self, value):
         self._s.prf = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.prf', 0, 18446744073709551615)
 
+    prf = prf.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.prf'))
 
     @property
     def pPrfData(self):
@@ -12590,6 +13111,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pPrfData = address
             _pb_keep(self._s, 'pPrfData', kept)
 
+    pPrfData = pPrfData.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPrfData'))
 
     @property
     def ulPrfDataLen(self):
@@ -12599,6 +13121,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPrfDataLen(self, value):
         self._s.ulPrfDataLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen', 0, 18446744073709551615)
 
+    ulPrfDataLen = ulPrfDataLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen'))
 
     @property
     def pPassword(self):
@@ -12616,6 +13139,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             self._s.pPassword = address
             _pb_keep(self._s, 'pPassword', kept)
 
+    pPassword = pPassword.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.pPassword'))
 
     @property
     def ulPasswordLen(self):
@@ -12625,6 +13149,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def ulPasswordLen(self, value):
         self._s.ulPasswordLen = _pb_index(value, 'CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen', 0, 18446744073709551615)
 
+    ulPasswordLen = ulPasswordLen.deleter(_pb_undeletable('CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen'))
 
 
 class CK_OTP_PARAM(_pb_Record):
@@ -12663,6 +13188,7 @@ class CK_OTP_PARAM(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'CK_OTP_PARAM.type', 0, 18446744073709551615)
 
+    type = type.deleter(_pb_undeletable('CK_OTP_PARAM.type'))
 
     @property
     def pValue(self):
@@ -12683,6 +13209,7 @@ class CK_OTP_PARAM(_pb_Record):
             self._s.pValue = address
             _pb_keep(self._s, 'pValue', kept)
 
+    pValue = pValue.deleter(_pb_undeletable('CK_OTP_PARAM.pValue'))
 
     @property
     def ulValueLen(self):
@@ -12692,6 +13219,7 @@ class CK_OTP_PARAM(_pb_Record):
     def ulValueLen(self, value):
         self._s.ulValueLen = _pb_index(value, 'CK_OTP_PARAM.ulValueLen', 0, 18446744073709551615)
 
+    ulValueLen = ulValueLen.deleter(_pb_undeletable('CK_OTP_PARAM.ulValueLen'))
 
 
 class CK_OTP_PARAMS(_pb_Record):
@@ -12731,6 +13259,7 @@ class CK_OTP_PARAMS(_pb_Record):
         self._s.pParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pParams', value)
 
+    pParams = pParams.deleter(_pb_undeletable('CK_OTP_PARAMS.pParams'))
 
     @property
     def ulCount(self):
@@ -12740,6 +13269,7 @@ class CK_OTP_PARAMS(_pb_Record):
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_PARAMS.ulCount', 0, 18446744073709551615)
 
+    ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_PARAMS.ulCount'))
 
 
 class CK_OTP_SIGNATURE_INFO(_pb_Record):
@@ -12779,6 +13309,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
         self._s.pParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pParams', value)
 
+    pParams = pParams.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.pParams'))
 
     @property
     def ulCount(self):
@@ -12788,6 +13319,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def ulCount(self, value):
         self._s.ulCount = _pb_index(value, 'CK_OTP_SIGNATURE_INFO.ulCount', 0, 18446744073709551615)
 
+    ulCount = ulCount.deleter(_pb_undeletable('CK_OTP_SIGNATURE_INFO.ulCount'))
 
 
 class CK_KIP_PARAMS(_pb_Record):
@@ -12831,6 +13363,7 @@ class CK_KIP_PARAMS(_pb_Record):
         self._s.pMechanism = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pMechanism', value)
 
+    pMechanism = pMechanism.deleter(_pb_undeletable('CK_KIP_PARAMS.pMechanism'))
 
     @property
     def hKey(self):
@@ -12840,6 +13373,7 @@ class CK_KIP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_KIP_PARAMS.hKey', 0, 18446744073709551615)
 
+    hKey = hKey.deleter(_pb_undeletable('CK_KIP_PARAMS.hKey'))
 
     @property
     def pSeed(self):
@@ -12857,6 +13391,7 @@ class CK_KIP_PARAMS(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_KIP_PARAMS.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -12866,6 +13401,7 @@ class CK_KIP_PARAMS(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_KIP_PARAMS.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_KIP_PARAMS.ulSeedLen'))
 
 
 class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
@@ -12906,6 +13442,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.hash', 0, 18446744073709551615)
 
+    hash = hash.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.hash'))
 
     @property
     def pSeed(self):
@@ -12923,6 +13460,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             self._s.pSeed = address
             _pb_keep(self._s, 'pSeed', kept)
 
+    pSeed = pSeed.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.pSeed'))
 
     @property
     def ulSeedLen(self):
@@ -12932,6 +13470,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulSeedLen(self, value):
         self._s.ulSeedLen = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen', 0, 18446744073709551615)
 
+    ulSeedLen = ulSeedLen.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen'))
 
     @property
     def ulIndex(self):
@@ -12941,6 +13480,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def ulIndex(self, value):
         self._s.ulIndex = _pb_index(value, 'CK_DSA_PARAMETER_GEN_PARAM.ulIndex', 0, 18446744073709551615)
 
+    ulIndex = ulIndex.deleter(_pb_undeletable('CK_DSA_PARAMETER_GEN_PARAM.ulIndex'))
 
 
 class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
@@ -12981,6 +13521,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
     @property
     def kdf(self):
@@ -12990,6 +13531,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.kdf'))
 
     @property
     def ulSharedDataLen(self):
@@ -12999,6 +13541,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulSharedDataLen(self, value):
         self._s.ulSharedDataLen = _pb_index(value, 'CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen', 0, 18446744073709551615)
 
+    ulSharedDataLen = ulSharedDataLen.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen'))
 
     @property
     def pSharedData(self):
@@ -13016,6 +13559,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pSharedData = address
             _pb_keep(self._s, 'pSharedData', kept)
 
+    pSharedData = pSharedData.deleter(_pb_undeletable('CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData'))
 
 
 class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
@@ -13052,6 +13596,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def ulAESKeyBits(self, value):
         self._s.ulAESKeyBits = _pb_index(value, 'CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits', 0, 18446744073709551615)
 
+    ulAESKeyBits = ulAESKeyBits.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits'))
 
     @property
     def pOAEPParams(self):
@@ -13064,6 +13609,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
         self._s.pOAEPParams = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pOAEPParams', value)
 
+    pOAEPParams = pOAEPParams.deleter(_pb_undeletable('CK_RSA_AES_KEY_WRAP_PARAMS.pOAEPParams'))
 
 
 class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
@@ -13106,6 +13652,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.kdf'))
 
     @property
     def pPublicData(self):
@@ -13123,6 +13670,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._s.pPublicData = address
             _pb_keep(self._s, 'pPublicData', kept)
 
+    pPublicData = pPublicData.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pPublicData'))
 
     @property
     def ulPublicDataLen(self):
@@ -13132,6 +13680,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulPublicDataLen(self, value):
         self._s.ulPublicDataLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen', 0, 18446744073709551615)
 
+    ulPublicDataLen = ulPublicDataLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen'))
 
     @property
     def pUKM(self):
@@ -13149,6 +13698,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
+    pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.pUKM'))
 
     @property
     def ulUKMLen(self):
@@ -13158,6 +13708,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen'))
 
 
 class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
@@ -13208,6 +13759,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pWrapOID = address
             _pb_keep(self._s, 'pWrapOID', kept)
 
+    pWrapOID = pWrapOID.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID'))
 
     @property
     def ulWrapOIDLen(self):
@@ -13217,6 +13769,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulWrapOIDLen(self, value):
         self._s.ulWrapOIDLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen', 0, 18446744073709551615)
 
+    ulWrapOIDLen = ulWrapOIDLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen'))
 
     @property
     def pUKM(self):
@@ -13234,6 +13787,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             self._s.pUKM = address
             _pb_keep(self._s, 'pUKM', kept)
 
+    pUKM = pUKM.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM'))
 
     @property
     def ulUKMLen(self):
@@ -13243,6 +13797,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def ulUKMLen(self, value):
         self._s.ulUKMLen = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen', 0, 18446744073709551615)
 
+    ulUKMLen = ulUKMLen.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen'))
 
     @property
     def hKey(self):
@@ -13252,6 +13807,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def hKey(self, value):
         self._s.hKey = _pb_index(value, 'CK_GOSTR3410_KEY_WRAP_PARAMS.hKey', 0, 18446744073709551615)
 
+    hKey = hKey.deleter(_pb_undeletable('CK_GOSTR3410_KEY_WRAP_PARAMS.hKey'))
 
 
 class CK_EDDSA_PARAMS(_pb_Record):
@@ -13290,6 +13846,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def phFlag(self, value):
         self._s.phFlag = _pb_index(value, 'CK_EDDSA_PARAMS.phFlag', 0, 255)
 
+    phFlag = phFlag.deleter(_pb_undeletable('CK_EDDSA_PARAMS.phFlag'))
 
     @property
     def ulContextDataLen(self):
@@ -13299,6 +13856,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def ulContextDataLen(self, value):
         self._s.ulContextDataLen = _pb_index(value, 'CK_EDDSA_PARAMS.ulContextDataLen', 0, 18446744073709551615)
 
+    ulContextDataLen = ulContextDataLen.deleter(_pb_undeletable('CK_EDDSA_PARAMS.ulContextDataLen'))
 
     @property
     def pContextData(self):
@@ -13316,6 +13874,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
             self._s.pContextData = address
             _pb_keep(self._s, 'pContextData', kept)
 
+    pContextData = pContextData.deleter(_pb_undeletable('CK_EDDSA_PARAMS.pContextData'))
 
 
 class CK_XEDDSA_PARAMS(_pb_Record):
@@ -13352,6 +13911,7 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     def hash(self, value):
         self._s.hash = _pb_index(value, 'CK_XEDDSA_PARAMS.hash', 0, 18446744073709551615)
 
+    hash = hash.deleter(_pb_undeletable('CK_XEDDSA_PARAMS.hash'))
 
 
 class CK_X3DH_INITIATE_PARAMS(_pb_Record):
@@ -13398,6 +13958,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.kdf'))
 
     @property
     def pPeer_identity(self):
@@ -13407,6 +13968,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_identity(self, value):
         self._s.pPeer_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_identity', 0, 18446744073709551615)
 
+    pPeer_identity = pPeer_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_identity'))
 
     @property
     def pPeer_prekey(self):
@@ -13416,6 +13978,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pPeer_prekey(self, value):
         self._s.pPeer_prekey = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pPeer_prekey', 0, 18446744073709551615)
 
+    pPeer_prekey = pPeer_prekey.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPeer_prekey'))
 
     @property
     def pPrekey_signature(self):
@@ -13433,6 +13996,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._s.pPrekey_signature = address
             _pb_keep(self._s, 'pPrekey_signature', kept)
 
+    pPrekey_signature = pPrekey_signature.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pPrekey_signature'))
 
     @property
     def pOnetime_key(self):
@@ -13450,6 +14014,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             self._s.pOnetime_key = address
             _pb_keep(self._s, 'pOnetime_key', kept)
 
+    pOnetime_key = pOnetime_key.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOnetime_key'))
 
     @property
     def pOwn_identity(self):
@@ -13459,6 +14024,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_identity(self, value):
         self._s.pOwn_identity = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_identity', 0, 18446744073709551615)
 
+    pOwn_identity = pOwn_identity.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_identity'))
 
     @property
     def pOwn_ephemeral(self):
@@ -13468,6 +14034,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOwn_ephemeral(self, value):
         self._s.pOwn_ephemeral = _pb_index(value, 'CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral', 0, 18446744073709551615)
 
+    pOwn_ephemeral = pOwn_ephemeral.deleter(_pb_undeletable('CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral'))
 
 
 class CK_X3DH_RESPOND_PARAMS(_pb_Record):
@@ -13512,6 +14079,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def kdf(self, value):
         self._s.kdf = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.kdf', 0, 18446744073709551615)
 
+    kdf = kdf.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.kdf'))
 
     @property
     def pIdentity_id(self):
@@ -13529,6 +14097,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pIdentity_id = address
             _pb_keep(self._s, 'pIdentity_id', kept)
 
+    pIdentity_id = pIdentity_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pIdentity_id'))
 
     @property
     def pPrekey_id(self):
@@ -13546,6 +14115,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pPrekey_id = address
             _pb_keep(self._s, 'pPrekey_id', kept)
 
+    pPrekey_id = pPrekey_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pPrekey_id'))
 
     @property
     def pOnetime_id(self):
@@ -13563,6 +14133,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pOnetime_id = address
             _pb_keep(self._s, 'pOnetime_id', kept)
 
+    pOnetime_id = pOnetime_id.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pOnetime_id'))
 
     @property
     def pInitiator_identity(self):
@@ -13572,6 +14143,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_identity(self, value):
         self._s.pInitiator_identity = _pb_index(value, 'CK_X3DH_RESPOND_PARAMS.pInitiator_identity', 0, 18446744073709551615)
 
+    pInitiator_identity = pInitiator_identity.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_identity'))
 
     @property
     def pInitiator_ephemeral(self):
@@ -13589,6 +14161,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             self._s.pInitiator_ephemeral = address
             _pb_keep(self._s, 'pInitiator_ephemeral', kept)
 
+    pInitiator_ephemeral = pInitiator_ephemeral.deleter(_pb_undeletable('CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral'))
 
 
 class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
@@ -13645,6 +14218,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
+    sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.sk'))
 
     @property
     def peer_public_prekey(self):
@@ -13654,6 +14228,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_prekey(self, value):
         self._s.peer_public_prekey = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey', 0, 18446744073709551615)
 
+    peer_public_prekey = peer_public_prekey.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey'))
 
     @property
     def peer_public_identity(self):
@@ -13663,6 +14238,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def peer_public_identity(self, value):
         self._s.peer_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity', 0, 18446744073709551615)
 
+    peer_public_identity = peer_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity'))
 
     @property
     def own_public_identity(self):
@@ -13672,6 +14248,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity', 0, 18446744073709551615)
 
+    own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity'))
 
     @property
     def bEncryptedHeader(self):
@@ -13681,6 +14258,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader', 0, 255)
 
+    bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader'))
 
     @property
     def eCurve(self):
@@ -13690,6 +14268,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.eCurve', 0, 18446744073709551615)
 
+    eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.eCurve'))
 
     @property
     def aeadMechanism(self):
@@ -13699,6 +14278,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism'))
 
     @property
     def kdfMechanism(self):
@@ -13708,6 +14288,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
+    kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism'))
 
 
 class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
@@ -13764,6 +14345,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             self._s.sk = address
             _pb_keep(self._s, 'sk', kept)
 
+    sk = sk.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.sk'))
 
     @property
     def own_prekey(self):
@@ -13773,6 +14355,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_prekey(self, value):
         self._s.own_prekey = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_prekey', 0, 18446744073709551615)
 
+    own_prekey = own_prekey.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_prekey'))
 
     @property
     def initiator_identity(self):
@@ -13782,6 +14365,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def initiator_identity(self, value):
         self._s.initiator_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.initiator_identity', 0, 18446744073709551615)
 
+    initiator_identity = initiator_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.initiator_identity'))
 
     @property
     def own_public_identity(self):
@@ -13791,6 +14375,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def own_public_identity(self, value):
         self._s.own_public_identity = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.own_public_identity', 0, 18446744073709551615)
 
+    own_public_identity = own_public_identity.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.own_public_identity'))
 
     @property
     def bEncryptedHeader(self):
@@ -13800,6 +14385,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def bEncryptedHeader(self, value):
         self._s.bEncryptedHeader = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader', 0, 255)
 
+    bEncryptedHeader = bEncryptedHeader.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader'))
 
     @property
     def eCurve(self):
@@ -13809,6 +14395,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def eCurve(self, value):
         self._s.eCurve = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.eCurve', 0, 18446744073709551615)
 
+    eCurve = eCurve.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.eCurve'))
 
     @property
     def aeadMechanism(self):
@@ -13818,6 +14405,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def aeadMechanism(self, value):
         self._s.aeadMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism', 0, 18446744073709551615)
 
+    aeadMechanism = aeadMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism'))
 
     @property
     def kdfMechanism(self):
@@ -13827,6 +14415,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def kdfMechanism(self, value):
         self._s.kdfMechanism = _pb_index(value, 'CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism', 0, 18446744073709551615)
 
+    kdfMechanism = kdfMechanism.deleter(_pb_undeletable('CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism'))
 
 
 class CK_NSS_JPAKEPublicValue(_pb_Record):
@@ -13879,6 +14468,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pGX = address
             _pb_keep(self._s, 'pGX', kept)
 
+    pGX = pGX.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGX'))
 
     @property
     def ulGXLen(self):
@@ -13888,6 +14478,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGXLen(self, value):
         self._s.ulGXLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGXLen', 0, 18446744073709551615)
 
+    ulGXLen = ulGXLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGXLen'))
 
     @property
     def pGV(self):
@@ -13905,6 +14496,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pGV = address
             _pb_keep(self._s, 'pGV', kept)
 
+    pGV = pGV.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pGV'))
 
     @property
     def ulGVLen(self):
@@ -13914,6 +14506,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulGVLen(self, value):
         self._s.ulGVLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulGVLen', 0, 18446744073709551615)
 
+    ulGVLen = ulGVLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulGVLen'))
 
     @property
     def pR(self):
@@ -13931,6 +14524,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             self._s.pR = address
             _pb_keep(self._s, 'pR', kept)
 
+    pR = pR.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.pR'))
 
     @property
     def ulRLen(self):
@@ -13940,6 +14534,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def ulRLen(self, value):
         self._s.ulRLen = _pb_index(value, 'CK_NSS_JPAKEPublicValue.ulRLen', 0, 18446744073709551615)
 
+    ulRLen = ulRLen.deleter(_pb_undeletable('CK_NSS_JPAKEPublicValue.ulRLen'))
 
 
 class CK_NSS_JPAKERound1Params(_pb_Record):
@@ -13979,6 +14574,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._s.gx1 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx1), _ct.sizeof(value._s), value._s)
 
+    gx1 = gx1.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx1'))
 
     @property
     def gx2(self):
@@ -13991,6 +14587,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
         self._s.gx2 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx2), _ct.sizeof(value._s), value._s)
 
+    gx2 = gx2.deleter(_pb_undeletable('CK_NSS_JPAKERound1Params.gx2'))
 
 
 class CK_NSS_JPAKERound2Params(_pb_Record):
@@ -14041,6 +14638,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             self._s.pSharedKey = address
             _pb_keep(self._s, 'pSharedKey', kept)
 
+    pSharedKey = pSharedKey.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.pSharedKey'))
 
     @property
     def ulSharedKeyLen(self):
@@ -14050,6 +14648,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def ulSharedKeyLen(self, value):
         self._s.ulSharedKeyLen = _pb_index(value, 'CK_NSS_JPAKERound2Params.ulSharedKeyLen', 0, 18446744073709551615)
 
+    ulSharedKeyLen = ulSharedKeyLen.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.ulSharedKeyLen'))
 
     @property
     def gx3(self):
@@ -14062,6 +14661,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.gx3 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx3), _ct.sizeof(value._s), value._s)
 
+    gx3 = gx3.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx3'))
 
     @property
     def gx4(self):
@@ -14074,6 +14674,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.gx4 = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.gx4), _ct.sizeof(value._s), value._s)
 
+    gx4 = gx4.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.gx4'))
 
     @property
     def A(self):
@@ -14086,6 +14687,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
         self._s.A = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.A), _ct.sizeof(value._s), value._s)
 
+    A = A.deleter(_pb_undeletable('CK_NSS_JPAKERound2Params.A'))
 
 
 class CK_NSS_JPAKEFinalParams(_pb_Record):
@@ -14123,6 +14725,7 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
         self._s.B = value._s
         _pb_keep_copy(self._s, _ct.addressof(self._s.B), _ct.sizeof(value._s), value._s)
 
+    B = B.deleter(_pb_undeletable('CK_NSS_JPAKEFinalParams.B'))
 
 
 class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
@@ -14163,6 +14766,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def macAlg(self, value):
         self._s.macAlg = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg', 0, 18446744073709551615)
 
+    macAlg = macAlg.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg'))
 
     @property
     def ulBodyTotalLen(self):
@@ -14172,6 +14776,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulBodyTotalLen(self, value):
         self._s.ulBodyTotalLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen', 0, 18446744073709551615)
 
+    ulBodyTotalLen = ulBodyTotalLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen'))
 
     @property
     def pHeader(self):
@@ -14189,6 +14794,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             self._s.pHeader = address
             _pb_keep(self._s, 'pHeader', kept)
 
+    pHeader = pHeader.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader'))
 
     @property
     def ulHeaderLen(self):
@@ -14198,6 +14804,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def ulHeaderLen(self, value):
         self._s.ulHeaderLen = _pb_index(value, 'CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen', 0, 18446744073709551615)
 
+    ulHeaderLen = ulHeaderLen.deleter(_pb_undeletable('CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen'))
 
 
 class CK_NSS_AEAD_PARAMS(_pb_Record):
@@ -14248,6 +14855,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._s.pNonce = address
             _pb_keep(self._s, 'pNonce', kept)
 
+    pNonce = pNonce.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pNonce'))
 
     @property
     def ulNonceLen(self):
@@ -14257,6 +14865,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulNonceLen(self, value):
         self._s.ulNonceLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulNonceLen', 0, 18446744073709551615)
 
+    ulNonceLen = ulNonceLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulNonceLen'))
 
     @property
     def pAAD(self):
@@ -14274,6 +14883,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -14283,6 +14893,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulAADLen'))
 
     @property
     def ulTagLen(self):
@@ -14292,6 +14903,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def ulTagLen(self, value):
         self._s.ulTagLen = _pb_index(value, 'CK_NSS_AEAD_PARAMS.ulTagLen', 0, 18446744073709551615)
 
+    ulTagLen = ulTagLen.deleter(_pb_undeletable('CK_NSS_AEAD_PARAMS.ulTagLen'))
 
 
 class CK_NSS_HKDFParams(_pb_Record):
@@ -14336,6 +14948,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExtract(self, value):
         self._s.bExtract = _pb_index(value, 'CK_NSS_HKDFParams.bExtract', 0, 255)
 
+    bExtract = bExtract.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExtract'))
 
     @property
     def pSalt(self):
@@ -14353,6 +14966,7 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._s.pSalt = address
             _pb_keep(self._s, 'pSalt', kept)
 
+    pSalt = pSalt.deleter(_pb_undeletable('CK_NSS_HKDFParams.pSalt'))
 
     @property
     def ulSaltLen(self):
@@ -14362,6 +14976,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulSaltLen(self, value):
         self._s.ulSaltLen = _pb_index(value, 'CK_NSS_HKDFParams.ulSaltLen', 0, 18446744073709551615)
 
+    ulSaltLen = ulSaltLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulSaltLen'))
 
     @property
     def bExpand(self):
@@ -14371,6 +14986,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def bExpand(self, value):
         self._s.bExpand = _pb_index(value, 'CK_NSS_HKDFParams.bExpand', 0, 255)
 
+    bExpand = bExpand.deleter(_pb_undeletable('CK_NSS_HKDFParams.bExpand'))
 
     @property
     def pInfo(self):
@@ -14388,6 +15004,7 @@ class CK_NSS_HKDFParams(_pb_Record):
             self._s.pInfo = address
             _pb_keep(self._s, 'pInfo', kept)
 
+    pInfo = pInfo.deleter(_pb_undeletable('CK_NSS_HKDFParams.pInfo'))
 
     @property
     def ulInfoLen(self):
@@ -14397,6 +15014,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def ulInfoLen(self, value):
         self._s.ulInfoLen = _pb_index(value, 'CK_NSS_HKDFParams.ulInfoLen', 0, 18446744073709551615)
 
+    ulInfoLen = ulInfoLen.deleter(_pb_undeletable('CK_NSS_HKDFParams.ulInfoLen'))
 
 
 class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
@@ -14439,6 +15057,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bHasSeedKey(self):
@@ -14448,6 +15067,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def bHasSeedKey(self, value):
         self._s.bHasSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey', 0, 255)
 
+    bHasSeedKey = bHasSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey'))
 
     @property
     def hSeedKey(self):
@@ -14457,6 +15077,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def hSeedKey(self, value):
         self._s.hSeedKey = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey', 0, 18446744073709551615)
 
+    hSeedKey = hSeedKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey'))
 
     @property
     def pSeedData(self):
@@ -14474,6 +15095,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             self._s.pSeedData = address
             _pb_keep(self._s, 'pSeedData', kept)
 
+    pSeedData = pSeedData.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData'))
 
     @property
     def ulSeedDataLen(self):
@@ -14483,6 +15105,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def ulSeedDataLen(self, value):
         self._s.ulSeedDataLen = _pb_index(value, 'CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen', 0, 18446744073709551615)
 
+    ulSeedDataLen = ulSeedDataLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen'))
 
 
 class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
@@ -14531,6 +15154,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bDataAsKey(self):
@@ -14540,6 +15164,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bDataAsKey(self, value):
         self._s.bDataAsKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey', 0, 255)
 
+    bDataAsKey = bDataAsKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey'))
 
     @property
     def bRekey(self):
@@ -14549,6 +15174,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def bRekey(self, value):
         self._s.bRekey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey', 0, 255)
 
+    bRekey = bRekey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey'))
 
     @property
     def pNi(self):
@@ -14566,6 +15192,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pNi = address
             _pb_keep(self._s, 'pNi', kept)
 
+    pNi = pNi.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi'))
 
     @property
     def ulNiLen(self):
@@ -14575,6 +15202,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNiLen(self, value):
         self._s.ulNiLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen', 0, 18446744073709551615)
 
+    ulNiLen = ulNiLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen'))
 
     @property
     def pNr(self):
@@ -14592,6 +15220,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pNr = address
             _pb_keep(self._s, 'pNr', kept)
 
+    pNr = pNr.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr'))
 
     @property
     def ulNrLen(self):
@@ -14601,6 +15230,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def ulNrLen(self, value):
         self._s.ulNrLen = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen', 0, 18446744073709551615)
 
+    ulNrLen = ulNrLen.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen'))
 
     @property
     def hNewKey(self):
@@ -14610,6 +15240,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def hNewKey(self, value):
         self._s.hNewKey = _pb_index(value, 'CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey', 0, 18446744073709551615)
 
+    hNewKey = hNewKey.deleter(_pb_undeletable('CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey'))
 
 
 class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
@@ -14660,6 +15291,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bHasPrevKey(self):
@@ -14669,6 +15301,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasPrevKey(self, value):
         self._s.bHasPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey', 0, 255)
 
+    bHasPrevKey = bHasPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey'))
 
     @property
     def hKeygxy(self):
@@ -14678,6 +15311,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy'))
 
     @property
     def hPrevKey(self):
@@ -14687,6 +15321,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def hPrevKey(self, value):
         self._s.hPrevKey = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey', 0, 18446744073709551615)
 
+    hPrevKey = hPrevKey.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey'))
 
     @property
     def pCKYi(self):
@@ -14704,6 +15339,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pCKYi = address
             _pb_keep(self._s, 'pCKYi', kept)
 
+    pCKYi = pCKYi.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi'))
 
     @property
     def ulCKYiLen(self):
@@ -14713,6 +15349,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYiLen(self, value):
         self._s.ulCKYiLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen', 0, 18446744073709551615)
 
+    ulCKYiLen = ulCKYiLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen'))
 
     @property
     def pCKYr(self):
@@ -14730,6 +15367,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pCKYr = address
             _pb_keep(self._s, 'pCKYr', kept)
 
+    pCKYr = pCKYr.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr'))
 
     @property
     def ulCKYrLen(self):
@@ -14739,6 +15377,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def ulCKYrLen(self, value):
         self._s.ulCKYrLen = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen', 0, 18446744073709551615)
 
+    ulCKYrLen = ulCKYrLen.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen'))
 
     @property
     def keyNumber(self):
@@ -14748,6 +15387,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def keyNumber(self, value):
         self._s.keyNumber = _pb_index(value, 'CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber', 0, 255)
 
+    keyNumber = keyNumber.deleter(_pb_undeletable('CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber'))
 
 
 class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
@@ -14790,6 +15430,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def prfMechanism(self, value):
         self._s.prfMechanism = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism', 0, 18446744073709551615)
 
+    prfMechanism = prfMechanism.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism'))
 
     @property
     def bHasKeygxy(self):
@@ -14799,6 +15440,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def bHasKeygxy(self, value):
         self._s.bHasKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy', 0, 255)
 
+    bHasKeygxy = bHasKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy'))
 
     @property
     def hKeygxy(self):
@@ -14808,6 +15450,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def hKeygxy(self, value):
         self._s.hKeygxy = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy', 0, 18446744073709551615)
 
+    hKeygxy = hKeygxy.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy'))
 
     @property
     def pExtraData(self):
@@ -14825,6 +15468,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             self._s.pExtraData = address
             _pb_keep(self._s, 'pExtraData', kept)
 
+    pExtraData = pExtraData.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData'))
 
     @property
     def ulExtraDataLen(self):
@@ -14834,6 +15478,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def ulExtraDataLen(self, value):
         self._s.ulExtraDataLen = _pb_index(value, 'CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen', 0, 18446744073709551615)
 
+    ulExtraDataLen = ulExtraDataLen.deleter(_pb_undeletable('CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen'))
 
 
 class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
@@ -14874,6 +15519,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def prfHashMechanism(self, value):
         self._s.prfHashMechanism = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism', 0, 18446744073709551615)
 
+    prfHashMechanism = prfHashMechanism.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism'))
 
     @property
     def pSessionHash(self):
@@ -14891,6 +15537,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             self._s.pSessionHash = address
             _pb_keep(self._s, 'pSessionHash', kept)
 
+    pSessionHash = pSessionHash.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash'))
 
     @property
     def ulSessionHashLen(self):
@@ -14900,6 +15547,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def ulSessionHashLen(self, value):
         self._s.ulSessionHashLen = _pb_index(value, 'CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen', 0, 18446744073709551615)
 
+    ulSessionHashLen = ulSessionHashLen.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen'))
 
     @property
     def pVersion(self):
@@ -14912,6 +15560,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         self._s.pVersion = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'pVersion', value)
 
+    pVersion = pVersion.deleter(_pb_undeletable('CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pVersion'))
 
 
 class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
@@ -14950,6 +15599,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_MODULE_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    version = version.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.version'))
 
     @property
     def NSC_ModuleDBFunc(self):
@@ -14960,6 +15610,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
         self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
 
+    NSC_ModuleDBFunc = NSC_ModuleDBFunc.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc'))
 
 
 class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
@@ -14998,6 +15649,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             raise TypeError(f"CK_NSS_FIPS_FUNCTIONS.version must be a CK_VERSION, not {type(value).__name__}")
         self._s.version = value._s
 
+    version = version.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.version'))
 
     @property
     def NSC_NSSGetFIPSStatus(self):
@@ -15008,6 +15660,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
         self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
 
+    NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus'))
 
 
 class CK_NSS_GCM_PARAMS(_pb_Record):
@@ -15058,6 +15711,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._s.pIv = address
             _pb_keep(self._s, 'pIv', kept)
 
+    pIv = pIv.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pIv'))
 
     @property
     def ulIvLen(self):
@@ -15067,6 +15721,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulIvLen(self, value):
         self._s.ulIvLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulIvLen', 0, 18446744073709551615)
 
+    ulIvLen = ulIvLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulIvLen'))
 
     @property
     def pAAD(self):
@@ -15084,6 +15739,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             self._s.pAAD = address
             _pb_keep(self._s, 'pAAD', kept)
 
+    pAAD = pAAD.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.pAAD'))
 
     @property
     def ulAADLen(self):
@@ -15093,6 +15749,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulAADLen(self, value):
         self._s.ulAADLen = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulAADLen', 0, 18446744073709551615)
 
+    ulAADLen = ulAADLen.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulAADLen'))
 
     @property
     def ulTagBits(self):
@@ -15102,6 +15759,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def ulTagBits(self, value):
         self._s.ulTagBits = _pb_index(value, 'CK_NSS_GCM_PARAMS.ulTagBits', 0, 18446744073709551615)
 
+    ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulTagBits'))
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
@@ -15917,9 +16575,11 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulMaxObjectCount := _pb_exact_int(ulMaxObjectCount)) >= 0 and ulMaxObjectCount <= 1073741823 or ulMaxObjectCount >= 0 and ulMaxObjectCount <= 18446744073709551615):
                 _pb_o3 = _ct.c_uint64()
-                _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
-                if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
+                if phObject.__class__ is bytes:
+                    if ulMaxObjectCount > len(phObject) // 8:
+                        raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
+                elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+                    raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjects')
@@ -15928,9 +16588,11 @@ class Library:
             pass
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
-        _pb_n1 = len(phObject) // 8 if phObject.__class__ is bytes or phObject.__class__ is bytearray else _pb_capacity(phObject, 8)
-        if (ulMaxObjectCount if ulMaxObjectCount.__class__ is int else _pb_exact_int(ulMaxObjectCount)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulMaxObjectCount): {_pb_exact_int(ulMaxObjectCount)} is more than argument 2 (phObject) holds ({_pb_n1} items)')
+        if phObject.__class__ is bytes:
+            if ulMaxObjectCount > len(phObject) // 8:
+                raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+            raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
@@ -17462,9 +18124,13 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
                 _pb_l8 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if ulParameterLen.__class__ is not int:
+                    ulParameterLen = _pb_exact_int(ulParameterLen)
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
@@ -17488,9 +18154,13 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
         _pb_l8 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
@@ -17518,9 +18188,11 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
@@ -17529,9 +18201,11 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
@@ -17547,9 +18221,13 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if ulParameterLen.__class__ is not int:
+                    ulParameterLen = _pb_exact_int(ulParameterLen)
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
@@ -17572,9 +18250,13 @@ class Library:
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
@@ -17642,9 +18324,13 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
                 _pb_l8 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if ulParameterLen.__class__ is not int:
+                    ulParameterLen = _pb_exact_int(ulParameterLen)
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
@@ -17668,9 +18354,13 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
         _pb_l8 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
@@ -17698,9 +18388,11 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
@@ -17709,9 +18401,11 @@ class Library:
             pass
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
@@ -17727,9 +18421,13 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if ulParameterLen.__class__ is not int:
+                    ulParameterLen = _pb_exact_int(ulParameterLen)
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
@@ -17752,9 +18450,13 @@ class Library:
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
@@ -17819,9 +18521,11 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
@@ -17844,9 +18548,11 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
@@ -17871,9 +18577,11 @@ class Library:
         _pb_fn = self._f_C_SignMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageBegin')
@@ -17881,9 +18589,11 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
@@ -17899,9 +18609,11 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
@@ -17924,9 +18636,11 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
@@ -17993,9 +18707,13 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if ulParameterLen.__class__ is not int:
+                    ulParameterLen = _pb_exact_int(ulParameterLen)
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessage')
@@ -18005,9 +18723,13 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
@@ -18019,9 +18741,11 @@ class Library:
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
@@ -18029,9 +18753,11 @@ class Library:
         except _PB_RETRY:
             pass
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
@@ -18049,9 +18775,13 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (ulParameterLen >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-                _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-                if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+                if ulParameterLen.__class__ is not int:
+                    ulParameterLen = _pb_exact_int(ulParameterLen)
+                if pParameter.__class__ is bytes:
+                    if ulParameterLen > len(pParameter):
+                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageNext')
@@ -18061,9 +18791,13 @@ class Library:
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
-        _pb_n1 = len(pParameter) if pParameter.__class__ is bytes or pParameter.__class__ is bytearray else _pb_capacity(pParameter, 1)
-        if (ulParameterLen if ulParameterLen.__class__ is int else _pb_exact_int(ulParameterLen)) > _pb_n1 >= 0:
-            raise ValueError(f'argument 3 (ulParameterLen): {_pb_exact_int(ulParameterLen)} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)')
+        if ulParameterLen.__class__ is not int:
+            ulParameterLen = _pb_exact_int(ulParameterLen)
+        if pParameter.__class__ is bytes:
+            if ulParameterLen > len(pParameter):
+                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')

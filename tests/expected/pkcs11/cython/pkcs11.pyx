@@ -760,64 +760,52 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
     raise _pb_wrong_record(value, cls, what, nullable)
 
 
-cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's
-    # address, what a view an ownership rule gives frees (as Pointer does), and what
-    # every record class does alike (one compiled copy, not one a class).
-    cdef _pb_release _pb_free
-    cdef void *_pb_free_fn
-    cdef void *_pb_free_memory
-    # a closed record refuses to be read, written or passed
-    cdef bint _pb_closed
+# What every record class does alike, compiled once.  A record class has no
+# cdef base class: a subclass's tp_new cannot use Cython's free list, and
+# with the base's dealloc that cost about 10 ns for every record an out
+# parameter returns.  So these functions are class attributes of each record
+# class, a record of any class is found through _pb_record_memory, and
+# _pb_Record, the tuple of the record classes, is what isinstance() tests for
+# "a record" (both at the end of the records).
 
-    cdef void *_pb_memory(self):
-        return NULL
-
-    cdef void _pb_detach(self):
-        # point at memory of its own (the freed memory is never read again)
-        pass
-
-    def __dealloc__(self):
-        if self._pb_free != NULL:
-            self._pb_free(self._pb_free_fn, self._pb_free_memory)
-
-    cdef bint _pb_give_up(self):
-        if self._pb_free == NULL:
-            return False
-        self._pb_free = NULL
-        self._pb_closed = True
-        self._pb_detach()
-        return True
-
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
-    def __delattr__(self, name):
-        # a field is C memory, which can be assigned but not removed
-        _pb_no_delete(f"{type(self).__name__}.{name}")
-
-    def close(self):
-        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
-        cdef _pb_release free = self._pb_free
-        cdef void *memory = self._pb_free_memory
-        if self._pb_give_up():
-            free(self._pb_free_fn, memory)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
+# (binding: as class attributes they are methods, given the instance)
+@cython.binding(True)
+def _pb_close_nothing(self):
+    """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
 
 
-cdef int _pb_check_open(_pb_Record record) except -1:
-    if record._pb_closed:
+@cython.binding(True)
+def _pb_enter(self):
+    return self
+
+
+@cython.binding(True)
+def _pb_exit(self, *exc_info):
+    self.close()
+
+
+@cython.binding(True)
+def _pb_record_no_copy(self, protocol=None):
+    _pb_no_copy(self, protocol)
+
+
+cdef inline int _pb_check_open(bint closed) except -1:
+    if closed:
         raise ValueError("the object is closed: the memory it stood for was freed")
     return 0
+
+
+# The errors of a buffer too short for its pointer's type and of a length the
+# header states that exceeds its buffer, out of line: formatted in every
+# wrapper, they made the wrappers too large for the C compiler to inline
+# their body into the argument-parsing function (about 1.5 ns a call).
+cdef int _pb_too_short(str what, size_t need, Py_ssize_t got) except -1:
+    raise ValueError(f"{what} needs at least {need} bytes, got {got}")
+
+
+cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
+    # message: the plan's, with {n} and {held} in it
+    raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
 cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
@@ -825,10 +813,6 @@ cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) exc
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_free = free
         (<Pointer>obj)._pb_free_fn = function
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_free = free
-        (<_pb_Record>obj)._pb_free_fn = function
-        (<_pb_Record>obj)._pb_free_memory = memory
     return 0
 
 
@@ -836,8 +820,6 @@ cdef int _pb_disown(object obj) except -1:
     # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_give_up()
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_give_up()
     return 0
 
 
@@ -849,9 +831,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
         if (<Pointer>value)._ptr == NULL:
             raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if (<_pb_Record>value)._pb_closed:
-        raise ValueError(f"{what} is closed")
-    return (<_pb_Record>value)._pb_memory()
+    return _pb_record_memory(value, what)
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -913,7 +893,7 @@ cdef str _pb_ref_repr(object record):
     # How a record's repr shows the record a pointer member points to: its class and address.
     if record is None:
         return "None"
-    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
+    return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -2673,12 +2653,10 @@ c_ssize_t = c_long
 # ---- records -----------------------------------------------------------
 
 @cython.freelist(8)
-cdef class CK_VERSION(_pb_Record):
+cdef class CK_VERSION:
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_VERSION _value
     cdef _cs_CK_VERSION *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -2689,12 +2667,15 @@ cdef class CK_VERSION(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2770,12 +2751,10 @@ cdef object _pb_at_CK_VERSION(void *ptr, object ref):
 _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
 
 @cython.freelist(8)
-cdef class CK_INFO(_pb_Record):
+cdef class CK_INFO:
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_INFO _value
     cdef _cs_CK_INFO *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -2786,12 +2765,15 @@ cdef class CK_INFO(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -2903,12 +2885,10 @@ cdef object _pb_at_CK_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
 
 @cython.freelist(8)
-cdef class CK_SLOT_INFO(_pb_Record):
+cdef class CK_SLOT_INFO:
     'CK_SLOT_INFO provides information about a slot'
     cdef _cs_CK_SLOT_INFO _value
     cdef _cs_CK_SLOT_INFO *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -2919,12 +2899,15 @@ cdef class CK_SLOT_INFO(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3036,12 +3019,10 @@ cdef object _pb_at_CK_SLOT_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
 
 @cython.freelist(8)
-cdef class CK_TOKEN_INFO(_pb_Record):
+cdef class CK_TOKEN_INFO:
     'CK_TOKEN_INFO provides information about a token'
     cdef _cs_CK_TOKEN_INFO _value
     cdef _cs_CK_TOKEN_INFO *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3052,12 +3033,15 @@ cdef class CK_TOKEN_INFO(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3322,12 +3306,10 @@ cdef object _pb_at_CK_TOKEN_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
 
 @cython.freelist(8)
-cdef class CK_SESSION_INFO(_pb_Record):
+cdef class CK_SESSION_INFO:
     'CK_SESSION_INFO provides information about a session'
     cdef _cs_CK_SESSION_INFO _value
     cdef _cs_CK_SESSION_INFO *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3338,12 +3320,15 @@ cdef class CK_SESSION_INFO(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3443,12 +3428,10 @@ cdef object _pb_at_CK_SESSION_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_SESSION_INFO, sizeof(_cs_CK_SESSION_INFO))
 
 @cython.freelist(8)
-cdef class CK_ATTRIBUTE(_pb_Record):
+cdef class CK_ATTRIBUTE:
     'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
     cdef _cs_CK_ATTRIBUTE _value
     cdef _cs_CK_ATTRIBUTE *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3459,12 +3442,15 @@ cdef class CK_ATTRIBUTE(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3553,12 +3539,10 @@ cdef object _pb_at_CK_ATTRIBUTE(void *ptr, object ref):
 _pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
 
 @cython.freelist(8)
-cdef class CK_DATE(_pb_Record):
+cdef class CK_DATE:
     'CK_DATE is a structure that defines a date'
     cdef _cs_CK_DATE _value
     cdef _cs_CK_DATE *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3569,12 +3553,15 @@ cdef class CK_DATE(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3659,12 +3646,10 @@ cdef object _pb_at_CK_DATE(void *ptr, object ref):
 _pb_set_sizeof(CK_DATE, sizeof(_cs_CK_DATE))
 
 @cython.freelist(8)
-cdef class CK_MECHANISM(_pb_Record):
+cdef class CK_MECHANISM:
     'CK_MECHANISM is a structure that specifies a particular\nmechanism'
     cdef _cs_CK_MECHANISM _value
     cdef _cs_CK_MECHANISM *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3675,12 +3660,15 @@ cdef class CK_MECHANISM(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3769,12 +3757,10 @@ cdef object _pb_at_CK_MECHANISM(void *ptr, object ref):
 _pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
 
 @cython.freelist(8)
-cdef class CK_MECHANISM_INFO(_pb_Record):
+cdef class CK_MECHANISM_INFO:
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
     cdef _cs_CK_MECHANISM_INFO _value
     cdef _cs_CK_MECHANISM_INFO *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3785,12 +3771,15 @@ cdef class CK_MECHANISM_INFO(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -3878,12 +3867,10 @@ cdef object _pb_at_CK_MECHANISM_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_MECHANISM_INFO, sizeof(_cs_CK_MECHANISM_INFO))
 
 @cython.freelist(8)
-cdef class CK_FUNCTION_LIST(_pb_Record):
+cdef class CK_FUNCTION_LIST:
     'CK_FUNCTION_LIST is new for v2.0'
     cdef _cs_CK_FUNCTION_LIST _value
     cdef _cs_CK_FUNCTION_LIST *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -3894,12 +3881,15 @@ cdef class CK_FUNCTION_LIST(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -4912,12 +4902,10 @@ cdef object _pb_at_CK_FUNCTION_LIST(void *ptr, object ref):
 _pb_set_sizeof(CK_FUNCTION_LIST, sizeof(_cs_CK_FUNCTION_LIST))
 
 @cython.freelist(8)
-cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
+cdef class CK_FUNCTION_LIST_3_0:
     'These are new for v3.0'
     cdef _cs_CK_FUNCTION_LIST_3_0 _value
     cdef _cs_CK_FUNCTION_LIST_3_0 *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -4928,12 +4916,15 @@ cdef class CK_FUNCTION_LIST_3_0(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6282,12 +6273,10 @@ cdef object _pb_at_CK_FUNCTION_LIST_3_0(void *ptr, object ref):
 _pb_set_sizeof(CK_FUNCTION_LIST_3_0, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 
 @cython.freelist(8)
-cdef class CK_INTERFACE(_pb_Record):
+cdef class CK_INTERFACE:
     'Interfaces are new in v3.0'
     cdef _cs_CK_INTERFACE _value
     cdef _cs_CK_INTERFACE *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6298,12 +6287,15 @@ cdef class CK_INTERFACE(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6392,12 +6384,10 @@ cdef object _pb_at_CK_INTERFACE(void *ptr, object ref):
 _pb_set_sizeof(CK_INTERFACE, sizeof(_cs_CK_INTERFACE))
 
 @cython.freelist(8)
-cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
+cdef class CK_C_INITIALIZE_ARGS:
     'CK_C_INITIALIZE_ARGS provides the optional arguments to\nC_Initialize'
     cdef _cs_CK_C_INITIALIZE_ARGS _value
     cdef _cs_CK_C_INITIALIZE_ARGS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6408,12 +6398,15 @@ cdef class CK_C_INITIALIZE_ARGS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6563,12 +6556,10 @@ cdef object _pb_at_CK_C_INITIALIZE_ARGS(void *ptr, object ref):
 _pb_set_sizeof(CK_C_INITIALIZE_ARGS, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 
 @cython.freelist(8)
-cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
+cdef class CK_RSA_PKCS_OAEP_PARAMS:
     'CK_RSA_PKCS_OAEP_PARAMS is new for v2.10.\nCK_RSA_PKCS_OAEP_PARAMS provides the parameters to the\nCKM_RSA_PKCS_OAEP mechanism.'
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS _value
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6579,12 +6570,15 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6697,12 +6691,10 @@ cdef object _pb_at_CK_RSA_PKCS_OAEP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RSA_PKCS_OAEP_PARAMS, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
+cdef class CK_RSA_PKCS_PSS_PARAMS:
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6713,12 +6705,15 @@ cdef class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6806,12 +6801,10 @@ cdef object _pb_at_CK_RSA_PKCS_PSS_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RSA_PKCS_PSS_PARAMS, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
+cdef class CK_ECDH1_DERIVE_PARAMS:
     'CK_ECDH1_DERIVE_PARAMS is new for v2.11.\nCK_ECDH1_DERIVE_PARAMS provides the parameters to the\nCKM_ECDH1_DERIVE and CKM_ECDH1_COFACTOR_DERIVE mechanisms,\nwhere each party contributes one key pair.'
     cdef _cs_CK_ECDH1_DERIVE_PARAMS _value
     cdef _cs_CK_ECDH1_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6822,12 +6815,15 @@ cdef class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -6935,12 +6931,10 @@ cdef object _pb_at_CK_ECDH1_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_ECDH1_DERIVE_PARAMS, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
+cdef class CK_ECDH2_DERIVE_PARAMS:
     'CK_ECDH2_DERIVE_PARAMS is new for v2.11.\nCK_ECDH2_DERIVE_PARAMS provides the parameters to the\nCKM_ECMQV_DERIVE mechanism, where each party contributes two key pairs.'
     cdef _cs_CK_ECDH2_DERIVE_PARAMS _value
     cdef _cs_CK_ECDH2_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -6951,12 +6945,15 @@ cdef class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7112,12 +7109,10 @@ cdef object _pb_at_CK_ECDH2_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_ECDH2_DERIVE_PARAMS, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
+cdef class CK_ECMQV_DERIVE_PARAMS:
     'struct CK_ECMQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_ECMQV_DERIVE_PARAMS _value
     cdef _cs_CK_ECMQV_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7128,12 +7123,15 @@ cdef class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7301,12 +7299,10 @@ cdef object _pb_at_CK_ECMQV_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_ECMQV_DERIVE_PARAMS, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
+cdef class CK_X9_42_DH1_DERIVE_PARAMS:
     'CK_X9_42_DH1_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH1_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_DERIVE key derivation mechanism, where each party\ncontributes one key pair'
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7317,12 +7313,15 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7430,12 +7429,10 @@ cdef object _pb_at_CK_X9_42_DH1_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X9_42_DH1_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
+cdef class CK_X9_42_DH2_DERIVE_PARAMS:
     'CK_X9_42_DH2_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH2_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_HYBRID_DERIVE and CKM_X9_42_MQV_DERIVE key derivation\nmechanisms, where each party contributes two key pairs'
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7446,12 +7443,15 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7607,12 +7607,10 @@ cdef object _pb_at_CK_X9_42_DH2_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X9_42_DH2_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
+cdef class CK_X9_42_MQV_DERIVE_PARAMS:
     'struct CK_X9_42_MQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS _value
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7623,12 +7621,15 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7796,12 +7797,10 @@ cdef object _pb_at_CK_X9_42_MQV_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X9_42_MQV_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
+cdef class CK_KEA_DERIVE_PARAMS:
     'CK_KEA_DERIVE_PARAMS is new for v2.0'
     cdef _cs_CK_KEA_DERIVE_PARAMS _value
     cdef _cs_CK_KEA_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7812,12 +7811,15 @@ cdef class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -7937,12 +7939,10 @@ cdef object _pb_at_CK_KEA_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_KEA_DERIVE_PARAMS, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RC2_CBC_PARAMS(_pb_Record):
+cdef class CK_RC2_CBC_PARAMS:
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
     cdef _cs_CK_RC2_CBC_PARAMS _value
     cdef _cs_CK_RC2_CBC_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -7953,12 +7953,15 @@ cdef class CK_RC2_CBC_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8033,12 +8036,10 @@ cdef object _pb_at_CK_RC2_CBC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC2_CBC_PARAMS, sizeof(_cs_CK_RC2_CBC_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
+cdef class CK_RC2_MAC_GENERAL_PARAMS:
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8049,12 +8050,15 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8130,12 +8134,10 @@ cdef object _pb_at_CK_RC2_MAC_GENERAL_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC2_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RC5_PARAMS(_pb_Record):
+cdef class CK_RC5_PARAMS:
     'CK_RC5_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_PARAMS _value
     cdef _cs_CK_RC5_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8146,12 +8148,15 @@ cdef class CK_RC5_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8227,12 +8232,10 @@ cdef object _pb_at_CK_RC5_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC5_PARAMS, sizeof(_cs_CK_RC5_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RC5_CBC_PARAMS(_pb_Record):
+cdef class CK_RC5_CBC_PARAMS:
     'CK_RC5_CBC_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_CBC_PARAMS _value
     cdef _cs_CK_RC5_CBC_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8243,12 +8246,15 @@ cdef class CK_RC5_CBC_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8344,12 +8350,10 @@ cdef object _pb_at_CK_RC5_CBC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC5_CBC_PARAMS, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
+cdef class CK_RC5_MAC_GENERAL_PARAMS:
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8360,12 +8364,15 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8453,12 +8460,10 @@ cdef object _pb_at_CK_RC5_MAC_GENERAL_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RC5_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
+cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     'CK_DES/AES_ECB/CBC_ENCRYPT_DATA_PARAMS are new for v2.20'
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8469,12 +8474,15 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8557,12 +8565,10 @@ cdef object _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_DES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
+cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8573,12 +8579,15 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8661,12 +8670,10 @@ cdef object _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_AES_CTR_PARAMS(_pb_Record):
+cdef class CK_AES_CTR_PARAMS:
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
     cdef _cs_CK_AES_CTR_PARAMS _value
     cdef _cs_CK_AES_CTR_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8677,12 +8684,15 @@ cdef class CK_AES_CTR_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8757,12 +8767,10 @@ cdef object _pb_at_CK_AES_CTR_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_AES_CTR_PARAMS, sizeof(_cs_CK_AES_CTR_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GCM_PARAMS_V3(_pb_Record):
+cdef class CK_GCM_PARAMS_V3:
     "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
     cdef _cs_CK_GCM_PARAMS_V3 _value
     cdef _cs_CK_GCM_PARAMS_V3 *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8773,12 +8781,15 @@ cdef class CK_GCM_PARAMS_V3(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -8898,12 +8909,10 @@ cdef object _pb_at_CK_GCM_PARAMS_V3(void *ptr, object ref):
 _pb_set_sizeof(CK_GCM_PARAMS_V3, sizeof(_cs_CK_GCM_PARAMS_V3))
 
 @cython.freelist(8)
-cdef class CK_CCM_PARAMS(_pb_Record):
+cdef class CK_CCM_PARAMS:
     'CK_CCM_PARAMS is new for version 2.30'
     cdef _cs_CK_CCM_PARAMS _value
     cdef _cs_CK_CCM_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -8914,12 +8923,15 @@ cdef class CK_CCM_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9039,12 +9051,10 @@ cdef object _pb_at_CK_CCM_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_CCM_PARAMS, sizeof(_cs_CK_CCM_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
+cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     'SALSA20_POLY1305 and CHACHA20_POLY1305 is AEAD is new in v3.0'
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS _value
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9055,12 +9065,15 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9156,12 +9169,10 @@ cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
+cdef class CK_GCM_MESSAGE_PARAMS:
     'struct CK_GCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_GCM_MESSAGE_PARAMS _value
     cdef _cs_CK_GCM_MESSAGE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9172,12 +9183,15 @@ cdef class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9297,12 +9311,10 @@ cdef object _pb_at_CK_GCM_MESSAGE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_GCM_MESSAGE_PARAMS, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
+cdef class CK_CCM_MESSAGE_PARAMS:
     'struct CK_CCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_CCM_MESSAGE_PARAMS _value
     cdef _cs_CK_CCM_MESSAGE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9313,12 +9325,15 @@ cdef class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9450,12 +9465,10 @@ cdef object _pb_at_CK_CCM_MESSAGE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_CCM_MESSAGE_PARAMS, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
+cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     'SALSA20/CHACHA20 doe not define IV generators'
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _value
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9466,12 +9479,15 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9555,12 +9571,10 @@ cdef object _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(void *ptr, object ref
 _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
+cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     'CK_SKIPJACK_PRIVATE_WRAP_PARAMS is new for v2.0'
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS _value
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9571,12 +9585,15 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9756,12 +9773,10 @@ cdef object _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
+cdef class CK_SKIPJACK_RELAYX_PARAMS:
     'CK_SKIPJACK_RELAYX_PARAMS is new for v2.0'
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS _value
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -9772,12 +9787,15 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -9993,12 +10011,10 @@ cdef object _pb_at_CK_SKIPJACK_RELAYX_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SKIPJACK_RELAYX_PARAMS, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
+cdef class CK_CAMELLIA_CTR_PARAMS:
     'New for v2.40, CAMELLIA, ARIA, SEED'
     cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
     cdef _cs_CK_CAMELLIA_CTR_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10009,12 +10025,15 @@ cdef class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10089,12 +10108,10 @@ cdef object _pb_at_CK_CAMELLIA_CTR_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_CAMELLIA_CTR_PARAMS, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
+cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10105,12 +10122,15 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10193,12 +10213,10 @@ cdef object _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
+cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10209,12 +10227,15 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10297,12 +10318,10 @@ cdef object _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
+cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS _value
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10313,12 +10332,15 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10401,12 +10423,10 @@ cdef object _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CHACHA20_PARAMS(_pb_Record):
+cdef class CK_CHACHA20_PARAMS:
     'ChaCha20/Salsa20 Counter support is new in v3.0'
     cdef _cs_CK_CHACHA20_PARAMS _value
     cdef _cs_CK_CHACHA20_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10417,12 +10437,15 @@ cdef class CK_CHACHA20_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10518,12 +10541,10 @@ cdef object _pb_at_CK_CHACHA20_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_CHACHA20_PARAMS, sizeof(_cs_CK_CHACHA20_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SALSA20_PARAMS(_pb_Record):
+cdef class CK_SALSA20_PARAMS:
     'struct CK_SALSA20_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SALSA20_PARAMS _value
     cdef _cs_CK_SALSA20_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10534,12 +10555,15 @@ cdef class CK_SALSA20_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10623,12 +10647,10 @@ cdef object _pb_at_CK_SALSA20_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SALSA20_PARAMS, sizeof(_cs_CK_SALSA20_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_PBE_PARAMS(_pb_Record):
+cdef class CK_PBE_PARAMS:
     'struct CK_PBE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PBE_PARAMS _value
     cdef _cs_CK_PBE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10639,12 +10661,15 @@ cdef class CK_PBE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10764,12 +10789,10 @@ cdef object _pb_at_CK_PBE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_PBE_PARAMS, sizeof(_cs_CK_PBE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
+cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
     'CK_KEY_WRAP_SET_OAEP_PARAMS is new for v2.0'
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS _value
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10780,12 +10803,15 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10869,12 +10895,10 @@ cdef object _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_KEY_WRAP_SET_OAEP_PARAMS, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
+cdef class CK_SSL3_RANDOM_DATA:
     'struct CK_SSL3_RANDOM_DATA: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_RANDOM_DATA _value
     cdef _cs_CK_SSL3_RANDOM_DATA *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -10885,12 +10909,15 @@ cdef class CK_SSL3_RANDOM_DATA(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -10986,12 +11013,10 @@ cdef object _pb_at_CK_SSL3_RANDOM_DATA(void *ptr, object ref):
 _pb_set_sizeof(CK_SSL3_RANDOM_DATA, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 
 @cython.freelist(8)
-cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
+cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
     'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11002,12 +11027,15 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11084,12 +11112,10 @@ cdef object _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
+cdef class CK_SSL3_KEY_MAT_OUT:
     'struct CK_SSL3_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_KEY_MAT_OUT _value
     cdef _cs_CK_SSL3_KEY_MAT_OUT *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11100,12 +11126,15 @@ cdef class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11225,12 +11254,10 @@ cdef object _pb_at_CK_SSL3_KEY_MAT_OUT(void *ptr, object ref):
 _pb_set_sizeof(CK_SSL3_KEY_MAT_OUT, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 
 @cython.freelist(8)
-cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
+cdef class CK_SSL3_KEY_MAT_PARAMS:
     'struct CK_SSL3_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS _value
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11241,12 +11268,15 @@ cdef class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11371,12 +11401,10 @@ cdef object _pb_at_CK_SSL3_KEY_MAT_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SSL3_KEY_MAT_PARAMS, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS_PRF_PARAMS(_pb_Record):
+cdef class CK_TLS_PRF_PARAMS:
     'CK_TLS_PRF_PARAMS is new for version 2.20'
     cdef _cs_CK_TLS_PRF_PARAMS _value
     cdef _cs_CK_TLS_PRF_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11387,12 +11415,15 @@ cdef class CK_TLS_PRF_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11517,12 +11548,10 @@ cdef object _pb_at_CK_TLS_PRF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS_PRF_PARAMS, sizeof(_cs_CK_TLS_PRF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
+cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     'TLS 1.2 is new for version 2.40'
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11533,12 +11562,15 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11627,12 +11659,10 @@ cdef object _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
+cdef class CK_TLS12_KEY_MAT_PARAMS:
     'struct CK_TLS12_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS _value
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11643,12 +11673,15 @@ cdef class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11785,12 +11818,10 @@ cdef object _pb_at_CK_TLS12_KEY_MAT_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS12_KEY_MAT_PARAMS, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS_KDF_PARAMS(_pb_Record):
+cdef class CK_TLS_KDF_PARAMS:
     'struct CK_TLS_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_KDF_PARAMS _value
     cdef _cs_CK_TLS_KDF_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11801,12 +11832,15 @@ cdef class CK_TLS_KDF_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -11928,12 +11962,10 @@ cdef object _pb_at_CK_TLS_KDF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS_KDF_PARAMS, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_TLS_MAC_PARAMS(_pb_Record):
+cdef class CK_TLS_MAC_PARAMS:
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_TLS_MAC_PARAMS _value
     cdef _cs_CK_TLS_MAC_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -11944,12 +11976,15 @@ cdef class CK_TLS_MAC_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12037,12 +12072,10 @@ cdef object _pb_at_CK_TLS_MAC_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_TLS_MAC_PARAMS, sizeof(_cs_CK_TLS_MAC_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_HKDF_PARAMS(_pb_Record):
+cdef class CK_HKDF_PARAMS:
     'HKDF is new for v3.0'
     cdef _cs_CK_HKDF_PARAMS _value
     cdef _cs_CK_HKDF_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12053,12 +12086,15 @@ cdef class CK_HKDF_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12214,12 +12250,10 @@ cdef object _pb_at_CK_HKDF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_HKDF_PARAMS, sizeof(_cs_CK_HKDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
+cdef class CK_WTLS_RANDOM_DATA:
     'WTLS is new for version 2.20'
     cdef _cs_CK_WTLS_RANDOM_DATA _value
     cdef _cs_CK_WTLS_RANDOM_DATA *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12230,12 +12264,15 @@ cdef class CK_WTLS_RANDOM_DATA(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12331,12 +12368,10 @@ cdef object _pb_at_CK_WTLS_RANDOM_DATA(void *ptr, object ref):
 _pb_set_sizeof(CK_WTLS_RANDOM_DATA, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 
 @cython.freelist(8)
-cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
+cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12347,12 +12382,15 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12438,12 +12476,10 @@ cdef object _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
+cdef class CK_WTLS_PRF_PARAMS:
     'struct CK_WTLS_PRF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_PRF_PARAMS _value
     cdef _cs_CK_WTLS_PRF_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12454,12 +12490,15 @@ cdef class CK_WTLS_PRF_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12596,12 +12635,10 @@ cdef object _pb_at_CK_WTLS_PRF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_WTLS_PRF_PARAMS, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
+cdef class CK_WTLS_KEY_MAT_OUT:
     'struct CK_WTLS_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_KEY_MAT_OUT _value
     cdef _cs_CK_WTLS_KEY_MAT_OUT *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12612,12 +12649,15 @@ cdef class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12701,12 +12741,10 @@ cdef object _pb_at_CK_WTLS_KEY_MAT_OUT(void *ptr, object ref):
 _pb_set_sizeof(CK_WTLS_KEY_MAT_OUT, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 
 @cython.freelist(8)
-cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
+cdef class CK_WTLS_KEY_MAT_PARAMS:
     'struct CK_WTLS_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS _value
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12717,12 +12755,15 @@ cdef class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12871,12 +12912,10 @@ cdef object _pb_at_CK_WTLS_KEY_MAT_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_WTLS_KEY_MAT_PARAMS, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_PRF_DATA_PARAM(_pb_Record):
+cdef class CK_PRF_DATA_PARAM:
     'struct CK_PRF_DATA_PARAM: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PRF_DATA_PARAM _value
     cdef _cs_CK_PRF_DATA_PARAM *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12887,12 +12926,15 @@ cdef class CK_PRF_DATA_PARAM(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -12981,12 +13023,10 @@ cdef object _pb_at_CK_PRF_DATA_PARAM(void *ptr, object ref):
 _pb_set_sizeof(CK_PRF_DATA_PARAM, sizeof(_cs_CK_PRF_DATA_PARAM))
 
 @cython.freelist(8)
-cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
+cdef class CK_SP800_108_COUNTER_FORMAT:
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
     cdef _cs_CK_SP800_108_COUNTER_FORMAT *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -12997,12 +13037,15 @@ cdef class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13078,12 +13121,10 @@ cdef object _pb_at_CK_SP800_108_COUNTER_FORMAT(void *ptr, object ref):
 _pb_set_sizeof(CK_SP800_108_COUNTER_FORMAT, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
 
 @cython.freelist(8)
-cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
+cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13094,12 +13135,15 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13187,12 +13231,10 @@ cdef object _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT(void *ptr, object ref):
 _pb_set_sizeof(CK_SP800_108_DKM_LENGTH_FORMAT, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
 
 @cython.freelist(8)
-cdef class CK_DERIVED_KEY(_pb_Record):
+cdef class CK_DERIVED_KEY:
     'struct CK_DERIVED_KEY: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_DERIVED_KEY _value
     cdef _cs_CK_DERIVED_KEY *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13203,12 +13245,15 @@ cdef class CK_DERIVED_KEY(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13300,12 +13345,10 @@ cdef object _pb_at_CK_DERIVED_KEY(void *ptr, object ref):
 _pb_set_sizeof(CK_DERIVED_KEY, sizeof(_cs_CK_DERIVED_KEY))
 
 @cython.freelist(8)
-cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
+cdef class CK_SP800_108_KDF_PARAMS:
     'struct CK_SP800_108_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_KDF_PARAMS _value
     cdef _cs_CK_SP800_108_KDF_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13316,12 +13359,15 @@ cdef class CK_SP800_108_KDF_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13435,12 +13481,10 @@ cdef object _pb_at_CK_SP800_108_KDF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SP800_108_KDF_PARAMS, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
+cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     'struct CK_SP800_108_FEEDBACK_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS _value
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13451,12 +13495,15 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13594,12 +13641,10 @@ cdef object _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_SP800_108_FEEDBACK_KDF_PARAMS, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_CMS_SIG_PARAMS(_pb_Record):
+cdef class CK_CMS_SIG_PARAMS:
     'CMS is new for version 2.20'
     cdef _cs_CK_CMS_SIG_PARAMS _value
     cdef _cs_CK_CMS_SIG_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13610,12 +13655,15 @@ cdef class CK_CMS_SIG_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13765,12 +13813,10 @@ cdef object _pb_at_CK_CMS_SIG_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_CMS_SIG_PARAMS, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
+cdef class CK_KEY_DERIVATION_STRING_DATA:
     'struct CK_KEY_DERIVATION_STRING_DATA: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA _value
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13781,12 +13827,15 @@ cdef class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -13858,12 +13907,10 @@ cdef object _pb_at_CK_KEY_DERIVATION_STRING_DATA(void *ptr, object ref):
 _pb_set_sizeof(CK_KEY_DERIVATION_STRING_DATA, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
 
 @cython.freelist(8)
-cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
+cdef class CK_PKCS5_PBKD2_PARAMS:
     'this structure is kept for compatibility. use _PARAMS2.'
     cdef _cs_CK_PKCS5_PBKD2_PARAMS _value
     cdef _cs_CK_PKCS5_PBKD2_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -13874,12 +13921,15 @@ cdef class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14050,12 +14100,10 @@ cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
+cdef class CK_PKCS5_PBKD2_PARAMS2:
     'struct CK_PKCS5_PBKD2_PARAMS2: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 _value
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14066,12 +14114,15 @@ cdef class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14237,12 +14288,10 @@ cdef object _pb_at_CK_PKCS5_PBKD2_PARAMS2(void *ptr, object ref):
 _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS2, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 
 @cython.freelist(8)
-cdef class CK_OTP_PARAM(_pb_Record):
+cdef class CK_OTP_PARAM:
     'struct CK_OTP_PARAM: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_PARAM _value
     cdef _cs_CK_OTP_PARAM *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14253,12 +14302,15 @@ cdef class CK_OTP_PARAM(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14347,12 +14399,10 @@ cdef object _pb_at_CK_OTP_PARAM(void *ptr, object ref):
 _pb_set_sizeof(CK_OTP_PARAM, sizeof(_cs_CK_OTP_PARAM))
 
 @cython.freelist(8)
-cdef class CK_OTP_PARAMS(_pb_Record):
+cdef class CK_OTP_PARAMS:
     'struct CK_OTP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_PARAMS _value
     cdef _cs_CK_OTP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14363,12 +14413,15 @@ cdef class CK_OTP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14443,12 +14496,10 @@ cdef object _pb_at_CK_OTP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_OTP_PARAMS, sizeof(_cs_CK_OTP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
+cdef class CK_OTP_SIGNATURE_INFO:
     'struct CK_OTP_SIGNATURE_INFO: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_OTP_SIGNATURE_INFO _value
     cdef _cs_CK_OTP_SIGNATURE_INFO *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14459,12 +14510,15 @@ cdef class CK_OTP_SIGNATURE_INFO(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14539,12 +14593,10 @@ cdef object _pb_at_CK_OTP_SIGNATURE_INFO(void *ptr, object ref):
 _pb_set_sizeof(CK_OTP_SIGNATURE_INFO, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
 @cython.freelist(8)
-cdef class CK_KIP_PARAMS(_pb_Record):
+cdef class CK_KIP_PARAMS:
     'KIP is new in v2.40'
     cdef _cs_CK_KIP_PARAMS _value
     cdef _cs_CK_KIP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14555,12 +14607,15 @@ cdef class CK_KIP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14659,12 +14714,10 @@ cdef object _pb_at_CK_KIP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_KIP_PARAMS, sizeof(_cs_CK_KIP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
+cdef class CK_DSA_PARAMETER_GEN_PARAM:
     'DSA Param Gen is new for v2.40'
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM _value
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14675,12 +14728,15 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14776,12 +14832,10 @@ cdef object _pb_at_CK_DSA_PARAMETER_GEN_PARAM(void *ptr, object ref):
 _pb_set_sizeof(CK_DSA_PARAMETER_GEN_PARAM, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
 
 @cython.freelist(8)
-cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
+cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
     'XXXX_AES_KEY_WRAP is new for v2.40'
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS _value
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14792,12 +14846,15 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14893,12 +14950,10 @@ cdef object _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_ECDH_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
+cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
     'struct CK_RSA_AES_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS _value
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -14909,12 +14964,15 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -14989,12 +15047,10 @@ cdef object _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_RSA_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
+cdef class CK_GOSTR3410_DERIVE_PARAMS:
     'GOSTR3410 is new for v2.40'
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS _value
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15005,12 +15061,15 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15118,12 +15177,10 @@ cdef object _pb_at_CK_GOSTR3410_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_GOSTR3410_DERIVE_PARAMS, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
+cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
     'struct CK_GOSTR3410_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS _value
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15134,12 +15191,15 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15247,12 +15307,10 @@ cdef object _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_GOSTR3410_KEY_WRAP_PARAMS, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_EDDSA_PARAMS(_pb_Record):
+cdef class CK_EDDSA_PARAMS:
     'EDDSA and XEDDSA are new for v3.0'
     cdef _cs_CK_EDDSA_PARAMS _value
     cdef _cs_CK_EDDSA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15263,12 +15321,15 @@ cdef class CK_EDDSA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15352,12 +15413,10 @@ cdef object _pb_at_CK_EDDSA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_EDDSA_PARAMS, sizeof(_cs_CK_EDDSA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_XEDDSA_PARAMS(_pb_Record):
+cdef class CK_XEDDSA_PARAMS:
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_XEDDSA_PARAMS _value
     cdef _cs_CK_XEDDSA_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15368,12 +15427,15 @@ cdef class CK_XEDDSA_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15437,12 +15499,10 @@ cdef object _pb_at_CK_XEDDSA_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_XEDDSA_PARAMS, sizeof(_cs_CK_XEDDSA_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
+cdef class CK_X3DH_INITIATE_PARAMS:
     'struct CK_X3DH_INITIATE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X3DH_INITIATE_PARAMS _value
     cdef _cs_CK_X3DH_INITIATE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15453,12 +15513,15 @@ cdef class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15590,12 +15653,10 @@ cdef object _pb_at_CK_X3DH_INITIATE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X3DH_INITIATE_PARAMS, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
+cdef class CK_X3DH_RESPOND_PARAMS:
     'struct CK_X3DH_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X3DH_RESPOND_PARAMS _value
     cdef _cs_CK_X3DH_RESPOND_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15606,12 +15667,15 @@ cdef class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15731,12 +15795,10 @@ cdef object _pb_at_CK_X3DH_RESPOND_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X3DH_RESPOND_PARAMS, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
+cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
     'struct CK_X2RATCHET_INITIALIZE_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS _value
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15747,12 +15809,15 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -15896,12 +15961,10 @@ cdef object _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X2RATCHET_INITIALIZE_PARAMS, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
+cdef class CK_X2RATCHET_RESPOND_PARAMS:
     'struct CK_X2RATCHET_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS _value
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -15912,12 +15975,15 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16061,12 +16127,10 @@ cdef object _pb_at_CK_X2RATCHET_RESPOND_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_X2RATCHET_RESPOND_PARAMS, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
+cdef class CK_NSS_JPAKEPublicValue:
     'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKEPublicValue _value
     cdef _cs_CK_NSS_JPAKEPublicValue *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16077,12 +16141,15 @@ cdef class CK_NSS_JPAKEPublicValue(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16202,12 +16269,10 @@ cdef object _pb_at_CK_NSS_JPAKEPublicValue(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_JPAKEPublicValue, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKERound1Params(_pb_Record):
+cdef class CK_NSS_JPAKERound1Params:
     'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKERound1Params _value
     cdef _cs_CK_NSS_JPAKERound1Params *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16218,12 +16283,15 @@ cdef class CK_NSS_JPAKERound1Params(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16299,12 +16367,10 @@ cdef object _pb_at_CK_NSS_JPAKERound1Params(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_JPAKERound1Params, sizeof(_cs_CK_NSS_JPAKERound1Params))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKERound2Params(_pb_Record):
+cdef class CK_NSS_JPAKERound2Params:
     'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKERound2Params _value
     cdef _cs_CK_NSS_JPAKERound2Params *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16315,12 +16381,15 @@ cdef class CK_NSS_JPAKERound2Params(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16434,12 +16503,10 @@ cdef object _pb_at_CK_NSS_JPAKERound2Params(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_JPAKERound2Params, sizeof(_cs_CK_NSS_JPAKERound2Params))
 
 @cython.freelist(8)
-cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
+cdef class CK_NSS_JPAKEFinalParams:
     'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_JPAKEFinalParams _value
     cdef _cs_CK_NSS_JPAKEFinalParams *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16450,12 +16517,15 @@ cdef class CK_NSS_JPAKEFinalParams(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16517,12 +16587,10 @@ cdef object _pb_at_CK_NSS_JPAKEFinalParams(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_JPAKEFinalParams, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 
 @cython.freelist(8)
-cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
+cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16533,12 +16601,15 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16634,12 +16705,10 @@ cdef object _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_MAC_CONSTANT_TIME_PARAMS, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
+cdef class CK_NSS_AEAD_PARAMS:
     'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_AEAD_PARAMS _value
     cdef _cs_CK_NSS_AEAD_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16650,12 +16719,15 @@ cdef class CK_NSS_AEAD_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16763,12 +16835,10 @@ cdef object _pb_at_CK_NSS_AEAD_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_AEAD_PARAMS, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_HKDFParams(_pb_Record):
+cdef class CK_NSS_HKDFParams:
     'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
     cdef _cs_CK_NSS_HKDFParams _value
     cdef _cs_CK_NSS_HKDFParams *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16779,12 +16849,15 @@ cdef class CK_NSS_HKDFParams(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -16904,12 +16977,10 @@ cdef object _pb_at_CK_NSS_HKDFParams(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_HKDFParams, sizeof(_cs_CK_NSS_HKDFParams))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
+cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -16920,12 +16991,15 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17033,12 +17107,10 @@ cdef object _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
+cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17049,12 +17121,15 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17198,12 +17273,10 @@ cdef object _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_IKE_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
+cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17214,12 +17287,15 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17375,12 +17451,10 @@ cdef object _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_IKE1_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
+cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17391,12 +17465,15 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17504,12 +17581,10 @@ cdef object _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
+cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17520,12 +17595,15 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17624,12 +17702,10 @@ cdef object _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(void *ptr, objec
 _pb_set_sizeof(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
 @cython.freelist(8)
-cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
+cdef class CK_NSS_MODULE_FUNCTIONS:
     'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
     cdef _cs_CK_NSS_MODULE_FUNCTIONS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17640,12 +17716,15 @@ cdef class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17720,12 +17799,10 @@ cdef object _pb_at_CK_NSS_MODULE_FUNCTIONS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_MODULE_FUNCTIONS, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 
 @cython.freelist(8)
-cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
+cdef class CK_NSS_FIPS_FUNCTIONS:
     'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
     cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
     cdef _cs_CK_NSS_FIPS_FUNCTIONS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17736,12 +17813,15 @@ cdef class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17816,12 +17896,10 @@ cdef object _pb_at_CK_NSS_FIPS_FUNCTIONS(void *ptr, object ref):
 _pb_set_sizeof(CK_NSS_FIPS_FUNCTIONS, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 
 @cython.freelist(8)
-cdef class CK_NSS_GCM_PARAMS(_pb_Record):
+cdef class CK_NSS_GCM_PARAMS:
     "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
     cdef _cs_CK_NSS_GCM_PARAMS _value
     cdef _cs_CK_NSS_GCM_PARAMS *_ptr
-    # (object fields live in each record class, not in _pb_Record: a base with
-    # one would put every record in the cyclic GC, no_gc or not)
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
     # objects pointer members point into, by member address (kept alive with the record)
@@ -17832,12 +17910,15 @@ cdef class CK_NSS_GCM_PARAMS(_pb_Record):
     def __cinit__(self):
         self._ptr = &self._value
 
-    cdef void *_pb_memory(self):
-        return self._ptr
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
 
-    cdef void _pb_detach(self):
-        memset(&self._value, 0, sizeof(self._value))
-        self._ptr = &self._value
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
 
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
@@ -17943,6 +18024,219 @@ cdef object _pb_at_CK_NSS_GCM_PARAMS(void *ptr, object ref):
 
 
 _pb_set_sizeof(CK_NSS_GCM_PARAMS, sizeof(_cs_CK_NSS_GCM_PARAMS))
+
+
+# Every record class: what isinstance() tests for "a record" (they share no base class).
+_pb_Record = (CK_VERSION, CK_INFO, CK_SLOT_INFO, CK_TOKEN_INFO, CK_SESSION_INFO, CK_ATTRIBUTE, CK_DATE, CK_MECHANISM, CK_MECHANISM_INFO, CK_FUNCTION_LIST, CK_FUNCTION_LIST_3_0, CK_INTERFACE, CK_C_INITIALIZE_ARGS, CK_RSA_PKCS_OAEP_PARAMS, CK_RSA_PKCS_PSS_PARAMS, CK_ECDH1_DERIVE_PARAMS, CK_ECDH2_DERIVE_PARAMS, CK_ECMQV_DERIVE_PARAMS, CK_X9_42_DH1_DERIVE_PARAMS, CK_X9_42_DH2_DERIVE_PARAMS, CK_X9_42_MQV_DERIVE_PARAMS, CK_KEA_DERIVE_PARAMS, CK_RC2_CBC_PARAMS, CK_RC2_MAC_GENERAL_PARAMS, CK_RC5_PARAMS, CK_RC5_CBC_PARAMS, CK_RC5_MAC_GENERAL_PARAMS, CK_DES_CBC_ENCRYPT_DATA_PARAMS, CK_AES_CBC_ENCRYPT_DATA_PARAMS, CK_AES_CTR_PARAMS, CK_GCM_PARAMS_V3, CK_CCM_PARAMS, CK_SALSA20_CHACHA20_POLY1305_PARAMS, CK_GCM_MESSAGE_PARAMS, CK_CCM_MESSAGE_PARAMS, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, CK_SKIPJACK_PRIVATE_WRAP_PARAMS, CK_SKIPJACK_RELAYX_PARAMS, CK_CAMELLIA_CTR_PARAMS, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, CK_SEED_CBC_ENCRYPT_DATA_PARAMS, CK_CHACHA20_PARAMS, CK_SALSA20_PARAMS, CK_PBE_PARAMS, CK_KEY_WRAP_SET_OAEP_PARAMS, CK_SSL3_RANDOM_DATA, CK_SSL3_MASTER_KEY_DERIVE_PARAMS, CK_SSL3_KEY_MAT_OUT, CK_SSL3_KEY_MAT_PARAMS, CK_TLS_PRF_PARAMS, CK_TLS12_MASTER_KEY_DERIVE_PARAMS, CK_TLS12_KEY_MAT_PARAMS, CK_TLS_KDF_PARAMS, CK_TLS_MAC_PARAMS, CK_HKDF_PARAMS, CK_WTLS_RANDOM_DATA, CK_WTLS_MASTER_KEY_DERIVE_PARAMS, CK_WTLS_PRF_PARAMS, CK_WTLS_KEY_MAT_OUT, CK_WTLS_KEY_MAT_PARAMS, CK_PRF_DATA_PARAM, CK_SP800_108_COUNTER_FORMAT, CK_SP800_108_DKM_LENGTH_FORMAT, CK_DERIVED_KEY, CK_SP800_108_KDF_PARAMS, CK_SP800_108_FEEDBACK_KDF_PARAMS, CK_CMS_SIG_PARAMS, CK_KEY_DERIVATION_STRING_DATA, CK_PKCS5_PBKD2_PARAMS, CK_PKCS5_PBKD2_PARAMS2, CK_OTP_PARAM, CK_OTP_PARAMS, CK_OTP_SIGNATURE_INFO, CK_KIP_PARAMS, CK_DSA_PARAMETER_GEN_PARAM, CK_ECDH_AES_KEY_WRAP_PARAMS, CK_RSA_AES_KEY_WRAP_PARAMS, CK_GOSTR3410_DERIVE_PARAMS, CK_GOSTR3410_KEY_WRAP_PARAMS, CK_EDDSA_PARAMS, CK_XEDDSA_PARAMS, CK_X3DH_INITIATE_PARAMS, CK_X3DH_RESPOND_PARAMS, CK_X2RATCHET_INITIALIZE_PARAMS, CK_X2RATCHET_RESPOND_PARAMS, CK_NSS_JPAKEPublicValue, CK_NSS_JPAKERound1Params, CK_NSS_JPAKERound2Params, CK_NSS_JPAKEFinalParams, CK_NSS_MAC_CONSTANT_TIME_PARAMS, CK_NSS_AEAD_PARAMS, CK_NSS_HKDFParams, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, CK_NSS_IKE_PRF_DERIVE_PARAMS, CK_NSS_IKE1_PRF_DERIVE_PARAMS, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, CK_NSS_MODULE_FUNCTIONS, CK_NSS_FIPS_FUNCTIONS, CK_NSS_GCM_PARAMS,)
+
+
+cdef void *_pb_record_memory(object record, str what) except? NULL:
+    # The memory of a record of any class (what a void * parameter is given): one
+    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # for an object that is no record.
+    if isinstance(record, CK_VERSION):
+        return (<CK_VERSION>record)._ptr
+    if isinstance(record, CK_INFO):
+        return (<CK_INFO>record)._ptr
+    if isinstance(record, CK_SLOT_INFO):
+        return (<CK_SLOT_INFO>record)._ptr
+    if isinstance(record, CK_TOKEN_INFO):
+        return (<CK_TOKEN_INFO>record)._ptr
+    if isinstance(record, CK_SESSION_INFO):
+        return (<CK_SESSION_INFO>record)._ptr
+    if isinstance(record, CK_ATTRIBUTE):
+        return (<CK_ATTRIBUTE>record)._ptr
+    if isinstance(record, CK_DATE):
+        return (<CK_DATE>record)._ptr
+    if isinstance(record, CK_MECHANISM):
+        return (<CK_MECHANISM>record)._ptr
+    if isinstance(record, CK_MECHANISM_INFO):
+        return (<CK_MECHANISM_INFO>record)._ptr
+    if isinstance(record, CK_FUNCTION_LIST):
+        return (<CK_FUNCTION_LIST>record)._ptr
+    if isinstance(record, CK_FUNCTION_LIST_3_0):
+        return (<CK_FUNCTION_LIST_3_0>record)._ptr
+    if isinstance(record, CK_INTERFACE):
+        return (<CK_INTERFACE>record)._ptr
+    if isinstance(record, CK_C_INITIALIZE_ARGS):
+        return (<CK_C_INITIALIZE_ARGS>record)._ptr
+    if isinstance(record, CK_RSA_PKCS_OAEP_PARAMS):
+        return (<CK_RSA_PKCS_OAEP_PARAMS>record)._ptr
+    if isinstance(record, CK_RSA_PKCS_PSS_PARAMS):
+        return (<CK_RSA_PKCS_PSS_PARAMS>record)._ptr
+    if isinstance(record, CK_ECDH1_DERIVE_PARAMS):
+        return (<CK_ECDH1_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_ECDH2_DERIVE_PARAMS):
+        return (<CK_ECDH2_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_ECMQV_DERIVE_PARAMS):
+        return (<CK_ECMQV_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_X9_42_DH1_DERIVE_PARAMS):
+        return (<CK_X9_42_DH1_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_X9_42_DH2_DERIVE_PARAMS):
+        return (<CK_X9_42_DH2_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_X9_42_MQV_DERIVE_PARAMS):
+        return (<CK_X9_42_MQV_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_KEA_DERIVE_PARAMS):
+        return (<CK_KEA_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_RC2_CBC_PARAMS):
+        return (<CK_RC2_CBC_PARAMS>record)._ptr
+    if isinstance(record, CK_RC2_MAC_GENERAL_PARAMS):
+        return (<CK_RC2_MAC_GENERAL_PARAMS>record)._ptr
+    if isinstance(record, CK_RC5_PARAMS):
+        return (<CK_RC5_PARAMS>record)._ptr
+    if isinstance(record, CK_RC5_CBC_PARAMS):
+        return (<CK_RC5_CBC_PARAMS>record)._ptr
+    if isinstance(record, CK_RC5_MAC_GENERAL_PARAMS):
+        return (<CK_RC5_MAC_GENERAL_PARAMS>record)._ptr
+    if isinstance(record, CK_DES_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_DES_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
+    if isinstance(record, CK_AES_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_AES_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
+    if isinstance(record, CK_AES_CTR_PARAMS):
+        return (<CK_AES_CTR_PARAMS>record)._ptr
+    if isinstance(record, CK_GCM_PARAMS_V3):
+        return (<CK_GCM_PARAMS_V3>record)._ptr
+    if isinstance(record, CK_CCM_PARAMS):
+        return (<CK_CCM_PARAMS>record)._ptr
+    if isinstance(record, CK_SALSA20_CHACHA20_POLY1305_PARAMS):
+        return (<CK_SALSA20_CHACHA20_POLY1305_PARAMS>record)._ptr
+    if isinstance(record, CK_GCM_MESSAGE_PARAMS):
+        return (<CK_GCM_MESSAGE_PARAMS>record)._ptr
+    if isinstance(record, CK_CCM_MESSAGE_PARAMS):
+        return (<CK_CCM_MESSAGE_PARAMS>record)._ptr
+    if isinstance(record, CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS):
+        return (<CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS>record)._ptr
+    if isinstance(record, CK_SKIPJACK_PRIVATE_WRAP_PARAMS):
+        return (<CK_SKIPJACK_PRIVATE_WRAP_PARAMS>record)._ptr
+    if isinstance(record, CK_SKIPJACK_RELAYX_PARAMS):
+        return (<CK_SKIPJACK_RELAYX_PARAMS>record)._ptr
+    if isinstance(record, CK_CAMELLIA_CTR_PARAMS):
+        return (<CK_CAMELLIA_CTR_PARAMS>record)._ptr
+    if isinstance(record, CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
+    if isinstance(record, CK_ARIA_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_ARIA_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
+    if isinstance(record, CK_SEED_CBC_ENCRYPT_DATA_PARAMS):
+        return (<CK_SEED_CBC_ENCRYPT_DATA_PARAMS>record)._ptr
+    if isinstance(record, CK_CHACHA20_PARAMS):
+        return (<CK_CHACHA20_PARAMS>record)._ptr
+    if isinstance(record, CK_SALSA20_PARAMS):
+        return (<CK_SALSA20_PARAMS>record)._ptr
+    if isinstance(record, CK_PBE_PARAMS):
+        return (<CK_PBE_PARAMS>record)._ptr
+    if isinstance(record, CK_KEY_WRAP_SET_OAEP_PARAMS):
+        return (<CK_KEY_WRAP_SET_OAEP_PARAMS>record)._ptr
+    if isinstance(record, CK_SSL3_RANDOM_DATA):
+        return (<CK_SSL3_RANDOM_DATA>record)._ptr
+    if isinstance(record, CK_SSL3_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_SSL3_MASTER_KEY_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_SSL3_KEY_MAT_OUT):
+        return (<CK_SSL3_KEY_MAT_OUT>record)._ptr
+    if isinstance(record, CK_SSL3_KEY_MAT_PARAMS):
+        return (<CK_SSL3_KEY_MAT_PARAMS>record)._ptr
+    if isinstance(record, CK_TLS_PRF_PARAMS):
+        return (<CK_TLS_PRF_PARAMS>record)._ptr
+    if isinstance(record, CK_TLS12_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_TLS12_MASTER_KEY_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_TLS12_KEY_MAT_PARAMS):
+        return (<CK_TLS12_KEY_MAT_PARAMS>record)._ptr
+    if isinstance(record, CK_TLS_KDF_PARAMS):
+        return (<CK_TLS_KDF_PARAMS>record)._ptr
+    if isinstance(record, CK_TLS_MAC_PARAMS):
+        return (<CK_TLS_MAC_PARAMS>record)._ptr
+    if isinstance(record, CK_HKDF_PARAMS):
+        return (<CK_HKDF_PARAMS>record)._ptr
+    if isinstance(record, CK_WTLS_RANDOM_DATA):
+        return (<CK_WTLS_RANDOM_DATA>record)._ptr
+    if isinstance(record, CK_WTLS_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_WTLS_MASTER_KEY_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_WTLS_PRF_PARAMS):
+        return (<CK_WTLS_PRF_PARAMS>record)._ptr
+    if isinstance(record, CK_WTLS_KEY_MAT_OUT):
+        return (<CK_WTLS_KEY_MAT_OUT>record)._ptr
+    if isinstance(record, CK_WTLS_KEY_MAT_PARAMS):
+        return (<CK_WTLS_KEY_MAT_PARAMS>record)._ptr
+    if isinstance(record, CK_PRF_DATA_PARAM):
+        return (<CK_PRF_DATA_PARAM>record)._ptr
+    if isinstance(record, CK_SP800_108_COUNTER_FORMAT):
+        return (<CK_SP800_108_COUNTER_FORMAT>record)._ptr
+    if isinstance(record, CK_SP800_108_DKM_LENGTH_FORMAT):
+        return (<CK_SP800_108_DKM_LENGTH_FORMAT>record)._ptr
+    if isinstance(record, CK_DERIVED_KEY):
+        return (<CK_DERIVED_KEY>record)._ptr
+    if isinstance(record, CK_SP800_108_KDF_PARAMS):
+        return (<CK_SP800_108_KDF_PARAMS>record)._ptr
+    if isinstance(record, CK_SP800_108_FEEDBACK_KDF_PARAMS):
+        return (<CK_SP800_108_FEEDBACK_KDF_PARAMS>record)._ptr
+    if isinstance(record, CK_CMS_SIG_PARAMS):
+        return (<CK_CMS_SIG_PARAMS>record)._ptr
+    if isinstance(record, CK_KEY_DERIVATION_STRING_DATA):
+        return (<CK_KEY_DERIVATION_STRING_DATA>record)._ptr
+    if isinstance(record, CK_PKCS5_PBKD2_PARAMS):
+        return (<CK_PKCS5_PBKD2_PARAMS>record)._ptr
+    if isinstance(record, CK_PKCS5_PBKD2_PARAMS2):
+        return (<CK_PKCS5_PBKD2_PARAMS2>record)._ptr
+    if isinstance(record, CK_OTP_PARAM):
+        return (<CK_OTP_PARAM>record)._ptr
+    if isinstance(record, CK_OTP_PARAMS):
+        return (<CK_OTP_PARAMS>record)._ptr
+    if isinstance(record, CK_OTP_SIGNATURE_INFO):
+        return (<CK_OTP_SIGNATURE_INFO>record)._ptr
+    if isinstance(record, CK_KIP_PARAMS):
+        return (<CK_KIP_PARAMS>record)._ptr
+    if isinstance(record, CK_DSA_PARAMETER_GEN_PARAM):
+        return (<CK_DSA_PARAMETER_GEN_PARAM>record)._ptr
+    if isinstance(record, CK_ECDH_AES_KEY_WRAP_PARAMS):
+        return (<CK_ECDH_AES_KEY_WRAP_PARAMS>record)._ptr
+    if isinstance(record, CK_RSA_AES_KEY_WRAP_PARAMS):
+        return (<CK_RSA_AES_KEY_WRAP_PARAMS>record)._ptr
+    if isinstance(record, CK_GOSTR3410_DERIVE_PARAMS):
+        return (<CK_GOSTR3410_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_GOSTR3410_KEY_WRAP_PARAMS):
+        return (<CK_GOSTR3410_KEY_WRAP_PARAMS>record)._ptr
+    if isinstance(record, CK_EDDSA_PARAMS):
+        return (<CK_EDDSA_PARAMS>record)._ptr
+    if isinstance(record, CK_XEDDSA_PARAMS):
+        return (<CK_XEDDSA_PARAMS>record)._ptr
+    if isinstance(record, CK_X3DH_INITIATE_PARAMS):
+        return (<CK_X3DH_INITIATE_PARAMS>record)._ptr
+    if isinstance(record, CK_X3DH_RESPOND_PARAMS):
+        return (<CK_X3DH_RESPOND_PARAMS>record)._ptr
+    if isinstance(record, CK_X2RATCHET_INITIALIZE_PARAMS):
+        return (<CK_X2RATCHET_INITIALIZE_PARAMS>record)._ptr
+    if isinstance(record, CK_X2RATCHET_RESPOND_PARAMS):
+        return (<CK_X2RATCHET_RESPOND_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_JPAKEPublicValue):
+        return (<CK_NSS_JPAKEPublicValue>record)._ptr
+    if isinstance(record, CK_NSS_JPAKERound1Params):
+        return (<CK_NSS_JPAKERound1Params>record)._ptr
+    if isinstance(record, CK_NSS_JPAKERound2Params):
+        return (<CK_NSS_JPAKERound2Params>record)._ptr
+    if isinstance(record, CK_NSS_JPAKEFinalParams):
+        return (<CK_NSS_JPAKEFinalParams>record)._ptr
+    if isinstance(record, CK_NSS_MAC_CONSTANT_TIME_PARAMS):
+        return (<CK_NSS_MAC_CONSTANT_TIME_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_AEAD_PARAMS):
+        return (<CK_NSS_AEAD_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_HKDFParams):
+        return (<CK_NSS_HKDFParams>record)._ptr
+    if isinstance(record, CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS):
+        return (<CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_IKE_PRF_DERIVE_PARAMS):
+        return (<CK_NSS_IKE_PRF_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_IKE1_PRF_DERIVE_PARAMS):
+        return (<CK_NSS_IKE1_PRF_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS):
+        return (<CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS):
+        return (<CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS>record)._ptr
+    if isinstance(record, CK_NSS_MODULE_FUNCTIONS):
+        return (<CK_NSS_MODULE_FUNCTIONS>record)._ptr
+    if isinstance(record, CK_NSS_FIPS_FUNCTIONS):
+        return (<CK_NSS_FIPS_FUNCTIONS>record)._ptr
+    if isinstance(record, CK_NSS_GCM_PARAMS):
+        return (<CK_NSS_GCM_PARAMS>record)._ptr
+    return NULL
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
@@ -18536,7 +18830,7 @@ cdef class Library:
                     raise TypeError('argument 3 (pLabel) must be a writable contiguous buffer, not ' + type(pLabel).__name__) from None
                 _pb_h3 = True
                 if <size_t>_pb_v3.len < sizeof(unsigned char):
-                    raise ValueError(f"argument 3 (pLabel) needs at least {sizeof(unsigned char)} bytes, got {_pb_v3.len}")
+                    _pb_too_short("argument 3 (pLabel)", sizeof(unsigned char), _pb_v3.len)
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
             elif isinstance(pLabel, Pointer) or isinstance(pLabel, _pb_Record):
                 _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_object_address(pLabel, 'unsigned char *', "argument 3 (pLabel)", "a writable contiguous buffer")
@@ -19568,7 +19862,7 @@ cdef class Library:
                     raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__) from None
                 _pb_h1 = True
                 if <size_t>_pb_v1.len < sizeof(unsigned long):
-                    raise ValueError(f"argument 2 (phObject) needs at least {sizeof(unsigned long)} bytes, got {_pb_v1.len}")
+                    _pb_too_short("argument 2 (phObject)", sizeof(unsigned long), _pb_v1.len)
                 _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
                 _pb_n1 = _pb_v1.len // 8
             elif type(phObject) is c_ulong or type(phObject) is c_ulonglong:
@@ -19591,7 +19885,7 @@ cdef class Library:
             _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulMaxObjectCount): {_pb_a2} is more than argument 2 (phObject) holds ({_pb_n1} items)")
+                _pb_too_long('argument 3 (ulMaxObjectCount): {n} is more than argument 2 (phObject) holds ({held} items)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
@@ -22553,7 +22847,7 @@ cdef class Library:
                     raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__) from None
                 _pb_h0 = True
                 if <size_t>_pb_v0.len < sizeof(unsigned char):
-                    raise ValueError(f"argument 1 (pInterfaceName) needs at least {sizeof(unsigned char)} bytes, got {_pb_v0.len}")
+                    _pb_too_short("argument 1 (pInterfaceName)", sizeof(unsigned char), _pb_v0.len)
                 _pb_a0 = <_c_CK_UTF8CHAR_PTR>_pb_v0.buf
             elif isinstance(pInterfaceName, Pointer) or isinstance(pInterfaceName, _pb_Record):
                 _pb_a0 = <_c_CK_UTF8CHAR_PTR>_pb_object_address(pInterfaceName, 'unsigned char *', "argument 1 (pInterfaceName)", "a writable contiguous buffer")
@@ -22933,7 +23227,7 @@ cdef class Library:
             _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             _pb_a7 = NULL
             _pb_l8 = 0
@@ -23062,7 +23356,7 @@ cdef class Library:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -23187,7 +23481,7 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -23430,7 +23724,7 @@ cdef class Library:
             _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             _pb_a7 = NULL
             _pb_l8 = 0
@@ -23559,7 +23853,7 @@ cdef class Library:
                 raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
@@ -23684,7 +23978,7 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -23884,7 +24178,7 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -23967,7 +24261,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -24081,7 +24375,7 @@ cdef class Library:
             _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             _pb_a5 = NULL
             _pb_l6 = 0
@@ -24314,7 +24608,7 @@ cdef class Library:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
@@ -24381,7 +24675,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
@@ -24528,7 +24822,7 @@ cdef class Library:
                 raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
 
             if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-                raise ValueError(f"argument 3 (ulParameterLen): {_pb_a2} is more than argument 2 (pParameter) holds ({_pb_n1} bytes)")
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)

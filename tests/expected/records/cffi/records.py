@@ -289,6 +289,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -510,9 +525,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1115,6 +1127,7 @@ class point(_pb_Record):
     def x(self, value):
         self._p.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
+    x = x.deleter(_pb_undeletable('point.x'))
 
     @property
     def y(self):
@@ -1124,6 +1137,7 @@ class point(_pb_Record):
     def y(self, value):
         self._p.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
 
+    y = y.deleter(_pb_undeletable('point.y'))
 
 
 #: the pointer type ffi.new allocates a point with
@@ -1174,6 +1188,7 @@ class segment(_pb_Record):
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         _ffi.addressof(self._p, 'from')[0] = value._p[0]
 
+    from_ = from_.deleter(_pb_undeletable('segment.from_'))
 
     @property
     def to(self):
@@ -1185,6 +1200,7 @@ class segment(_pb_Record):
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._p.to = value._p[0]
 
+    to = to.deleter(_pb_undeletable('segment.to'))
 
     @property
     def label(self):
@@ -1194,6 +1210,7 @@ class segment(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._p.label, 16, value, 'segment.label')
 
+    label = label.deleter(_pb_undeletable('segment.label'))
 
 
 #: the pointer type ffi.new allocates a segment with
@@ -1242,6 +1259,7 @@ class variant_as(_pb_Record):
     def i(self, value):
         self._p.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
 
+    i = i.deleter(_pb_undeletable('variant_as.i'))
 
     @property
     def d(self):
@@ -1251,6 +1269,7 @@ class variant_as(_pb_Record):
     def d(self, value):
         self._p.d = _pb_float(value, 'variant_as.d')
 
+    d = d.deleter(_pb_undeletable('variant_as.d'))
 
     @property
     def text(self):
@@ -1260,6 +1279,7 @@ class variant_as(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._p.text, 8, value, 'variant_as.text')
 
+    text = text.deleter(_pb_undeletable('variant_as.text'))
 
 
 #: the pointer type ffi.new allocates a variant_as with
@@ -1312,6 +1332,7 @@ class variant(_pb_Record):
     def kind(self, value):
         self._p.kind = _pb_index(value, 'variant.kind', 0, 255)
 
+    kind = kind.deleter(_pb_undeletable('variant.kind'))
 
     @property
     def as_(self):
@@ -1323,6 +1344,7 @@ class variant(_pb_Record):
             raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
         _ffi.addressof(self._p, 'as')[0] = value._p[0]
 
+    as_ = as_.deleter(_pb_undeletable('variant.as_'))
 
     @property
     def year(self):
@@ -1332,6 +1354,7 @@ class variant(_pb_Record):
     def year(self, value):
         self._p.year = _pb_index(value, 'variant.year', 0, 65535)
 
+    year = year.deleter(_pb_undeletable('variant.year'))
 
     @property
     def month(self):
@@ -1341,6 +1364,7 @@ class variant(_pb_Record):
     def month(self, value):
         self._p.month = _pb_index(value, 'variant.month', 0, 255)
 
+    month = month.deleter(_pb_undeletable('variant.month'))
 
     @property
     def day(self):
@@ -1350,6 +1374,7 @@ class variant(_pb_Record):
     def day(self, value):
         self._p.day = _pb_index(value, 'variant.day', 0, 255)
 
+    day = day.deleter(_pb_undeletable('variant.day'))
 
 
 #: the pointer type ffi.new allocates a variant with
@@ -1398,6 +1423,7 @@ class number(_pb_Record):
     def whole(self, value):
         self._p.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
+    whole = whole.deleter(_pb_undeletable('number.whole'))
 
     @property
     def real(self):
@@ -1407,6 +1433,7 @@ class number(_pb_Record):
     def real(self, value):
         self._p.real = _pb_float(value, 'number.real')
 
+    real = real.deleter(_pb_undeletable('number.real'))
 
     @property
     def raw(self):
@@ -1416,6 +1443,7 @@ class number(_pb_Record):
     def raw(self, value):
         _pb_store_bytes(self._p.raw, 8, value, 'number.raw')
 
+    raw = raw.deleter(_pb_undeletable('number.raw'))
 
 
 #: the pointer type ffi.new allocates a number with
@@ -1462,6 +1490,7 @@ class message(_pb_Record):
     def length(self, value):
         self._p.length = _pb_index(value, 'message.length', 0, 4294967295)
 
+    length = length.deleter(_pb_undeletable('message.length'))
 
     @property
     def type(self):
@@ -1471,6 +1500,7 @@ class message(_pb_Record):
     def type(self, value):
         self._p.type = _pb_index(value, 'message.type', 0, 65535)
 
+    type = type.deleter(_pb_undeletable('message.type'))
 
 
 #: the pointer type ffi.new allocates a message with
@@ -1520,6 +1550,7 @@ class node(_pb_Record):
         self._p.next = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
         _pb_keep(self, 'next', value)
 
+    next = next.deleter(_pb_undeletable('node.next'))
 
     @property
     def prev(self):
@@ -1532,6 +1563,7 @@ class node(_pb_Record):
         self._p.prev = _NULL if value is None else _ffi.cast(_pb_ptr_node, value._p)
         _pb_keep(self, 'prev', value)
 
+    prev = prev.deleter(_pb_undeletable('node.prev'))
 
     @property
     def value(self):
@@ -1556,6 +1588,7 @@ class node(_pb_Record):
             self._p.value = _ffi.cast('void *', held)
             _pb_keep(self, 'value', held)
 
+    value = value.deleter(_pb_undeletable('node.value'))
 
     @property
     def compare(self):
@@ -1567,6 +1600,7 @@ class node(_pb_Record):
         self._p.compare = _NULL if pointer is None else pointer
         _pb_keep(self, 'compare', value)
 
+    compare = compare.deleter(_pb_undeletable('node.compare'))
 
 
 #: the pointer type ffi.new allocates a node with

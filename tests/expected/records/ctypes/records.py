@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1271,6 +1283,7 @@ class point(_pb_Record):
     def x(self, value):
         self._s.x = _pb_index(value, 'point.x', -2147483648, 2147483647)
 
+    x = x.deleter(_pb_undeletable('point.x'))
 
     @property
     def y(self):
@@ -1280,6 +1293,7 @@ class point(_pb_Record):
     def y(self, value):
         self._s.y = _pb_index(value, 'point.y', -2147483648, 2147483647)
 
+    y = y.deleter(_pb_undeletable('point.y'))
 
 
 class segment(_pb_Record):
@@ -1322,6 +1336,7 @@ class segment(_pb_Record):
             raise TypeError(f"segment.from_ must be a point, not {type(value).__name__}")
         self._s._pb_from = value._s
 
+    from_ = from_.deleter(_pb_undeletable('segment.from_'))
 
     @property
     def to(self):
@@ -1333,6 +1348,7 @@ class segment(_pb_Record):
             raise TypeError(f"segment.to must be a point, not {type(value).__name__}")
         self._s.to = value._s
 
+    to = to.deleter(_pb_undeletable('segment.to'))
 
     @property
     def label(self):
@@ -1342,6 +1358,7 @@ class segment(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._s, _S1.label.offset, 16, value, 'segment.label')
 
+    label = label.deleter(_pb_undeletable('segment.label'))
 
 
 class variant_as(_pb_Record):
@@ -1382,6 +1399,7 @@ class variant_as(_pb_Record):
     def i(self, value):
         self._s.i = _pb_index(value, 'variant_as.i', -2147483648, 2147483647)
 
+    i = i.deleter(_pb_undeletable('variant_as.i'))
 
     @property
     def d(self):
@@ -1391,6 +1409,7 @@ class variant_as(_pb_Record):
     def d(self, value):
         self._s.d = _pb_float(value, 'variant_as.d')
 
+    d = d.deleter(_pb_undeletable('variant_as.d'))
 
     @property
     def text(self):
@@ -1400,6 +1419,7 @@ class variant_as(_pb_Record):
     def text(self, value):
         _pb_store_bytes(self._s, _S3.text.offset, 8, value, 'variant_as.text')
 
+    text = text.deleter(_pb_undeletable('variant_as.text'))
 
 
 class variant(_pb_Record):
@@ -1444,6 +1464,7 @@ class variant(_pb_Record):
     def kind(self, value):
         self._s.kind = _pb_index(value, 'variant.kind', 0, 255)
 
+    kind = kind.deleter(_pb_undeletable('variant.kind'))
 
     @property
     def as_(self):
@@ -1455,6 +1476,7 @@ class variant(_pb_Record):
             raise TypeError(f"variant.as_ must be a variant_as, not {type(value).__name__}")
         self._s._pb_as = value._s
 
+    as_ = as_.deleter(_pb_undeletable('variant.as_'))
 
     @property
     def year(self):
@@ -1464,6 +1486,7 @@ class variant(_pb_Record):
     def year(self, value):
         self._s.year = _pb_index(value, 'variant.year', 0, 65535)
 
+    year = year.deleter(_pb_undeletable('variant.year'))
 
     @property
     def month(self):
@@ -1473,6 +1496,7 @@ class variant(_pb_Record):
     def month(self, value):
         self._s.month = _pb_index(value, 'variant.month', 0, 255)
 
+    month = month.deleter(_pb_undeletable('variant.month'))
 
     @property
     def day(self):
@@ -1482,6 +1506,7 @@ class variant(_pb_Record):
     def day(self, value):
         self._s.day = _pb_index(value, 'variant.day', 0, 255)
 
+    day = day.deleter(_pb_undeletable('variant.day'))
 
 
 class number(_pb_Record):
@@ -1522,6 +1547,7 @@ class number(_pb_Record):
     def whole(self, value):
         self._s.whole = _pb_index(value, 'number.whole', -9223372036854775808, 9223372036854775807)
 
+    whole = whole.deleter(_pb_undeletable('number.whole'))
 
     @property
     def real(self):
@@ -1531,6 +1557,7 @@ class number(_pb_Record):
     def real(self, value):
         self._s.real = _pb_float(value, 'number.real')
 
+    real = real.deleter(_pb_undeletable('number.real'))
 
     @property
     def raw(self):
@@ -1540,6 +1567,7 @@ class number(_pb_Record):
     def raw(self, value):
         _pb_store_bytes(self._s, _S5.raw.offset, 8, value, 'number.raw')
 
+    raw = raw.deleter(_pb_undeletable('number.raw'))
 
 
 class message(_pb_Record):
@@ -1578,6 +1606,7 @@ class message(_pb_Record):
     def length(self, value):
         self._s.length = _pb_index(value, 'message.length', 0, 4294967295)
 
+    length = length.deleter(_pb_undeletable('message.length'))
 
     @property
     def type(self):
@@ -1587,6 +1616,7 @@ class message(_pb_Record):
     def type(self, value):
         self._s.type = _pb_index(value, 'message.type', 0, 65535)
 
+    type = type.deleter(_pb_undeletable('message.type'))
 
 
 class node(_pb_Record):
@@ -1630,6 +1660,7 @@ class node(_pb_Record):
         self._s.next = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'next', value)
 
+    next = next.deleter(_pb_undeletable('node.next'))
 
     @property
     def prev(self):
@@ -1642,6 +1673,7 @@ class node(_pb_Record):
         self._s.prev = None if value is None else _ct.addressof(value._s)
         _pb_keep(self._s, 'prev', value)
 
+    prev = prev.deleter(_pb_undeletable('node.prev'))
 
     @property
     def value(self):
@@ -1662,6 +1694,7 @@ class node(_pb_Record):
             self._s.value = address
             _pb_keep(self._s, 'value', kept)
 
+    value = value.deleter(_pb_undeletable('node.value'))
 
     @property
     def compare(self):
@@ -1672,6 +1705,7 @@ class node(_pb_Record):
         self._s.compare = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
         _pb_keep(self._s, 'compare', value)
 
+    compare = compare.deleter(_pb_undeletable('node.compare'))
 
 
 class matrix(_pb_Record):

@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1123,16 +1135,20 @@ def sum_all(values, count, /):
     'sum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
     try:
         if ((count := _pb_exact_int(count)) >= 0 and count <= 1073741823 or count >= 0 and count <= 18446744073709551615):
-            _pb_n0 = len(values) // 8 if values.__class__ is bytes or values.__class__ is bytearray else _pb_capacity(values, 8)
-            if (count if count.__class__ is int else _pb_exact_int(count)) > _pb_n0 >= 0:
-                raise ValueError(f'argument 2 (count): {_pb_exact_int(count)} is more than argument 1 (values) holds ({_pb_n0} items)')
+            if values.__class__ is bytes:
+                if count > len(values) // 8:
+                    raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
+            elif count > _pb_capacity(values, 8) >= 0:
+                raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
             return _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
     except _PB_RETRY:
         pass
     values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
-    _pb_n0 = len(values) // 8 if values.__class__ is bytes or values.__class__ is bytearray else _pb_capacity(values, 8)
-    if (count if count.__class__ is int else _pb_exact_int(count)) > _pb_n0 >= 0:
-        raise ValueError(f'argument 2 (count): {_pb_exact_int(count)} is more than argument 1 (values) holds ({_pb_n0} items)')
+    if values.__class__ is bytes:
+        if count > len(values) // 8:
+            raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
+    elif count > _pb_capacity(values, 8) >= 0:
+        raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
     return _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
 
 

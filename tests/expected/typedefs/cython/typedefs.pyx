@@ -604,64 +604,52 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
     raise _pb_wrong_record(value, cls, what, nullable)
 
 
-cdef class _pb_Record:
-    # The base of every record class: what a void * parameter takes as the record's
-    # address, what a view an ownership rule gives frees (as Pointer does), and what
-    # every record class does alike (one compiled copy, not one a class).
-    cdef _pb_release _pb_free
-    cdef void *_pb_free_fn
-    cdef void *_pb_free_memory
-    # a closed record refuses to be read, written or passed
-    cdef bint _pb_closed
+# What every record class does alike, compiled once.  A record class has no
+# cdef base class: a subclass's tp_new cannot use Cython's free list, and
+# with the base's dealloc that cost about 10 ns for every record an out
+# parameter returns.  So these functions are class attributes of each record
+# class, a record of any class is found through _pb_record_memory, and
+# _pb_Record, the tuple of the record classes, is what isinstance() tests for
+# "a record" (both at the end of the records).
 
-    cdef void *_pb_memory(self):
-        return NULL
-
-    cdef void _pb_detach(self):
-        # point at memory of its own (the freed memory is never read again)
-        pass
-
-    def __dealloc__(self):
-        if self._pb_free != NULL:
-            self._pb_free(self._pb_free_fn, self._pb_free_memory)
-
-    cdef bint _pb_give_up(self):
-        if self._pb_free == NULL:
-            return False
-        self._pb_free = NULL
-        self._pb_closed = True
-        self._pb_detach()
-        return True
-
-    # refused in every backend's words (Cython's own refusal names __cinit__)
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
-
-    def __delattr__(self, name):
-        # a field is C memory, which can be assigned but not removed
-        _pb_no_delete(f"{type(self).__name__}.{name}")
-
-    def close(self):
-        """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
-        cdef _pb_release free = self._pb_free
-        cdef void *memory = self._pb_free_memory
-        if self._pb_give_up():
-            free(self._pb_free_fn, memory)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
+# (binding: as class attributes they are methods, given the instance)
+@cython.binding(True)
+def _pb_close_nothing(self):
+    """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
 
 
-cdef int _pb_check_open(_pb_Record record) except -1:
-    if record._pb_closed:
+@cython.binding(True)
+def _pb_enter(self):
+    return self
+
+
+@cython.binding(True)
+def _pb_exit(self, *exc_info):
+    self.close()
+
+
+@cython.binding(True)
+def _pb_record_no_copy(self, protocol=None):
+    _pb_no_copy(self, protocol)
+
+
+cdef inline int _pb_check_open(bint closed) except -1:
+    if closed:
         raise ValueError("the object is closed: the memory it stood for was freed")
     return 0
+
+
+# The errors of a buffer too short for its pointer's type and of a length the
+# header states that exceeds its buffer, out of line: formatted in every
+# wrapper, they made the wrappers too large for the C compiler to inline
+# their body into the argument-parsing function (about 1.5 ns a call).
+cdef int _pb_too_short(str what, size_t need, Py_ssize_t got) except -1:
+    raise ValueError(f"{what} needs at least {need} bytes, got {got}")
+
+
+cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
+    # message: the plan's, with {n} and {held} in it
+    raise ValueError(message.replace("{n}", str(n)).replace("{held}", str(held)))
 
 
 cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) except -1:
@@ -669,10 +657,6 @@ cdef int _pb_own(object obj, _pb_release free, void *function, void *memory) exc
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_free = free
         (<Pointer>obj)._pb_free_fn = function
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_free = free
-        (<_pb_Record>obj)._pb_free_fn = function
-        (<_pb_Record>obj)._pb_free_memory = memory
     return 0
 
 
@@ -680,8 +664,6 @@ cdef int _pb_disown(object obj) except -1:
     # C freed what obj (the first argument of a deallocator) owned, if it owned it: it is closed
     if isinstance(obj, Pointer):
         (<Pointer>obj)._pb_give_up()
-    elif isinstance(obj, _pb_Record):
-        (<_pb_Record>obj)._pb_give_up()
     return 0
 
 
@@ -693,9 +675,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
         if (<Pointer>value)._ptr == NULL:
             raise ValueError(f"{what} is closed")
         return (<Pointer>value)._ptr
-    if (<_pb_Record>value)._pb_closed:
-        raise ValueError(f"{what} is closed")
-    return (<_pb_Record>value)._pb_memory()
+    return _pb_record_memory(value, what)
 
 
 # ---- what record classes check and keep for their pointer members ----------
@@ -757,7 +737,7 @@ cdef str _pb_ref_repr(object record):
     # How a record's repr shows the record a pointer member points to: its class and address.
     if record is None:
         return "None"
-    return f"<{type(record).__name__} at {<size_t>(<_pb_Record>record)._pb_memory():#x}>"
+    return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -944,6 +924,17 @@ c_size_t = c_ulong
 c_ssize_t = c_long
 
 
+# Every record class: what isinstance() tests for "a record" (they share no base class).
+_pb_Record = ()
+
+
+cdef void *_pb_record_memory(object record, str what) except? NULL:
+    # The memory of a record of any class (what a void * parameter is given): one
+    # that is closed raises, naming ``what`` (None: a repr, which does not); NULL
+    # for an object that is no record.
+    return NULL
+
+
 # ---- functions ---------------------------------------------------------
 
 
@@ -966,7 +957,7 @@ def sum_all(values, count, /):
             _pb_v0.buf = PyBytes_AS_STRING(values)
             _pb_v0.len = PyBytes_GET_SIZE(values)
             if <size_t>_pb_v0.len < sizeof(unsigned long):
-                raise ValueError(f"argument 1 (values) needs at least {sizeof(unsigned long)} bytes, got {_pb_v0.len}")
+                _pb_too_short("argument 1 (values)", sizeof(unsigned long), _pb_v0.len)
             _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
             _pb_n0 = _pb_v0.len // 8
         elif PyObject_CheckBuffer(values):
@@ -976,7 +967,7 @@ def sum_all(values, count, /):
                 raise TypeError('argument 1 (values) must be a contiguous buffer or a c_ulong, not ' + type(values).__name__) from None
             _pb_h0 = True
             if <size_t>_pb_v0.len < sizeof(unsigned long):
-                raise ValueError(f"argument 1 (values) needs at least {sizeof(unsigned long)} bytes, got {_pb_v0.len}")
+                _pb_too_short("argument 1 (values)", sizeof(unsigned long), _pb_v0.len)
             _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
             _pb_n0 = _pb_v0.len // 8
         elif type(values) is c_ulong or type(values) is c_ulonglong:
@@ -996,7 +987,7 @@ def sum_all(values, count, /):
             _pb_refused(_pb_take_error(), ('int', 'argument 2 (count)', 0, 18446744073709551615), count)
 
         if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
-            raise ValueError(f"argument 2 (count): {_pb_a1} is more than argument 1 (values) holds ({_pb_n0} items)")
+            _pb_too_long('argument 2 (count): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
 
         _pb_r = _c_sum_all(_pb_a0, _pb_a1)
 

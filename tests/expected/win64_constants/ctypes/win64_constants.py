@@ -282,6 +282,21 @@ def _pb_fix(specs, args):
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
 
+
+def _pb_undeletable(what):
+    """The deleter of the field ``what``, for its property.
+
+    Not a ``__delattr__`` of the record classes: one written in Python takes
+    over every attribute assignment too, and a wrapper filling in a new record
+    (an out parameter) would pay for it on every call.
+    """
+
+    def deleter(self):
+        _pb_no_delete(what)
+
+    return deleter
+
+
 _MISSING = object()
 #: an instance of a record class without its __init__: how wrappers make the
 #: record they return around C memory they have just allocated
@@ -503,9 +518,6 @@ class _pb_Record(_pb_Owner):
 
     def _pb_take(self, guard):
         raise TypeError(f"{type(self).__name__} records cannot own memory")  # each record class says how
-
-    def __delattr__(self, name):
-        _pb_no_delete(f"{type(self).__name__}.{name}")  # a field is C memory: assigned, never removed
 
 
 def _pb_missing(message):
@@ -1184,6 +1196,7 @@ class ck_version(_pb_Record):
     def major(self, value):
         self._s.major = _pb_index(value, 'ck_version.major', 0, 255)
 
+    major = major.deleter(_pb_undeletable('ck_version.major'))
 
     @property
     def minor(self):
@@ -1193,6 +1206,7 @@ class ck_version(_pb_Record):
     def minor(self, value):
         self._s.minor = _pb_index(value, 'ck_version.minor', 0, 255)
 
+    minor = minor.deleter(_pb_undeletable('ck_version.minor'))
 
 
 class ck_info(_pb_Record):
@@ -1235,6 +1249,7 @@ class ck_info(_pb_Record):
             raise TypeError(f"ck_info.version must be a ck_version, not {type(value).__name__}")
         self._s.version = value._s
 
+    version = version.deleter(_pb_undeletable('ck_info.version'))
 
     @property
     def flags(self):
@@ -1244,6 +1259,7 @@ class ck_info(_pb_Record):
     def flags(self, value):
         self._s.flags = _pb_index(value, 'ck_info.flags', 0, 4294967295)
 
+    flags = flags.deleter(_pb_undeletable('ck_info.flags'))
 
     @property
     def label(self):
@@ -1253,3 +1269,4 @@ class ck_info(_pb_Record):
     def label(self, value):
         _pb_store_bytes(self._s, _S1.label.offset, 32, value, 'ck_info.label')
 
+    label = label.deleter(_pb_undeletable('ck_info.label'))
