@@ -143,6 +143,31 @@ def test_other_pointers_are_pointer_objects_of_their_c_type(capi):
         capi.capi_row_sum(int(rows), 0)
 
 
+def test_the_elements_of_pointers_read_as_c_reads_them(capi):
+    table = capi.capi_table()  # {10, 20, 30}
+    assert (table[0], table[2]) == (10, 30)
+    assert table[1:3] == [20, 30] and table[:2] == [10, 20] and table[2:2] == [] and table[3:1] == []
+    assert capi.capi_names()[:3] == [b"alpha", None, b"gamma"] and capi.capi_names()[2] == b"gamma"
+    assert capi.capi_reals()[:3] == [1.5, -2.25, 1e300]
+    colors = capi.capi_palette()[:3]
+    assert colors == [capi.CAPI_GREEN, capi.CAPI_RED, 3] and type(colors[0]) is capi.capi_color and type(colors[2]) is int
+    assert capi.capi_switches()[:3] == [True, False, True]
+
+
+def test_what_pointers_cannot_read_is_refused_in_the_same_words(capi):
+    table = capi.capi_table()
+    with pytest.raises(ValueError, match=r"^a slice of a Pointer of type int \* needs its end: C does not say how many elements there are$"):
+        table[1:]
+    with pytest.raises(ValueError, match=r"^a slice of a Pointer of type int \* takes no step$"):
+        table[0:4:2]
+    with pytest.raises(TypeError, match=r"^a Pointer index must be an integer, not str$"):
+        table["1"]
+    with pytest.raises(TypeError, match=r"^a Pointer of type int \*\* has no elements Python can read$"):
+        capi.capi_rows()[0]
+    with pytest.raises(TypeError, match=r"^capi_db is a handle of an opaque type: it has no elements to read$"):
+        capi.capi_db_open(":memory:")[1][0]
+
+
 def test_enum_returns_are_members(capi):
     assert capi.capi_mix(2) is capi.capi_color.CAPI_GREEN
     assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int

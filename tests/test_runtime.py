@@ -65,8 +65,8 @@ def test_the_sections_are_what_templates_get():
 @pytest.mark.parametrize(("names", "outside"), [
     # the Cython module defines its own Pointer, record and cell base classes
     (("argument_checks",), {"_operator", "Pointer", "_pb_Record", "_pb_Cell"}),
-    # each FFI's module defines how it reads an address
-    (("argument_checks", "checks", "records"), {"_operator", "_pb_address"}),
+    # each FFI's module defines how it reads an address, and the elements of Pointers
+    (("argument_checks", "checks", "records"), {"_operator", "_pb_address", "_pb_elements", "_pb_read_elements"}),
 ], ids=["cython", "ffi"])
 def test_the_sections_need_only_what_every_generated_module_imports(names, outside):
     # Pasted into a module that does not import pegbind: every global they
@@ -662,3 +662,19 @@ def test_record_classes_keep_object_attribute_assignment():
     probe = Probe()
     with pytest.raises(AttributeError, match=r"^Probe\.x cannot be deleted$"):
         del probe.x
+
+
+def test_an_index_or_a_slice_of_a_pointer_is_where_c_would_read():
+    assert rt._pb_element_range(2, "int *") == (2, 1, True)
+    assert rt._pb_element_range(-1, "int *") == (-1, 1, True)  # as in C: the element before
+    assert rt._pb_element_range(slice(None, 3), "int *") == (0, 3, False)
+    assert rt._pb_element_range(slice(2, 5, 1), "int *") == (2, 3, False)
+    assert rt._pb_element_range(slice(5, 2), "int *") == (5, 0, False)
+    with pytest.raises(ValueError, match=r"^a slice of a Pointer of type int \* needs its end: "):
+        rt._pb_element_range(slice(1, None), "int *")
+    with pytest.raises(ValueError, match=r"^a slice of a Pointer of type int \* takes no step$"):
+        rt._pb_element_range(slice(0, 4, 2), "int *")
+    with pytest.raises(TypeError, match=r"^a Pointer index must be an integer, not float$"):
+        rt._pb_element_range(1.0, "int *")
+    with pytest.raises(OverflowError, match=r"^a Pointer index: "):
+        rt._pb_element_range(1 << 70, "int *")

@@ -43,6 +43,7 @@ from .plan import (
     plan_handles,
     plan_ownership,
     plan_records,
+    pointer_elements,
 )
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
 
@@ -231,6 +232,11 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
     )
     cells, cell_aliases = plan_cells(target)
+    # the types of the Pointer objects the module makes: returned, written to out cells, read from fields
+    pointers = [f.function.ret for f in state.functions if f.ret.kind == "pointer"]
+    pointers += [p.element for f in state.functions for p in f.params
+                 if p.kind == "pointer" and p.role.role == "out" and p.element is not None]
+    pointers += [field.ctype for r in state.records for field in r.fields if field.kind == "data_pointer"]
     wrapped = {f.function.name: f.py_name for f in state.functions}
     function_aliases = tuple(
         (names[("function_alias", a.name)], wrapped[a.target])
@@ -262,4 +268,5 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         weak_references=exports is None or not exports.archives,
         anonymous={key: place for key, place in state.anonymous.items()
                    if state.module.find_record(key) is not None or state.module.find_enum(key) is not None},
+        pointer_elements=pointer_elements(state.module, target, names, pointers),
     )

@@ -451,6 +451,26 @@ class CellBinding:
 
 
 @dataclass(frozen=True, slots=True)
+class PointerElements:
+    """What ``p[i]`` and ``p[start:stop]`` read through a ``Pointer`` of one C type.
+
+    ``kind``: ``int``/``bool``/``float`` (a number each), ``enum`` (its member,
+    an int for a value that is none), ``string`` (a pointer to characters:
+    ``bytes`` up to the NUL, None for NULL).  C does not say how
+    many elements there are: a slice needs its end, and reading past what C
+    gave is undefined, as in C.  Pointers of other types (``void *``, to records
+    Python has no class for, to pointers of other kinds) have no elements to read.
+    """
+
+    pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
+    kind: Literal["int", "bool", "float", "enum", "string"]
+    #: the C type an element is read as, one every backend spells: a cell type
+    #: (:data:`CELL_TYPES`) or ``char *``
+    primitive: str
+    enum_key: str | None = None  #: for ``enum``: the enum's key
+
+
+@dataclass(frozen=True, slots=True)
 class EnumBinding:
     enum: Enum
     py_name: str | None  #: the IntEnum class name (None for an untagged, untypedef'd enum)
@@ -540,6 +560,8 @@ class BindingModel:
     weak_references: bool = True
     #: the anonymous structs, unions and enums written inside records, by key
     anonymous: Mapping[str, AnonymousType] = field(default_factory=dict)
+    #: what the elements of each type of Pointer the module makes read as (by pointer type)
+    pointer_elements: tuple[PointerElements, ...] = ()
 
     def aliases_of(self, wrapped: Iterable[FunctionBinding]) -> tuple[tuple[str, str], ...]:
         """The function aliases of functions a backend wraps (one it left out has no name to alias)."""

@@ -10,6 +10,7 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from ..config import BindingConfig, ParamRole
@@ -43,6 +44,7 @@ from .binding import (
     FunctionTableBinding,
     HandleBinding,
     ParamBinding,
+    PointerElements,
     RecordBinding,
     ReturnBinding,
 )
@@ -290,6 +292,39 @@ def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple
             signed, bits = not alias.startswith("c_u"), int(alias.rsplit("int", 1)[1])
             aliases.append((alias, by_tag[f"{'i' if signed else 'u'}{bits // 8}"]))
     return tuple(cells), tuple(aliases)
+
+
+def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: Iterable[CType]
+                     ) -> tuple[PointerElements, ...]:
+    """What the elements of Pointers of each of the types ``pointers`` read as (see :class:`PointerElements`).
+
+    Only element types every backend can read: the arithmetic types of the
+    cell classes, enums with a class, pointers to characters.  (A pointer to
+    characters is itself read as ``bytes`` wherever C hands one over.)
+    """
+    cell_primitives = {primitive for _, primitive in CELL_TYPES}
+    found: dict[str, PointerElements] = {}
+    for ctype in pointers:
+        resolved = module.resolve(ctype)
+        if not isinstance(resolved, Pointer):
+            continue
+        text = pointer_type(module, ctype)
+        if text in found:
+            continue
+        element = module.resolve(resolved.target)
+        enum = _enum_key(module, names, element)
+        primitive = integer_primitive(module, element, target)
+        if isinstance(element, Primitive) and element.is_floating:
+            primitive = element.name
+        if enum is not None and primitive in cell_primitives:
+            found[text] = PointerElements(text, "enum", primitive, enum)
+        elif primitive in cell_primitives and enum is None and isinstance(element, Primitive):
+            kind: Literal["int", "bool", "float"] = (
+                "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
+            found[text] = PointerElements(text, kind, element.name)
+        elif isinstance(element, Pointer) and is_character(module, element.target):
+            found[text] = PointerElements(text, "string", "char *")
+    return tuple(found[text] for text in sorted(found))
 
 
 def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...], element: CType | None,

@@ -60,6 +60,14 @@ int capi_table_at(const int *t, int index) { return t[index]; }
 static int row0[] = {1, 2, 3}, row1[] = {4, 5, 6};
 static int *rows[] = {row0, row1};
 int **capi_rows(void) { return rows; }
+static const char *const names[] = {"alpha", NULL, "gamma"};
+const char *const *capi_names(void) { return names; }
+static const double reals[] = {1.5, -2.25, 1e300};
+const double *capi_reals(void) { return reals; }
+static const capi_color palette[] = {CAPI_GREEN, CAPI_RED, (capi_color)3};
+const capi_color *capi_palette(void) { return palette; }
+static const _Bool switches[] = {1, 0, 1};
+const _Bool *capi_switches(void) { return switches; }
 int capi_row_sum(int **r, int row) { return r[row][0] + r[row][1] + r[row][2]; }
 
 capi_color capi_mix(int bits) { return (capi_color)bits; }

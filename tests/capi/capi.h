@@ -57,6 +57,11 @@ int capi_lookup(const char *key, const char **value);
 const int *capi_table(void);
 int capi_table_at(const int *table, int index);
 int **capi_rows(void);
+/* Arrays C hands out through pointers, read element by element from Python. */
+const char *const *capi_names(void);
+const double *capi_reals(void);
+const capi_color *capi_palette(void);
+const _Bool *capi_switches(void);
 int capi_row_sum(int **rows, int row);
 
 /* Lengths the header states by naming them after the pointer before. */

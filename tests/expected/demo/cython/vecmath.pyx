@@ -302,6 +302,33 @@ def _pb_fix_value(spec, value):
     return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
 
 
+def _pb_element_range(key, ctype):
+    """``(start, count, one)`` of ``p[key]`` for a Pointer of C type ``ctype`` whose elements
+    can be read: one element at an index, or those of a slice ``p[start:stop]``.
+
+    C does not say how many elements there are, so a slice needs its end and
+    takes no step; indexes count from the pointer as in C (``p[-1]`` is the
+    element before it), not from an end.
+    """
+    if isinstance(key, slice):
+        if key.step is not None and _pb_integer(key.step, "a Pointer slice's step") != 1:
+            raise ValueError(f"a slice of a Pointer of type {ctype} takes no step")
+        if key.stop is None:
+            raise ValueError(f"a slice of a Pointer of type {ctype} needs its end: "
+                             "C does not say how many elements there are")
+        start = 0 if key.start is None else _pb_index(key.start, "a Pointer slice's start", -(1 << 62), 1 << 62)
+        stop = _pb_index(key.stop, "a Pointer slice's end", -(1 << 62), 1 << 62)
+        return start, max(stop - start, 0), False
+    return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
+
+
+def _pb_no_elements(pointer):
+    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""
+    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)
+        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")
+    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")
+
+
 def _pb_fix(specs, args):
     """The inputs checked and normalised, or the precise error for the first wrong one.
 
@@ -587,6 +614,16 @@ cdef class Pointer:
             return f"<{type(self).__name__} {self._ctype} (closed)>"
         return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
 
+    def __getitem__(self, key):
+        """``p[i]``: the element at index i; ``p[start:stop]``: a list of them."""
+        if type(self) is not Pointer or self._ctype not in _pb_element_types:
+            raise _pb_no_elements(self)
+        if self._ptr == NULL:
+            raise ValueError("the object is closed: the memory it stood for was freed")
+        start, count, one = _pb_element_range(key, self._ctype)
+        items = _pb_read_elements(self._ptr, self._ctype, start, count)
+        return items[0] if one else items
+
     def __reduce_ex__(self, protocol):
         _pb_no_copy(self, protocol)
 
@@ -617,6 +654,16 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
                 raise ValueError(f"{what} is closed")
             return (<Pointer>value)._ptr
     raise _pb_pointer_error(what, ctype, value, nullable)
+
+
+# What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
+_pb_element_types = frozenset({})
+
+
+cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count):
+    # count elements from index start; None for a type not in _pb_element_types
+    cdef Py_ssize_t i
+    return None
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:

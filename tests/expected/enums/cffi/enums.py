@@ -279,6 +279,33 @@ def _pb_fix_value(spec, value):
     return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
 
 
+def _pb_element_range(key, ctype):
+    """``(start, count, one)`` of ``p[key]`` for a Pointer of C type ``ctype`` whose elements
+    can be read: one element at an index, or those of a slice ``p[start:stop]``.
+
+    C does not say how many elements there are, so a slice needs its end and
+    takes no step; indexes count from the pointer as in C (``p[-1]`` is the
+    element before it), not from an end.
+    """
+    if isinstance(key, slice):
+        if key.step is not None and _pb_integer(key.step, "a Pointer slice's step") != 1:
+            raise ValueError(f"a slice of a Pointer of type {ctype} takes no step")
+        if key.stop is None:
+            raise ValueError(f"a slice of a Pointer of type {ctype} needs its end: "
+                             "C does not say how many elements there are")
+        start = 0 if key.start is None else _pb_index(key.start, "a Pointer slice's start", -(1 << 62), 1 << 62)
+        stop = _pb_index(key.stop, "a Pointer slice's end", -(1 << 62), 1 << 62)
+        return start, max(stop - start, 0), False
+    return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
+
+
+def _pb_no_elements(pointer):
+    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""
+    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)
+        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")
+    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")
+
+
 def _pb_fix(specs, args):
     """The inputs checked and normalised, or the precise error for the first wrong one.
 
@@ -460,6 +487,17 @@ class Pointer(_pb_Owner):
         return f"<{type(self).__name__} {what} at {_pb_address(self._h):#x}>"
 
     __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __getitem__(self, key):
+        """``p[i]``: the element at index i; ``p[start:stop]``: a list of them."""
+        element = _pb_elements.get(self._ctype) if not self._pb_kind else None
+        if element is None:
+            raise _pb_no_elements(self)
+        if self._h is _PB_CLOSED:
+            raise ValueError("the object is closed: the memory it stood for was freed")
+        start, count, one = _pb_element_range(key, self._ctype)
+        items = _pb_read_elements(self._h, element, start, count)
+        return items[0] if one else items
 
     @classmethod
     def _pb_from_void(cls, pointer):
@@ -1130,6 +1168,25 @@ c_int64 = c_long
 c_uint64 = c_ulong
 c_size_t = c_ulong
 c_ssize_t = c_long
+
+
+# ---- what the elements of Pointers read as (Pointer.__getitem__) -------
+_pb_elements = {
+}
+
+
+def _pb_read_elements(pointer, element, start, count):
+    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__ gives them."""
+    kind, typed, members = element
+    items = _ffi.cast(typed, pointer)
+    values = [items[i] for i in range(start, start + count)]
+    if kind == "string":
+        return [None if value == _NULL else _string(value) for value in values]
+    if kind == "enum":
+        return [members.get(value, value) for value in values]
+    if kind == "float":
+        return [float(value) for value in values]  # a long double is a cdata to cffi
+    return values
 
 
 # ---- functions ---------------------------------------------------------

@@ -4,7 +4,7 @@
 import builtins
 import os
 from enum import IntEnum
-from typing import Sequence
+from typing import Any, Sequence
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
@@ -80,6 +80,7 @@ c_ssize_t = c_longlong
 
 class Pointer:
     def __int__(self) -> int: ...
+    def __getitem__(self, key: int | slice) -> Any: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
