@@ -168,6 +168,90 @@ def test_what_pointers_cannot_read_is_refused_in_the_same_words(capi):
         capi.capi_db_open(":memory:")[1][0]
 
 
+# ---- callables where C takes a function pointer ---------------------------------
+
+def test_a_callable_is_called_by_c_with_its_arguments_converted(capi):
+    assert capi.capi_apply(lambda value, user: value * 2, None, 20) == 41
+    assert capi.capi_apply(None, None, 3) == -1  # None is NULL
+    memory = capi.capi_alloc(8)
+    seen = []
+    capi.capi_apply(lambda value, user: seen.append((value, user)) or 0, memory, 5)
+    assert seen == [(5, memory)] and type(seen[0][1]) is capi.Pointer  # a void * arrives as a Pointer
+    assert capi.capi_recolor(lambda c: capi.CAPI_BLUE if c == capi.CAPI_RED else c, capi.CAPI_RED) is capi.CAPI_BLUE
+    assert type(capi.capi_recolor(lambda c: c, capi.CAPI_GREEN)) is capi.capi_color  # members in and out
+
+
+def test_a_comparator_without_user_data_sorts(capi):
+    numbers = array.array("i", [(i * 7919) % 1000 - 500 for i in range(1000)])
+    capi.capi_sort(numbers, len(numbers), lambda a, b: (a[0] > b[0]) - (a[0] < b[0]))
+    assert list(numbers) == sorted(numbers) and len(set(numbers)) == 1000
+
+
+def test_a_callable_the_library_keeps_lives_with_the_handle_it_was_given(capi):
+    status, db = capi.capi_db_open("main")
+    heard = []
+
+    def listener(who, text, weight):
+        heard.append((who == db, text, weight))
+
+    capi.capi_db_listen(db, listener)
+    del listener
+    gc.collect()
+    assert capi.capi_db_say(db, "hello") == 1 and capi.capi_db_say(db, "again") == 2
+    assert heard == [(True, b"hello", 0.5), (True, b"again", 0.5)]
+    capi.capi_db_listen(db, lambda who, text, weight: heard.append(text.upper()))  # replaces the first
+    capi.capi_db_say(db, "new")
+    assert heard[-1] == b"NEW"
+    capi.capi_db_listen(db, None)
+    capi.capi_db_close(db)
+
+
+def test_what_a_callable_raises_is_raised_by_the_call_that_gave_it(capi):
+    def boom(value, user):
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError, match="boom"):
+        capi.capi_apply(boom, None, 1)
+    with pytest.raises(TypeError, match=r"^the result of a callback int \(\*\)\(int, void \*\) must be an integer, not str$"):
+        capi.capi_apply(lambda value, user: "two", None, 1)
+    with pytest.raises(OverflowError, match=r"^the result of a callback int \(\*\)\(int, void \*\): 1099511627776 is out of range \[-2147483648, 2147483647\]$"):
+        capi.capi_apply(lambda value, user: 2**40, None, 1)
+    assert capi.capi_apply(lambda value, user: value, None, 1) == 2  # nothing left pending
+
+
+def test_what_a_callable_raises_later_goes_to_the_unraisable_hook(capi, monkeypatch):
+    reported = []
+    monkeypatch.setattr("sys.unraisablehook", lambda unraisable: reported.append(unraisable.exc_value))
+    status, db = capi.capi_db_open("main")
+
+    def listener(who, text, weight):
+        raise ValueError(text)
+
+    capi.capi_db_listen(db, listener)
+    assert capi.capi_db_say(db, "later") == 1  # C went on
+    assert [repr(error) for error in reported] == ["ValueError(b'later')"]
+    capi.capi_db_close(db)
+
+
+def test_a_callable_is_called_from_a_thread_the_library_starts(capi):
+    import threading
+
+    threads = []
+
+    def square(value):
+        threads.append(threading.get_ident())
+        return value * value
+
+    assert capi.capi_in_thread(square, 12) == 144
+    assert threads and threads[0] != threading.get_ident()
+
+
+def test_what_is_no_callable_is_refused_in_the_same_words(capi):
+    with pytest.raises(TypeError, match=r"^argument 1 \(f\) must be a callable, a FunctionPointer or None, not int$"):
+        capi.capi_apply(5, None, 1)
+    assert "Callable[[int, Pointer | None], int]" in capi.capi_apply.__doc__.splitlines()[0]
+
+
 def test_enum_returns_are_members(capi):
     assert capi.capi_mix(2) is capi.capi_color.CAPI_GREEN
     assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int

@@ -161,6 +161,60 @@ def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_sqlite_exec_calls_back_with_each_row(backend, built):
+    printed = run_with(built("sqlite3", backend), """
+        rc, db = m.sqlite3_open(":memory:")
+        rows = []
+
+        def collect(user, count, values, names):
+            rows.append((count, values[:count], names[:count]))
+            return 0
+
+        print(m.sqlite3_exec(db, "SELECT 1 AS n, 'x' AS s UNION ALL SELECT 2, 'y'", collect, None))
+        print(rows)
+
+        def fail(user, count, values, names):
+            raise LookupError("no such row")
+
+        try:
+            m.sqlite3_exec(db, "SELECT 1", fail, None)
+        except LookupError as error:
+            print("raised", error)
+        print(m.sqlite3_close(db))
+    """)
+    assert printed.splitlines() == [
+        "(0, None)",
+        repr([(2, [b"1", b"x"], [b"n", b"s"]), (2, [b"2", b"y"], [b"n", b"s"])]),
+        "raised no such row",
+        "0",
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_expat_calls_handlers_it_keeps_while_it_parses(backend, built):
+    printed = run_with(built("expat", backend), """
+        import gc
+
+        parser = m.XML_ParserCreate(None)
+        seen = []
+
+        def start(user, name, attributes):
+            seen.append(name.decode())
+
+        def end(user, name):
+            seen.append("/" + name.decode())
+
+        m.XML_SetElementHandler(parser, start, end)
+        del start, end
+        gc.collect()
+        text = b"<root><a/></root>"
+        print(m.XML_Parse(parser, text, len(text), 1) == m.XML_STATUS_OK, seen)
+        m.XML_ParserFree(parser)
+    """)
+    assert printed.strip() == "True ['root', 'a', '/a', '/root']"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_zlib_writes_and_reads_a_gzip_file_and_compresses_without_packing(backend, built, tmp_path):
     printed = run_with(built("zlib", backend), f"""
         import os

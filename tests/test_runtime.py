@@ -52,7 +52,7 @@ class Handle(rt.Pointer):
 
 def test_the_sections_are_what_templates_get():
     sections = runtime_sections("pyffi")
-    assert sorted(sections) == ["argument_checks", "checks", "records"]
+    assert sorted(sections) == ["argument_checks", "callbacks", "checks", "records"]
     shared, ffi_only = sections["argument_checks"], sections["checks"]
     assert shared.startswith("# ---- runtime: the argument checks of every backend, and their messages ---")
     assert shared.endswith("return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]")
@@ -63,10 +63,14 @@ def test_the_sections_are_what_templates_get():
 
 
 @pytest.mark.parametrize(("names", "outside"), [
-    # the Cython module defines its own Pointer, record and cell base classes
-    (("argument_checks",), {"_operator", "Pointer", "_pb_Record", "_pb_Cell"}),
-    # each FFI's module defines how it reads an address, and the elements of Pointers
-    (("argument_checks", "checks", "records"), {"_operator", "_pb_address", "_pb_elements", "_pb_read_elements"}),
+    # the Cython module defines its own Pointer, FunctionPointer, record and cell base classes
+    (("argument_checks", "callbacks"), {"_operator", "_threading", "Pointer", "FunctionPointer", "_pb_Record",
+                                        "_pb_Cell"}),
+    # each FFI's module defines how it reads an address and the elements of Pointers, the
+    # FunctionPointer class and how a record keeps what it is given
+    (("argument_checks", "callbacks", "checks", "records"), {
+        "_operator", "_threading", "_pb_address", "_pb_elements", "_pb_read_elements", "FunctionPointer",
+        "_pb_keep_record"}),
 ], ids=["cython", "ffi"])
 def test_the_sections_need_only_what_every_generated_module_imports(names, outside):
     # Pasted into a module that does not import pegbind: every global they
@@ -88,7 +92,8 @@ def test_the_sections_need_only_what_every_generated_module_imports(names, outsi
     assert read - defined - set(dir(builtins)) == outside
     # and it runs so, as the head of a generated module
     namespace: dict = {}
-    exec(compile("import operator as _operator\n" + text, "pyffi-checks", "exec"), namespace)  # noqa: S102
+    exec(compile("import operator as _operator\nimport threading as _threading\n" + text, "pyffi-checks", "exec"),  # noqa: S102
+         namespace)
     assert namespace["_pb_index"](Index(7), "x", 0, 9) == 7
 
 
@@ -678,3 +683,19 @@ def test_an_index_or_a_slice_of_a_pointer_is_where_c_would_read():
         rt._pb_element_range(1.0, "int *")
     with pytest.raises(OverflowError, match=r"^a Pointer index: "):
         rt._pb_element_range(1 << 70, "int *")
+
+
+def test_what_a_callable_raises_waits_for_the_call_or_goes_to_the_unraisable_hook(monkeypatch):
+    reported = []
+    monkeypatch.setattr("sys.unraisablehook", lambda unraisable: reported.append(unraisable.exc_value))
+    first, second = KeyError("first"), KeyError("second")
+    rt._pb_calling()
+    rt._pb_callback_failed(first)
+    rt._pb_callback_failed(second)  # the first one is what the call raises
+    with pytest.raises(KeyError) as raised:
+        rt._pb_called()
+    assert raised.value is first and reported == []
+    rt._pb_calling()
+    rt._pb_called()  # nothing pending any more
+    rt._pb_callback_failed(second)  # no call from Python runs
+    assert reported == [second]

@@ -72,6 +72,11 @@ def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
         return element if param.nonnull else f"{element} | None"
     if param.role.role == "inout":
         return py_annotation(param.kind, cls)
+    if param.kind == "callback" and param.callback is not None:
+        cb = param.callback
+        args = ", ".join(py_annotation(a.kind, classes.get(a.record_key or "")) for a in cb.args)
+        result = py_annotation(cb.ret.kind, classes.get(cb.ret.record_key or ""))
+        return _not_none(f"Callable[[{args}], {result}] | FunctionPointer | None", param)
     annotation = py_annotation(param.kind, cls)
     if param.cells:  # before "| Pointer | None"
         annotation = annotation.replace(" | Pointer", "".join(f" | {c}" for c in param.cells) + " | Pointer", 1)

@@ -50,6 +50,7 @@ from .common import (
     py_string,
     result_annotation,
 )
+from .ctypes_backend.speller import CtypesSpeller
 from .pywrapper import field_plans, field_spec, input_item_spec, input_spec
 
 _TAG_PREFIX = {"struct": "_cs_", "union": "_cu_", "enum": "_ce_"}
@@ -513,8 +514,21 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         elif enum is not None:
             integer = integer_primitive(module, enum.ref, binding.target) or "int"
             anonymous.setdefault(place.root, []).append((enum, integer))
+    # Python callables C calls: one closure factory per function pointer type, its ctypes signature
+    # (the closures are ctypes', libffi's, which CPython carries: they need no user-data pointer)
+    callbacks: dict[str, dict[str, Any]] = {}
+    speller = CtypesSpeller(binding)
+    for function in binding.functions:
+        for param in function.params:
+            cb = param.callback
+            if cb is None or cb.c_text in callbacks:
+                continue
+            spelled = [speller.spell(cb.ret.ctype)]
+            spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]
+            callbacks[cb.c_text] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb, "ctypes": spelled}
     return {
         **base_context(binding),
+        "callbacks": callbacks,
         "types": types,
         "undeclared": binding.undeclared_types,
         "forward": forward,

@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Array, CType, Pointer, assert_never
-from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
+from ..passes.binding import (
+    BindingModel,
+    CallbackBinding,
+    FieldBinding,
+    FunctionBinding,
+    ParamBinding,
+    RecordBinding,
+)
 from ..passes.callplan import (
     Allocate,
     Call,
@@ -117,6 +124,8 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
         return f"('record', {label}, {classes[param.record_key or '']}, {kind == 'record_ptr' and not param.nonnull})"
     if kind == "pointer":
         return f"('pointer', {label}, {param.pointer_type!r}, {not param.nonnull})"
+    if kind == "callback" and param.callback is not None:
+        return f"('callback', {label}, {param.callback.c_text!r}, {not param.nonnull})"
     raise UnspellableError(f"no argument spec for kind {kind!r}")
 
 
@@ -268,6 +277,60 @@ class WrapperWriter(ABC):
         self.module = binding.module
         self.target = binding.target
         self.classes = classes
+        #: the closure factory of each callback type a wrapper takes: C type -> (name, source)
+        self.callbacks: dict[str, tuple[str, str]] = {}
+
+    # ---- callbacks --------------------------------------------------------
+
+    def callback_factory(self, cb: CallbackBinding) -> str:
+        """The name of the module function making a C function pointer of type ``cb`` from a
+        callable: ``(closure, pointer)``; written once per type, in :attr:`callbacks`."""
+        if cb.c_text in self.callbacks:
+            return self.callbacks[cb.c_text][0]
+        name = f"_pb_callback_{len(self.callbacks)}"
+        names = [f"a{i}" for i in range(len(cb.args))]
+        args = ", ".join(self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
+                         for a, n in zip(cb.args, names, strict=True))
+        what = repr(f"the result of a callback {cb.c_text}")
+        r = cb.ret
+        if r.kind in ("int", "enum"):
+            result, failed = f"_pb_index(function({args}), {what}, {r.int_range[0]}, {r.int_range[1]})", "0"  # type: ignore[index]
+        elif r.kind == "bool":
+            result, failed = f"_pb_bool(function({args}), {what})", "False"
+        elif r.kind == "float":
+            result, failed = f"_pb_float(function({args}), {what})", "0.0"
+        else:
+            result, failed = f"function({args})", "None"
+        body = f"function({args})\n            return None" if r.kind == "void" else f"return {result}"
+        closure, pointer = self.closure(cb, "trampoline")
+        doc = f"A C {cb.c_text} calling function: (the closure to keep alive, the pointer C is given)."
+        source = (
+            f"def {name}(function):\n"
+            f"    {doc!r}\n\n"
+            f"    def trampoline({', '.join(names)}):\n"
+            f"        try:\n"
+            f"            {body}\n"
+            f"        except BaseException as error:  # C cannot take it: kept for the call, C gets {failed}\n"
+            f"            _pb_callback_failed(error)\n"
+            f"            return {failed}\n\n"
+            f"    closure = {closure}\n"
+            f"    return closure, {pointer}\n"
+        )
+        self.callbacks[cb.c_text] = (name, source)
+        return name
+
+    def callback_arg(self, p: ParamBinding, keeper: str) -> str:
+        """What is passed for a ``callback`` parameter: NULL, a FunctionPointer's address, or a new closure's."""
+        cb = p.callback
+        assert cb is not None
+        factory = self.callback_factory(cb)
+        key = repr((p.c_name or p.py_name, p.index))
+        call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
+        return f"{self.null} if {p.py_name} is None else {call}"
+
+    @abstractmethod
+    def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
+        """(an expression making the FFI's closure calling ``trampoline``, the C pointer of ``closure``)."""
 
     # ---- hooks the backends fill in ------------------------------------
 
@@ -461,6 +524,9 @@ class WrapperWriter(ABC):
             match step:
                 case CheckNotNone(param=p):
                     out += [f"if {p.py_name} is None:", f"    raise TypeError({step.message!r})"]
+                case PassIn(param=p, slot=s) if p.kind == "callback":
+                    keeper = p.callback.keeper if p.callback is not None else None
+                    args[p.index] = self.callback_arg(p, "None" if keeper is None else f.params[keeper].py_name)
                 case PassIn(param=p, slot=s):
                     if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements
                         out.append(f"{s.arg} = {self.in_arg(p)}")
@@ -512,6 +578,12 @@ class WrapperWriter(ABC):
                     out += self.out_buffer(b.param, b.slot)
                     if b.length_slot is not None:
                         out.append(self.set_length(b.length_slot, n))
+                case Call() if any(p.kind == "callback" for p in f.params):
+                    # what a callable raises while C runs is raised here once C returns
+                    out.append("_pb_calling()")
+                    out.append("try:")
+                    out += ["    " + line for line in self.call(f, call())]
+                    out += ["finally:", "    _pb_called()"]
                 case Call():
                     if plan.passes_through and self.direct(f):
                         return out + [f"return {call()}"]  # nothing to convert back: the FFI's result is the result

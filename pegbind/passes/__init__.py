@@ -232,11 +232,14 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
     )
     cells, cell_aliases = plan_cells(target)
-    # the types of the Pointer objects the module makes: returned, written to out cells, read from fields
+    # the types of the Pointer objects the module makes: returned, written to out cells, read from
+    # fields, given to callables
     pointers = [f.function.ret for f in state.functions if f.ret.kind == "pointer"]
     pointers += [p.element for f in state.functions for p in f.params
                  if p.kind == "pointer" and p.role.role == "out" and p.element is not None]
     pointers += [field.ctype for r in state.records for field in r.fields if field.kind == "data_pointer"]
+    pointers += [a.ctype for f in state.functions for p in f.params if p.callback is not None
+                 for a in p.callback.args if a.kind == "pointer"]
     wrapped = {f.function.name: f.py_name for f in state.functions}
     function_aliases = tuple(
         (names[("function_alias", a.name)], wrapped[a.target])

@@ -72,7 +72,7 @@ if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it on
 #: * ``void`` — no value (returns only).
 ValueKind = Literal[
     "int", "bool", "float", "enum", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
-    "pointer", "string", "bytes", "null", "void",
+    "pointer", "string", "bytes", "null", "void", "callback",
 ]
 
 #: How a record field is presented (see :class:`FieldBinding`).
@@ -169,6 +169,8 @@ class ParamBinding:
     #: for an ``out`` parameter: the :class:`Deallocator` name of what C writes to it
     #: (config ``owned(F)``): the Python object frees it once (see :class:`Deallocator`)
     owner: str | None = None
+    #: for a ``callback``: what C passes the Python callable and takes back from it
+    callback: CallbackBinding | None = None
 
     @property
     def c_type(self) -> CType:
@@ -186,6 +188,46 @@ class ParamBinding:
         if self.position:
             return f"argument {self.position} ({self.py_name})"
         return f"C parameter {self.index + 1} ({self.py_name})"
+
+
+@dataclass(frozen=True, slots=True)
+class CallbackValue:
+    """One argument of a callback, or its result: how it crosses between C and the Python callable.
+
+    An argument reaches the callable as a return value of that type would
+    (``kind`` as :attr:`ReturnBinding.kind`: a number, an enum member, a record
+    view, a handle, ``bytes`` for characters, a typed ``Pointer``); the
+    callable's result goes back to C as an argument of that type would, with
+    the same checks (``int``/``bool``/``float``/``enum``, or ``void``).
+    """
+
+    ctype: CType
+    kind: ValueKind
+    record_key: str | None = None  #: as :attr:`ParamBinding.record_key`
+    pointer_type: str = ""  #: for ``pointer``: as :attr:`ParamBinding.pointer_type`
+    #: for an ``int``/``enum`` result: the range C can hold (a value outside is an error)
+    int_range: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallbackBinding:
+    """A function pointer parameter, which takes a Python callable (or None, or a
+    ``FunctionPointer`` of the same type): C calls the callable through a closure.
+
+    The closure lives until the call returns, and after it, because C may keep
+    the pointer to call it later (expat's handlers): with the first handle or
+    record argument of the call (:attr:`keeper`), replaced when the same
+    function sets the same parameter for it again; without one, for the life of
+    the module, replaced the same way.
+    """
+
+    #: the function pointer type as C spells it with its typedefs resolved: what a
+    #: ``FunctionPointer`` passed for it must be
+    c_text: str
+    args: tuple[CallbackValue, ...]
+    ret: CallbackValue
+    #: the index of the parameter whose object keeps the closure alive (None: the module)
+    keeper: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, inte
 from .binding import (
     CELL_ALIASES,
     CELL_TYPES,
+    CallbackBinding,
+    CallbackValue,
     CellBinding,
     Deallocator,
     ErrorCheck,
@@ -54,7 +56,7 @@ if TYPE_CHECKING:  # what the build found of the linked libraries; passes read n
     from ..exports import Exports
 
 _CHARS = ("char", "signed char", "unsigned char")
-_POINTER_KINDS = ("cstring", "buffer", "writable_buffer", "record_ptr", "handle", "pointer")
+_POINTER_KINDS = ("cstring", "buffer", "writable_buffer", "record_ptr", "handle", "pointer", "callback")
 #: Roles that take a length parameter, and the element kinds each accepts.
 _SEQUENCE_ROLES = ("in-array", "out-array", "out-bytes")
 
@@ -193,7 +195,7 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return "handle", key, None
         target = module.resolve(resolved.target)
         if isinstance(target, FunctionType):
-            raise Unsupported(f"{ctype.to_c()} has no default Python conversion")
+            return "callback", None, target  # planned by plan_callback
         if isinstance(target, RecordRef) and target.kind != "enum" and _has_class(module, names, target):
             return "record_ptr", target.key, None
         if isinstance(target, Primitive) and target.name == "char" and target.is_const:
@@ -204,6 +206,36 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return ("buffer" if target.is_const else "writable_buffer"), None, target
         return "pointer", None, None  # to a pointer, an opaque record of no name, __int128 ...
     raise Unsupported(f"{ctype.to_c()} has no default Python conversion")
+
+
+#: what a callback's arguments may be, and its result (see :class:`CallbackValue`)
+_CALLBACK_ARGS = ("int", "bool", "float", "enum", "handle", "record_ptr", "string", "pointer")
+_CALLBACK_RESULTS = ("void", "int", "bool", "float", "enum")
+
+
+def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CType, function: FunctionType
+                  ) -> CallbackBinding:
+    """How a Python callable stands for a C function of type ``function`` (see :class:`CallbackBinding`)."""
+    text = pointer_type(module, pointer)
+    if function.variadic:
+        raise Unsupported(f"a callback {text} takes variable arguments, which Python cannot be given yet")
+
+    def value(ctype: CType, what: str, kinds: tuple[str, ...]) -> CallbackValue:
+        try:
+            kind, key = classify_return(module, names, ctype)
+        except Unsupported:
+            kind, key = "", None
+        lo, hi = integer_range(module, ctype, target) if kind in ("int", "enum") else (0, 0)
+        if kind not in kinds or lo < -(1 << 63) or hi >= 1 << 64:  # wider than libffi's integers
+            raise Unsupported(f"a callback {text}: {what} of type {ctype.to_c()} cannot cross to Python yet")
+        return CallbackValue(
+            ctype, kind, key,  # type: ignore[arg-type]  # one of the kinds above
+            pointer_type(module, ctype) if kind == "pointer" else "",
+            (lo, hi) if kind in ("int", "enum") else None,
+        )
+
+    args = tuple(value(p.type, f"its parameter {i + 1}", _CALLBACK_ARGS) for i, p in enumerate(function.params))
+    return CallbackBinding(text, args, value(function.ret, "its result", _CALLBACK_RESULTS))
 
 
 def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:
@@ -566,6 +598,8 @@ def plan_function(
         role = param_roles[index]
         try:
             kind, key, element = _plan_param(module, names, index, param.type, role)
+            callback = (plan_callback(module, target, names, param.type, element)  # type: ignore[arg-type]
+                        if kind == "callback" else None)
         except Unsupported as exc:
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
         if index in length_of and role.role == "len":
@@ -606,7 +640,13 @@ def plan_function(
             text=kind in ("cstring", "buffer") and role.role == "in" and element is not None
             and is_character(module, element),
             cells=cells, cell_tag=cell_tag,
+            callback=callback,
         ))
+    # a callable C may keep lives with the first handle or record the call was given
+    keeper = next((p.index for p in params if p.kind in ("handle", "record_ptr") and p.role.role == "in"), None)
+    for index, planned in enumerate(params):
+        if planned.callback is not None:
+            params[index] = dataclasses.replace(planned, callback=dataclasses.replace(planned.callback, keeper=keeper))
     for index, (pointer, unit) in _bounds(module, params, set(roles)).items():
         params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
     for index, planned in enumerate(params):
@@ -618,6 +658,11 @@ def plan_function(
     if returns_owner is not None:
         _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None
+    if any(p.kind == "callback" for p in params) and not any(
+            rule.release_gil is not None for rule in config.rules_for(function.name)):
+        # C may call the callable from a thread of its own while this one waits for it:
+        # that thread needs the GIL (ctypes and cffi release it around every call)
+        release_gil = True
     return FunctionBinding(
         function,
         names[("function", function.name)],

@@ -1,9 +1,10 @@
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "capi.h"
 
-struct capi_db { char name[32]; int open; };
+struct capi_db { char name[32]; int open; capi_listener listener; int said; };
 
 static int easy_object, multi_object;
 CAPI_EASY *capi_easy_init(void) { return &easy_object; }
@@ -211,3 +212,32 @@ int capi_holder_bump(capi_holder *h) { return h->numbers ? ++h->numbers[0] : -1;
 int capi_holder_constant(const capi_holder *h, int index) { return h->constants ? h->constants[index] : -1; }
 int capi_holder_row_sum(const capi_holder *h, int row) { return h->rows ? capi_row_sum(h->rows, row) : -1; }
 int capi_holder_refs(const capi_holder *h) { return h->ref ? h->ref->refs : -1; }
+
+int capi_apply(capi_visit f, void *user, int x) { return f ? f(x, user) + 1 : -1; }
+
+static int (*comparator)(const int *, const int *);
+static int compare(const void *a, const void *b) { return comparator(a, b); }
+void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *)) {
+    comparator = cmp;
+    qsort(base, n, sizeof *base, compare);
+}
+
+void capi_db_listen(capi_db *db, capi_listener listener) { db->listener = listener; }
+int capi_db_say(capi_db *db, const char *text) {
+    if (db->listener)
+        db->listener(db, text, 0.5);
+    return ++db->said;
+}
+
+struct capi_job { int (*f)(int); int x, result; };
+static void *capi_job_run(void *arg) { struct capi_job *job = arg; job->result = job->f(job->x); return NULL; }
+int capi_in_thread(int (*f)(int), int x) {
+    struct capi_job job = {f, x, 0};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, capi_job_run, &job) != 0)
+        return -1;
+    pthread_join(thread, NULL);
+    return job.result;
+}
+
+capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c) { return f(c); }

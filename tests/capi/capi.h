@@ -57,6 +57,17 @@ int capi_lookup(const char *key, const char **value);
 const int *capi_table(void);
 int capi_table_at(const int *table, int index);
 int **capi_rows(void);
+/* Callables: with a user-data pointer, without one (qsort's comparator), one the
+   library keeps to call later, one called from a thread the library starts. */
+typedef int (*capi_visit)(int value, void *user);
+int capi_apply(capi_visit f, void *user, int x);  /* f(x, user) + 1; -1 for NULL */
+void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *));
+typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
+void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */
+int capi_db_say(capi_db *db, const char *text);  /* how many times it has called the listener */
+int capi_in_thread(int (*f)(int), int x);  /* f(x) from a new thread, which it waits for */
+capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c);
+
 /* Arrays C hands out through pointers, read element by element from Python. */
 const char *const *capi_names(void);
 const double *capi_reals(void);

@@ -63,7 +63,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     gone = excluded(binding)[0]
     records = [r for r in ordered_records(binding) if r.record.key not in gone]
     classes = class_names(binding, records)
-    calls, types = render_wrappers(binding, classes)
+    calls, types, callbacks = render_wrappers(binding, classes)
     table = binding.function_table
     getter = None
     if table is not None:
@@ -82,5 +82,6 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         **classes_context(binding, records, classes, calls),
         "defined_check": DEFINED_CHECK,
         "types": types,
+        "callbacks": callbacks,
         "left_out": left_out(binding),
     }

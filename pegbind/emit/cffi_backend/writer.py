@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model import Array, CType, Pointer, Primitive
-from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
 from .cdef import called_functions, integer_char
@@ -188,6 +188,10 @@ class CffiWriter(WrapperWriter):
                     "_pb_r), None)"]
         return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
 
+    def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
+        # cffi's closure is the C function pointer it is passed as; it takes the GIL itself
+        return f"_ffi.callback({cb.c_text!r}, {trampoline})", "closure"
+
     def record_at(self, key: str, pointer: str, owner: str) -> str:
         return f"_pb_view_at({self.classes[key]}, {pointer}, {owner})"
 
@@ -247,13 +251,15 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
 
 def render_wrappers(
     binding: BindingModel, classes: dict[str, str]
-) -> tuple[list[RenderedWrapper], list[tuple[str, str]]]:
+) -> tuple[list[RenderedWrapper], list[tuple[str, str]], list[str]]:
     """A wrapper per function of the cdef, in :func:`called_functions` order (the rest is in ``left_out``),
-    and the cffi types they allocate: (module-level name, C type text), in first-use order."""
+    the cffi types they allocate: (module-level name, C type text), in first-use order, and the
+    closure factories of the callbacks they take (sources)."""
     writer = CffiWriter(binding, classes)
     called = set(called_functions(binding))
     wrappers = [
         RenderedWrapper(function, writer.wrapper(function, False), writer.wrapper(function, True))
         for function in binding.functions if function.function.name in called
     ]
-    return wrappers, [(text, name) for text, name in writer.types.items()]
+    return (wrappers, [(text, name) for text, name in writer.types.items()],
+            [source for _, source in writer.callbacks.values()])

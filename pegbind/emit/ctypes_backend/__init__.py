@@ -82,6 +82,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "library_dirs": folders,
         "table": getter,
         "cell_types": {cell.py_name: speller.spell(Primitive(cell.primitive)) for cell in binding.cells},
+        "callbacks": [source for _, source in writer.callbacks.values()],
         # what a Pointer's elements are read as: a pointer to characters as c_char_p (bytes or None)
         "element_types": {
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ...diagnostics import Diagnostic
 from ...model import CType
-from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
 from .speller import _SMALL_INT, CtypesSpeller, CtypesSpellingError
@@ -260,6 +260,13 @@ class CtypesWriter(WrapperWriter):
             return [f"_pb_ret = _pb_view({self.classes[f.ret.record_key or '']}, _pb_r)"]
         # c_char_p gives bytes or None, c_bool gives bool, c_void_p an int or None
         return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
+
+    def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
+        # a ctypes closure takes the GIL itself, on any thread; pointers come in as
+        # the return values of the same types do (c_char_p: bytes or None)
+        types = [self.speller.spell(cb.ret.ctype)]
+        types += ["_ct.c_char_p" if a.kind == "string" else self.speller.spell(a.ctype) for a in cb.args]
+        return f"_ct.CFUNCTYPE({', '.join(types)})({trampoline})", "_ct.cast(closure, _ct.c_void_p).value"
 
     def record_at(self, key: str, pointer: str, owner: str) -> str:
         return f"_pb_view_at({self.classes[key]}, {self.speller.struct_names[key]}, {pointer}, {owner})"

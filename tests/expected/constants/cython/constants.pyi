@@ -4,7 +4,7 @@
 import builtins
 import os
 from enum import IntEnum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview

@@ -10,6 +10,7 @@ cdef extern from "functions.h" nogil:
     int _c_log_message "log_message"(const char *, ...)
     void _c_shutdown "shutdown"()
     int _c_first_of "first_of"(int[8], _c_size_t)
+    double _c_integrate "integrate"(double (*)(double) noexcept nogil, double, double)
     int _c_unnamed "unnamed"(int, char *, const void *)
     char *_c_copy_into "copy_into"(char *, const char *, _c_size_t)
     void _c_die "die"(const char *)
@@ -26,6 +27,7 @@ cdef extern from *:
     #pragma weak log_message
     #pragma weak shutdown
     #pragma weak first_of
+    #pragma weak integrate
     #pragma weak unnamed
     #pragma weak copy_into
     #pragma weak die

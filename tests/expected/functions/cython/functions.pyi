@@ -4,7 +4,7 @@
 import builtins
 import os
 from enum import IntEnum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
@@ -83,6 +83,8 @@ class Pointer:
 def shutdown() -> None: ...
 
 def first_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int: ...
+
+def integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float: ...
 
 def unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int: ...
 

@@ -22,6 +22,8 @@ from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 import operator as _operator
 import sys as _sys
+import threading as _threading
+import ctypes as _ct
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -277,6 +279,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -337,6 +351,56 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
+
+
 cdef int _pb_reraise() except -1:
     # Lets Cython see the exception a conversion helper left pending.
     return -1
@@ -375,6 +439,7 @@ cdef extern from *:
     """
     #if defined(__GNUC__)
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_size_t(PyObject *, size_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_double(PyObject *, double *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_int(PyObject *, int *);
     #endif
     """
@@ -383,6 +448,11 @@ cdef inline int _pb_to_c_size_t "__pyx_pb_to_c_size_t"(object value, _c_size_t *
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_size_t)(object, _c_size_t *) noexcept
+
+cdef inline int _pb_to_double "__pyx_pb_to_double"(object value, double *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_double)(object, double *) noexcept
 
 cdef inline int _pb_to_int "__pyx_pb_to_int"(object value, int *out) except -1:
     out[0] = value
@@ -547,6 +617,8 @@ cdef class Pointer:
     # what frees the memory, with the library's function (NULL: borrowed)
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
+    # the closures of callables given with it that C may call later (None: none)
+    cdef dict _keep
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
@@ -646,6 +718,54 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     # count elements from index start; None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
+
+
+cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
+    # Keep closure alive with keeper (a handle or record; None: the module) under key (the
+    # function and its parameter), in the place of what the same key kept before.
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        if (<Pointer>keeper)._keep is None:
+            (<Pointer>keeper)._keep = {}
+        (<Pointer>keeper)._keep[key] = closure
+    else:
+        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+    # Stores at target what C is given for a function pointer parameter: NULL for None, a
+    # FunctionPointer's address, or that of a new closure (factory) calling value, kept alive
+    # with keeper; anything else gets the shared checks' error (spec: its "callback" spec).
+    cdef void *address = NULL
+    cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
+    if value is None and spec[0] != "nonnull":
+        pass
+    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+        address = (<FunctionPointer>value)._ptr
+    elif value is not None and type(value) is not FunctionPointer and callable(value):
+        closure, number = factory(value)
+        _pb_keep_callback(keeper, key, closure)
+        address = <void *><size_t>number
+    else:
+        _pb_fix_value(spec, value)  # raises
+    memcpy(target, &address, sizeof(void *))
+    return 0
+
+
+def _pb_callback_0(function):
+    # A C double (*)(double) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            return _pb_float(function(a0), 'the result of a callback double (*)(double)')
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            _pb_callback_failed(error)
+            return 0.0
+
+    closure = _ct.CFUNCTYPE(_ct.c_double, _ct.c_double)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -1056,6 +1176,39 @@ def first_of(values, n, /):
 
 
 
+def integrate(f, from_, to, /):
+    'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
+    cdef double (*_pb_a0)(double) noexcept nogil
+    cdef double _pb_a1
+    cdef double _pb_a2
+    cdef int _pb_status
+    cdef Py_ssize_t _pb_k
+    cdef double _pb_r
+    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, ('f', 0))
+
+    _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(from_, &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('float', 'argument 2 (from_)'), from_)
+
+
+    _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(to, &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('float', 'argument 3 (to)'), to)
+
+
+    _pb_calling()
+    try:
+        with nogil:
+            _pb_r = _c_integrate(_pb_a0, _pb_a1, _pb_a2)
+    finally:
+        _pb_called()
+    _pb_ret = _pb_r
+
+    return _pb_ret
+
+
+
+
 def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     cdef int _pb_a0
@@ -1290,6 +1443,8 @@ if <void *>_c_shutdown == NULL:
     shutdown = _pb_unlinked("shutdown")
 if <void *>_c_first_of == NULL:
     first_of = _pb_unlinked("first_of")
+if <void *>_c_integrate == NULL:
+    integrate = _pb_unlinked("integrate")
 if <void *>_c_unnamed == NULL:
     unnamed = _pb_unlinked("unnamed")
 if <void *>_c_copy_into == NULL:

@@ -7,6 +7,7 @@ function, with the same names, checks and errors as the Cython backend.
 import ctypes as _ct
 import operator as _operator
 import os as _os
+import threading as _threading
 import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
@@ -247,6 +248,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -305,6 +318,56 @@ def _pb_fix(specs, args):
     The ctypes and cffi wrappers run their body again with what it returns.
     """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
 
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
@@ -447,11 +510,12 @@ class Pointer(_pb_Owner):
     ValueError.  ``close()`` leaves what the library only lends alone.
     """
 
-    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    __slots__ = ("_h", "_ctype", "_owner", "_free", "_keep")
     _h: object  #: the address, as the FFI holds it
     _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
     _owner: object  #: what must outlive the pointer: the argument or Library it came from
     _free: object  #: what frees the memory when this object goes (None: borrowed)
+    _keep: dict  #: the closures of callables given with it that C may call later (set when there are)
     #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
     _pb_kind = ""
 
@@ -506,6 +570,37 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
+
+
+def _pb_callback(value, factory, ctype, keeper, key):
+    """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
+    address, or the address of a new closure (``factory``) calling ``value``, kept alive
+    with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
+    if value is None:
+        return None
+    if type(value) is FunctionPointer:
+        if value._ctype != ctype:
+            raise TypeError("a FunctionPointer of another type")
+        return value._ptr
+    if not callable(value):
+        raise TypeError("not a callable")
+    closure, pointer = factory(value)
+    _pb_keep_callback(keeper, key, closure)
+    return pointer
+
+
+def _pb_keep_callback(keeper, key, closure):
+    """Keep ``closure`` alive with ``keeper`` (a handle or record; None: the module) under ``key``
+    (the function and its parameter), in the place of what the same key kept before."""
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        kept = getattr(keeper, "_keep", None)
+        if kept is None:
+            keeper._keep = kept = {}
+        kept[key] = closure
+    else:
+        _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
 def _pb_handle(cls, pointer, owner):
@@ -738,6 +833,11 @@ def _pb_keep(struct, name, value):
     except AttributeError:
         kept = root._pb_kept = {}
     kept[(_ct.addressof(struct), name)] = value
+
+
+def _pb_keep_record(record, name, value):
+    """Keep ``value`` alive with the record owning the memory of ``record`` (a record object)."""
+    _pb_keep(record._s, name, value)
 
 
 def _pb_buffer_address(value, what, writable, size, copy_readonly=False):

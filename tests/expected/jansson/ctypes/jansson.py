@@ -7,6 +7,7 @@ function, with the same names, checks and errors as the Cython backend.
 import ctypes as _ct
 import operator as _operator
 import os as _os
+import threading as _threading
 import sys as _sys
 from ctypes import ArgumentError as _ArgumentError
 from enum import IntEnum as _IntEnum
@@ -247,6 +248,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -305,6 +318,56 @@ def _pb_fix(specs, args):
     The ctypes and cffi wrappers run their body again with what it returns.
     """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
 
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
@@ -447,11 +510,12 @@ class Pointer(_pb_Owner):
     ValueError.  ``close()`` leaves what the library only lends alone.
     """
 
-    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    __slots__ = ("_h", "_ctype", "_owner", "_free", "_keep")
     _h: object  #: the address, as the FFI holds it
     _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
     _owner: object  #: what must outlive the pointer: the argument or Library it came from
     _free: object  #: what frees the memory when this object goes (None: borrowed)
+    _keep: dict  #: the closures of callables given with it that C may call later (set when there are)
     #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
     _pb_kind = ""
 
@@ -506,6 +570,37 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
+
+
+def _pb_callback(value, factory, ctype, keeper, key):
+    """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
+    address, or the address of a new closure (``factory``) calling ``value``, kept alive
+    with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
+    if value is None:
+        return None
+    if type(value) is FunctionPointer:
+        if value._ctype != ctype:
+            raise TypeError("a FunctionPointer of another type")
+        return value._ptr
+    if not callable(value):
+        raise TypeError("not a callable")
+    closure, pointer = factory(value)
+    _pb_keep_callback(keeper, key, closure)
+    return pointer
+
+
+def _pb_keep_callback(keeper, key, closure):
+    """Keep ``closure`` alive with ``keeper`` (a handle or record; None: the module) under ``key``
+    (the function and its parameter), in the place of what the same key kept before."""
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        kept = getattr(keeper, "_keep", None)
+        if kept is None:
+            keeper._keep = kept = {}
+        kept[key] = closure
+    else:
+        _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
 def _pb_handle(cls, pointer, owner):
@@ -738,6 +833,11 @@ def _pb_keep(struct, name, value):
     except AttributeError:
         kept = root._pb_kept = {}
     kept[(_ct.addressof(struct), name)] = value
+
+
+def _pb_keep_record(record, name, value):
+    """Keep ``value`` alive with the record owning the memory of ``record`` (a record object)."""
+    _pb_keep(record._s, name, value)
 
 
 def _pb_buffer_address(value, what, writable, size, copy_readonly=False):
@@ -1463,6 +1563,36 @@ _IO_FILE = FILE
 
 
 # ---- functions ---------------------------------------------------------
+
+
+def _pb_callback_0(function):
+    'A C unsigned long (*)(void *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            return _pb_index(function(_pb_pointer(a0, 'void *', None), a1, _pb_pointer(a2, 'void *', None)), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_1(function):
+    'A C int (*)(char *, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            return _pb_index(function(a0, a1, _pb_pointer(a2, 'void *', None)), 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
 _pt_json_object = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_json_array = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_json_string = _ct.CFUNCTYPE(_ct.c_void_p)
@@ -1525,11 +1655,13 @@ _pt_json_loadb = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_char_p, _ct.c_uint64, _ct.c_u
 _pt_json_loadf = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.POINTER(_S1))
 _pt_json_loadfd = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_int32, _ct.c_uint64, _ct.POINTER(_S1))
 _pt_json_load_file = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_char_p, _ct.c_uint64, _ct.POINTER(_S1))
+_pt_json_load_callback = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.POINTER(_S1))
 _pt_json_dumps = _ct.CFUNCTYPE(_ct.c_void_p, _ct.POINTER(_S0), _ct.c_uint64)
 _pt_json_dumpb = _ct.CFUNCTYPE(_ct.c_uint64, _ct.POINTER(_S0), _ct.c_void_p, _ct.c_uint64, _ct.c_uint64)
 _pt_json_dumpf = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_void_p, _ct.c_uint64)
 _pt_json_dumpfd = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_int32, _ct.c_uint64)
 _pt_json_dump_file = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_char_p, _ct.c_uint64)
+_pt_json_dump_callback = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)
 _pt_json_get_alloc_funcs = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_void_p)
 _pt_jansson_version_str = _ct.CFUNCTYPE(_ct.c_char_p)
 _pt_jansson_version_cmp = _ct.CFUNCTYPE(_ct.c_int32)
@@ -2731,6 +2863,35 @@ def json_load_file(path, flags, error, /):
 if _f_json_load_file is None:
     json_load_file = _pb_unlinked('json_load_file')
 
+_f_json_load_callback = _pb_symbol(_pb_libraries, 'json_load_callback', _pt_json_load_callback)
+
+
+def json_load_callback(callback, data, flags, error, /):
+    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    try:
+        if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
+            _pb_calling()
+            try:
+                _pb_r = _f_json_load_callback(None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+            finally:
+                _pb_called()
+            _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
+            return _pb_ret
+    except _PB_RETRY:
+        pass
+    callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
+    _pb_calling()
+    try:
+        _pb_r = _f_json_load_callback(None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+    finally:
+        _pb_called()
+    _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
+    return _pb_ret
+
+
+if _f_json_load_callback is None:
+    json_load_callback = _pb_unlinked('json_load_callback')
+
 _f_json_dumps = _pb_symbol(_pb_libraries, 'json_dumps', _pt_json_dumps)
 
 
@@ -2841,6 +3002,35 @@ def json_dump_file(json, path, flags, /):
 
 if _f_json_dump_file is None:
     json_dump_file = _pb_unlinked('json_dump_file')
+
+_f_json_dump_callback = _pb_symbol(_pb_libraries, 'json_dump_callback', _pt_json_dump_callback)
+
+
+def json_dump_callback(json, callback, data, flags, /):
+    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    try:
+        if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
+            _pb_calling()
+            try:
+                _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+            finally:
+                _pb_called()
+            _pb_ret = _pb_r
+            return _pb_ret
+    except _PB_RETRY:
+        pass
+    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
+    _pb_calling()
+    try:
+        _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+    finally:
+        _pb_called()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+if _f_json_dump_callback is None:
+    json_dump_callback = _pb_unlinked('json_dump_callback')
 
 _f_json_get_alloc_funcs = _pb_symbol(_pb_libraries, 'json_get_alloc_funcs', _pt_json_get_alloc_funcs)
 

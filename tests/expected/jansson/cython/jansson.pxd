@@ -121,11 +121,13 @@ cdef extern from "jansson.h" nogil:
     _c_json_t *_c_json_loadf "json_loadf"(_c_FILE *, _c_size_t, _c_json_error_t *)
     _c_json_t *_c_json_loadfd "json_loadfd"(int, _c_size_t, _c_json_error_t *)
     _c_json_t *_c_json_load_file "json_load_file"(const char *, _c_size_t, _c_json_error_t *)
+    _c_json_t *_c_json_load_callback "json_load_callback"(_c_json_load_callback_t, void *, _c_size_t, _c_json_error_t *)
     char *_c_json_dumps "json_dumps"(const _c_json_t *, _c_size_t)
     _c_size_t _c_json_dumpb "json_dumpb"(const _c_json_t *, char *, _c_size_t, _c_size_t)
     int _c_json_dumpf "json_dumpf"(const _c_json_t *, _c_FILE *, _c_size_t)
     int _c_json_dumpfd "json_dumpfd"(const _c_json_t *, int, _c_size_t)
     int _c_json_dump_file "json_dump_file"(const _c_json_t *, const char *, _c_size_t)
+    int _c_json_dump_callback "json_dump_callback"(const _c_json_t *, _c_json_dump_callback_t, void *, _c_size_t)
     void _c_json_get_alloc_funcs "json_get_alloc_funcs"(_c_json_malloc_t *, _c_json_free_t *)
     const char *_c_jansson_version_str "jansson_version_str"()
     int _c_jansson_version_cmp "jansson_version_cmp"(int, int, int)
@@ -203,11 +205,13 @@ cdef extern from *:
     #pragma weak json_loadf
     #pragma weak json_loadfd
     #pragma weak json_load_file
+    #pragma weak json_load_callback
     #pragma weak json_dumps
     #pragma weak json_dumpb
     #pragma weak json_dumpf
     #pragma weak json_dumpfd
     #pragma weak json_dump_file
+    #pragma weak json_dump_callback
     #pragma weak json_get_alloc_funcs
     #pragma weak jansson_version_str
     #pragma weak jansson_version_cmp

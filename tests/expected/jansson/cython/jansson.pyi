@@ -4,7 +4,7 @@
 import builtins
 import os
 from enum import IntEnum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
@@ -322,6 +322,8 @@ def json_loadfd(input_: int, flags: int, error: json_error_t | None, /) -> json_
 
 def json_load_file(path: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None: ...
 
+def json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None: ...
+
 def json_dumps(json: json_t | None, flags: int, /) -> bytes | None: ...
 
 def json_dumpb(json: json_t | None, buffer: _WritableBuffer | Pointer | None, size: int, flags: int, /) -> int: ...
@@ -331,6 +333,8 @@ def json_dumpf(json: json_t | None, output: FILE | None, flags: int, /) -> int: 
 def json_dumpfd(json: json_t | None, output: int, flags: int, /) -> int: ...
 
 def json_dump_file(json: json_t | None, path: str | _Buffer | None, flags: int, /) -> int: ...
+
+def json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int: ...
 
 def json_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None: ...
 

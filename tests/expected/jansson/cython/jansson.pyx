@@ -22,6 +22,8 @@ from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 import operator as _operator
 import sys as _sys
+import threading as _threading
+import ctypes as _ct
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -277,6 +279,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -335,6 +349,56 @@ def _pb_fix(specs, args):
     The ctypes and cffi wrappers run their body again with what it returns.
     """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
 
 
 cdef int _pb_reraise() except -1:
@@ -559,6 +623,8 @@ cdef class Pointer:
     # what frees the memory, with the library's function (NULL: borrowed)
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
+    # the closures of callables given with it that C may call later (None: none)
+    cdef dict _keep
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
@@ -658,6 +724,68 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     # count elements from index start; None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
+
+
+cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
+    # Keep closure alive with keeper (a handle or record; None: the module) under key (the
+    # function and its parameter), in the place of what the same key kept before.
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        if (<Pointer>keeper)._keep is None:
+            (<Pointer>keeper)._keep = {}
+        (<Pointer>keeper)._keep[key] = closure
+    else:
+        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+    # Stores at target what C is given for a function pointer parameter: NULL for None, a
+    # FunctionPointer's address, or that of a new closure (factory) calling value, kept alive
+    # with keeper; anything else gets the shared checks' error (spec: its "callback" spec).
+    cdef void *address = NULL
+    cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
+    if value is None and spec[0] != "nonnull":
+        pass
+    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+        address = (<FunctionPointer>value)._ptr
+    elif value is not None and type(value) is not FunctionPointer and callable(value):
+        closure, number = factory(value)
+        _pb_keep_callback(keeper, key, closure)
+        address = <void *><size_t>number
+    else:
+        _pb_fix_value(spec, value)  # raises
+    memcpy(target, &address, sizeof(void *))
+    return 0
+
+
+def _pb_callback_0(function):
+    # A C unsigned long (*)(void *, unsigned long, void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            return _pb_index(function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_1(function):
+    # A C int (*)(char *, unsigned long, void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            return _pb_index(function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -3541,6 +3669,64 @@ def json_load_file(path, flags, error, /):
 
 
 
+def json_load_callback(callback, data, flags, error, /):
+    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    cdef _c_json_load_callback_t _pb_a0
+    cdef void *_pb_a1
+    cdef _c_size_t _pb_a2
+    cdef _c_json_error_t *_pb_a3
+    cdef int _pb_status
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_k
+    cdef _c_json_t *_pb_r
+    try:
+        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('callback', 0))
+
+        if data is None:
+            _pb_a1 = NULL
+        elif PyObject_CheckBuffer(data):
+            try:
+                PyObject_GetBuffer(data, &_pb_v1, PyBUF_WRITABLE)
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+                raise TypeError('argument 2 (data) must be a writable contiguous buffer, not ' + type(data).__name__) from None
+            _pb_h1 = True
+            _pb_a1 = <void *>_pb_v1.buf
+        elif isinstance(data, Pointer) or isinstance(data, _pb_Record):
+            _pb_a1 = <void *>_pb_object_address(data, 'void *', "argument 2 (data)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 2 (data) must be a writable contiguous buffer, not ' + type(data).__name__)
+
+        if PyLong_CheckExact(flags):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
+
+        if error is None:
+            _pb_a3 = NULL
+        elif isinstance(error, json_error_t):
+            _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
+        else:
+            raise _pb_wrong_record(error, json_error_t, "argument 4 (error)", True)
+
+        _pb_calling()
+        try:
+            with nogil:
+                _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        finally:
+            _pb_called()
+        _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
+
+        return _pb_ret
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
+
+
+
+
 def json_dumps(json, flags, /):
     'json_dumps(json: json_t | None, flags: int, /) -> bytes | None\n\nC: char *json_dumps(const json_t *json, size_t flags);'
     cdef const _c_json_t *_pb_a0
@@ -3777,6 +3963,66 @@ def json_dump_file(json, path, flags, /):
 
 
 
+def json_dump_callback(json, callback, data, flags, /):
+    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    cdef const _c_json_t *_pb_a0
+    cdef _c_json_dump_callback_t _pb_a1
+    cdef void *_pb_a2
+    cdef _c_size_t _pb_a3
+    cdef int _pb_status
+    cdef Py_buffer _pb_v2
+    cdef bint _pb_h2 = False
+    cdef Py_ssize_t _pb_k
+    cdef int _pb_r
+    try:
+        if json is None:
+            _pb_a0 = NULL
+        elif isinstance(json, json_t):
+            if (<json_t>json)._pb_closed:
+                raise ValueError("argument 1 (json) is closed")
+            _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+        else:
+            raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+
+        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('callback', 1))
+
+        if data is None:
+            _pb_a2 = NULL
+        elif PyObject_CheckBuffer(data):
+            try:
+                PyObject_GetBuffer(data, &_pb_v2, PyBUF_WRITABLE)
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+                raise TypeError('argument 3 (data) must be a writable contiguous buffer, not ' + type(data).__name__) from None
+            _pb_h2 = True
+            _pb_a2 = <void *>_pb_v2.buf
+        elif isinstance(data, Pointer) or isinstance(data, _pb_Record):
+            _pb_a2 = <void *>_pb_object_address(data, 'void *', "argument 3 (data)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 3 (data) must be a writable contiguous buffer, not ' + type(data).__name__)
+
+        if PyLong_CheckExact(flags):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
+
+        _pb_calling()
+        try:
+            with nogil:
+                _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        finally:
+            _pb_called()
+        _pb_ret = _pb_r
+
+        return _pb_ret
+    finally:
+        if _pb_h2:
+            PyBuffer_Release(&_pb_v2)
+
+
+
+
 def json_get_alloc_funcs(malloc_fn, free_fn, /):
     'json_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None\n\nC: void json_get_alloc_funcs(json_malloc_t *malloc_fn, json_free_t *free_fn);'
     cdef _c_json_malloc_t *_pb_a0
@@ -3978,6 +4224,8 @@ if <void *>_c_json_loadfd == NULL:
     json_loadfd = _pb_unlinked("json_loadfd")
 if <void *>_c_json_load_file == NULL:
     json_load_file = _pb_unlinked("json_load_file")
+if <void *>_c_json_load_callback == NULL:
+    json_load_callback = _pb_unlinked("json_load_callback")
 if <void *>_c_json_dumps == NULL:
     json_dumps = _pb_unlinked("json_dumps")
 if <void *>_c_json_dumpb == NULL:
@@ -3988,6 +4236,8 @@ if <void *>_c_json_dumpfd == NULL:
     json_dumpfd = _pb_unlinked("json_dumpfd")
 if <void *>_c_json_dump_file == NULL:
     json_dump_file = _pb_unlinked("json_dump_file")
+if <void *>_c_json_dump_callback == NULL:
+    json_dump_callback = _pb_unlinked("json_dump_callback")
 if <void *>_c_json_get_alloc_funcs == NULL:
     json_get_alloc_funcs = _pb_unlinked("json_get_alloc_funcs")
 if <void *>_c_jansson_version_str == NULL:

@@ -6,6 +6,7 @@ function, with the same names, checks and errors as the Cython backend.
 """
 import operator as _operator
 import os as _os
+import threading as _threading
 from enum import IntEnum as _IntEnum
 
 try:
@@ -254,6 +255,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -312,6 +325,56 @@ def _pb_fix(specs, args):
     The ctypes and cffi wrappers run their body again with what it returns.
     """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
 
 
 # ---- runtime: what the ctypes and cffi wrappers and classes share ---------
@@ -454,11 +517,12 @@ class Pointer(_pb_Owner):
     ValueError.  ``close()`` leaves what the library only lends alone.
     """
 
-    __slots__ = ("_h", "_ctype", "_owner", "_free")
+    __slots__ = ("_h", "_ctype", "_owner", "_free", "_keep")
     _h: object  #: the address, as the FFI holds it
     _ctype: str  #: the C pointer type (set on Pointer values; a handle's class says it)
     _owner: object  #: what must outlive the pointer: the argument or Library it came from
     _free: object  #: what frees the memory when this object goes (None: borrowed)
+    _keep: dict  #: the closures of callables given with it that C may call later (set when there are)
     #: what repr calls a handle class's values (``Pointer`` values name their C type instead)
     _pb_kind = ""
 
@@ -513,6 +577,37 @@ class Pointer(_pb_Owner):
         if guard is not None:
             self._h = _PB_CLOSED
         return guard
+
+
+def _pb_callback(value, factory, ctype, keeper, key):
+    """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
+    address, or the address of a new closure (``factory``) calling ``value``, kept alive
+    with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
+    if value is None:
+        return None
+    if type(value) is FunctionPointer:
+        if value._ctype != ctype:
+            raise TypeError("a FunctionPointer of another type")
+        return value._ptr
+    if not callable(value):
+        raise TypeError("not a callable")
+    closure, pointer = factory(value)
+    _pb_keep_callback(keeper, key, closure)
+    return pointer
+
+
+def _pb_keep_callback(keeper, key, closure):
+    """Keep ``closure`` alive with ``keeper`` (a handle or record; None: the module) under ``key``
+    (the function and its parameter), in the place of what the same key kept before."""
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        kept = getattr(keeper, "_keep", None)
+        if kept is None:
+            keeper._keep = kept = {}
+        kept[key] = closure
+    else:
+        _pb_keep_record(keeper, key, closure)  # with what the record keeps for its members
 
 
 def _pb_handle(cls, pointer, owner):
@@ -739,6 +834,9 @@ def _pb_keep(record, name, value):
     if root._keep is None:
         root._keep = {}
     root._keep[(_pb_address(record._p), name)] = value
+
+
+_pb_keep_record = _pb_keep  # a record object is what cffi's _pb_keep takes
 
 
 def _pb_kept_within(source, size):
@@ -1134,6 +1232,37 @@ def _pb_read_elements(pointer, element, start, count):
 
 # ---- functions ---------------------------------------------------------
 
+
+def _pb_callback_0(function):
+    'A C int (*)(int, int) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            return _pb_index(function(a0, a1), 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ffi.callback('int (*)(int, int)', trampoline)
+    return closure, closure
+
+
+
+def _pb_callback_1(function):
+    'A C void (*)(void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            function(_pb_pointer(a0, 'void *', None), a1)
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ffi.callback('void (*)(void *, unsigned long)', trampoline)
+    return closure, closure
+
+
 _f_sum_all = getattr(_lib, 'sum_all')
 
 
@@ -1161,10 +1290,62 @@ def sum_all(values, count, /):
     return _f_sum_all(_pb_rbuf(values, 8, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
 
 
+_f_apply = getattr(_lib, 'apply')
+
+
+def apply(op, a, b, /):
+    'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
+    try:
+        _pb_calling()
+        try:
+            _pb_r = _f_apply(_NULL if op is None else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('op', 0)), _pb_exact_int(a), _pb_exact_int(b))
+        finally:
+            _pb_called()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY:
+        pass
+    op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
+    _pb_calling()
+    try:
+        _pb_r = _f_apply(_NULL if op is None else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('op', 0)), _pb_exact_int(a), _pb_exact_int(b))
+    finally:
+        _pb_called()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+_f_each = getattr(_lib, 'each')
+
+
+def each(cb, user_data, /):
+    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
+    try:
+        _pb_calling()
+        try:
+            _f_each(_NULL if cb is None else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('cb', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
+        finally:
+            _pb_called()
+        return None
+    except _PB_RETRY:
+        pass
+    cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
+    _pb_calling()
+    try:
+        _f_each(_NULL if cb is None else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('cb', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
+    finally:
+        _pb_called()
+    return None
+
+
 
 # A function the libraries loaded at run time do not define (another version,
 # another build) is a weak reference left NULL: its name raises when called.
-_pb_defined = _ffi.new("unsigned char[]", 1)
+_pb_defined = _ffi.new("unsigned char[]", 3)
 _lib._pegbind_defined(_pb_defined)
 if not _pb_defined[0]:
     sum_all = _pb_unlinked('sum_all')
+if not _pb_defined[1]:
+    apply = _pb_unlinked('apply')
+if not _pb_defined[2]:
+    each = _pb_unlinked('each')

@@ -32,10 +32,12 @@ typedef unsigned short ushort_t;
 typedef int s_t;
 typedef _Bool flag_t;
 ulong_t sum_all(const ulong_t *values, size_t count);;
+int apply(binary_op_ptr op, int a, int b);;
+void each(callback cb, void *user_data);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "typedefs.h"\n#if defined(__ELF__)\n#pragma weak sum_all\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = sum_all != 0;\n}\n'
+SOURCE = '#include "typedefs.h"\n#if defined(__ELF__)\n#pragma weak sum_all\n#pragma weak apply\n#pragma weak each\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = sum_all != 0;\n    defined[1] = apply != 0;\n    defined[2] = each != 0;\n}\n'
 
 
 def make_ffi(**options):

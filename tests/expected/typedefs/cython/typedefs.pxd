@@ -23,6 +23,8 @@ cdef extern from "typedefs.h" nogil:
     ctypedef int _c_s_t "s_t"
     ctypedef bint _c_flag_t "flag_t"
     _c_ulong_t _c_sum_all "sum_all"(const _c_ulong_t *, _c_size_t)
+    int _c_apply "apply"(_c_binary_op_ptr, int, int)
+    void _c_each "each"(_c_callback, void *)
 
 # Macros of the headers named like a member or declaration declared above:
 # C written after the headers must not see them.  Weak references to the
@@ -31,6 +33,8 @@ cdef extern from *:
     """
     #if defined(__ELF__)
     #pragma weak sum_all
+    #pragma weak apply
+    #pragma weak each
     #endif
 
     """

@@ -4,7 +4,7 @@
 import builtins
 import os
 from enum import IntEnum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 _Buffer = bytes | bytearray | memoryview
 _WritableBuffer = bytearray | memoryview
@@ -81,3 +81,7 @@ class Pointer:
     def __hash__(self) -> int: ...
 
 def sum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int, /) -> int: ...
+
+def apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int: ...
+
+def each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None: ...

@@ -22,6 +22,8 @@ from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 import operator as _operator
 import sys as _sys
+import threading as _threading
+import ctypes as _ct
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -277,6 +279,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -337,6 +351,56 @@ def _pb_fix(specs, args):
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
 
 
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
+
+
 cdef int _pb_reraise() except -1:
     # Lets Cython see the exception a conversion helper left pending.
     return -1
@@ -375,6 +439,7 @@ cdef extern from *:
     """
     #if defined(__GNUC__)
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_size_t(PyObject *, size_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_int(PyObject *, int *);
     #endif
     """
 
@@ -382,6 +447,11 @@ cdef inline int _pb_to_c_size_t "__pyx_pb_to_c_size_t"(object value, _c_size_t *
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_size_t)(object, _c_size_t *) noexcept
+
+cdef inline int _pb_to_int "__pyx_pb_to_int"(object value, int *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_int)(object, int *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -541,6 +611,8 @@ cdef class Pointer:
     # what frees the memory, with the library's function (NULL: borrowed)
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
+    # the closures of callables given with it that C may call later (None: none)
+    cdef dict _keep
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
@@ -640,6 +712,69 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     # count elements from index start; None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
+
+
+cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
+    # Keep closure alive with keeper (a handle or record; None: the module) under key (the
+    # function and its parameter), in the place of what the same key kept before.
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        if (<Pointer>keeper)._keep is None:
+            (<Pointer>keeper)._keep = {}
+        (<Pointer>keeper)._keep[key] = closure
+    else:
+        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+    # Stores at target what C is given for a function pointer parameter: NULL for None, a
+    # FunctionPointer's address, or that of a new closure (factory) calling value, kept alive
+    # with keeper; anything else gets the shared checks' error (spec: its "callback" spec).
+    cdef void *address = NULL
+    cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
+    if value is None and spec[0] != "nonnull":
+        pass
+    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+        address = (<FunctionPointer>value)._ptr
+    elif value is not None and type(value) is not FunctionPointer and callable(value):
+        closure, number = factory(value)
+        _pb_keep_callback(keeper, key, closure)
+        address = <void *><size_t>number
+    else:
+        _pb_fix_value(spec, value)  # raises
+    memcpy(target, &address, sizeof(void *))
+    return 0
+
+
+def _pb_callback_0(function):
+    # A C int (*)(int, int) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            return _pb_index(function(a0, a1), 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_int32, _ct.c_int32)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_1(function):
+    # A C void (*)(void *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1)
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -1047,6 +1182,81 @@ def sum_all(values, count, /):
 
 
 
+
+def apply(op, a, b, /):
+    'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
+    cdef _c_binary_op_ptr _pb_a0
+    cdef int _pb_a1
+    cdef int _pb_a2
+    cdef int _pb_status
+    cdef Py_ssize_t _pb_k
+    cdef int _pb_r
+    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, ('op', 0))
+
+    if PyLong_CheckExact(a):
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(a, &_pb_a1)
+    else:
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(a, "argument 2 (a)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (a)', -2147483648, 2147483647), a)
+
+    if PyLong_CheckExact(b):
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(b, &_pb_a2)
+    else:
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(b, "argument 3 (b)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (b)', -2147483648, 2147483647), b)
+
+    _pb_calling()
+    try:
+        with nogil:
+            _pb_r = _c_apply(_pb_a0, _pb_a1, _pb_a2)
+    finally:
+        _pb_called()
+    _pb_ret = _pb_r
+
+    return _pb_ret
+
+
+
+
+def each(cb, user_data, /):
+    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
+    cdef _c_callback _pb_a0
+    cdef void *_pb_a1
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_k
+    try:
+        _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('cb', 0))
+
+        if user_data is None:
+            _pb_a1 = NULL
+        elif PyObject_CheckBuffer(user_data):
+            try:
+                PyObject_GetBuffer(user_data, &_pb_v1, PyBUF_WRITABLE)
+            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+                raise TypeError('argument 2 (user_data) must be a writable contiguous buffer, not ' + type(user_data).__name__) from None
+            _pb_h1 = True
+            _pb_a1 = <void *>_pb_v1.buf
+        elif isinstance(user_data, Pointer) or isinstance(user_data, _pb_Record):
+            _pb_a1 = <void *>_pb_object_address(user_data, 'void *', "argument 2 (user_data)", "a writable contiguous buffer")
+        else:
+            raise TypeError('argument 2 (user_data) must be a writable contiguous buffer, not ' + type(user_data).__name__)
+
+        _pb_calling()
+        try:
+            with nogil:
+                _c_each(_pb_a0, _pb_a1)
+        finally:
+            _pb_called()
+        return None
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
+
+
+
 def _pb_unlinked(name):
     """In the place of the wrapper of a function no loaded library defines: raises when called."""
     def missing(*args, **kwargs):
@@ -1058,3 +1268,7 @@ def _pb_unlinked(name):
 # another build) is a weak reference left NULL: its name raises when called.
 if <void *>_c_sum_all == NULL:
     sum_all = _pb_unlinked("sum_all")
+if <void *>_c_apply == NULL:
+    apply = _pb_unlinked("apply")
+if <void *>_c_each == NULL:
+    each = _pb_unlinked("each")

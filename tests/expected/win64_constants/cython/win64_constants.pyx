@@ -22,6 +22,7 @@ from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
 import operator as _operator
 import sys as _sys
+import threading as _threading
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -277,6 +278,18 @@ def _pb_fix_value(spec, value):
         if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):
             raise _pb_pointer_error(what, spec[2], value, spec[3])
         return value
+    if kind == "callback":
+        # ("callback", what, the C function pointer type, nullable): a callable, or a
+        # FunctionPointer of that type
+        if value is None and spec[3]:
+            return None
+        if type(value) is FunctionPointer:
+            if value._ctype != spec[2]:
+                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
+            return value
+        if not callable(value):
+            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")
+        return value
     if kind == "count":
         number = _pb_integer(value, what)
         if number < 0:
@@ -335,6 +348,56 @@ def _pb_fix(specs, args):
     The ctypes and cffi wrappers run their body again with what it returns.
     """
     return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]
+
+
+# ---- runtime: Python callables C calls through a function pointer ----------
+# A wrapper whose function takes a callable counts itself in _pb_calls (per
+# thread) while C runs; an exception the callable raises meanwhile is kept (C
+# is given a zero result) and raised by the wrapper once C returns.  One
+# raised when no such call runs on the thread (C calling later, or from a
+# thread of its own) is reported through sys.unraisablehook.
+
+_pb_calls = _threading.local()
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+_pb_callbacks: dict = {}
+
+
+class _pb_Unraisable:
+    """An exception reported through sys.unraisablehook, as one a finalizer raises is."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error):
+        self.error = error
+
+    def __del__(self):
+        raise self.error
+
+
+def _pb_callback_failed(error):
+    """What a closure does with what its callable raised: see above."""
+    calls = _pb_calls
+    if getattr(calls, "depth", 0) > 0:
+        if getattr(calls, "raised", None) is None:
+            calls.raised = error
+    else:
+        _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_calling():
+    """Before C is called with a callable."""
+    calls = _pb_calls
+    calls.depth = getattr(calls, "depth", 0) + 1
+
+
+def _pb_called():
+    """After C returned: the first exception a callable raised meanwhile is raised here."""
+    calls = _pb_calls
+    calls.depth -= 1
+    error = getattr(calls, "raised", None)
+    if error is not None:
+        calls.raised = None
+        raise error
 
 
 cdef int _pb_reraise() except -1:
@@ -547,6 +610,8 @@ cdef class Pointer:
     # what frees the memory, with the library's function (NULL: borrowed)
     cdef _pb_release _pb_free
     cdef void *_pb_free_fn
+    # the closures of callables given with it that C may call later (None: none)
+    cdef dict _keep
 
     def __init__(self, *args, **kwargs):
         raise TypeError(f"{type(self).__name__} values are made by the library's functions")
@@ -646,6 +711,40 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     # count elements from index start; None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
+
+
+cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
+    # Keep closure alive with keeper (a handle or record; None: the module) under key (the
+    # function and its parameter), in the place of what the same key kept before.
+    if keeper is None:
+        _pb_callbacks[key] = closure
+    elif isinstance(keeper, Pointer):
+        if (<Pointer>keeper)._keep is None:
+            (<Pointer>keeper)._keep = {}
+        (<Pointer>keeper)._keep[key] = closure
+    else:
+        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+    # Stores at target what C is given for a function pointer parameter: NULL for None, a
+    # FunctionPointer's address, or that of a new closure (factory) calling value, kept alive
+    # with keeper; anything else gets the shared checks' error (spec: its "callback" spec).
+    cdef void *address = NULL
+    cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
+    if value is None and spec[0] != "nonnull":
+        pass
+    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+        address = (<FunctionPointer>value)._ptr
+    elif value is not None and type(value) is not FunctionPointer and callable(value):
+        closure, number = factory(value)
+        _pb_keep_callback(keeper, key, closure)
+        address = <void *><size_t>number
+    else:
+        _pb_fix_value(spec, value)  # raises
+    memcpy(target, &address, sizeof(void *))
+    return 0
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
