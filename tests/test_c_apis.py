@@ -219,21 +219,21 @@ def test_what_a_callable_raises_is_raised_by_the_call_that_gave_it(capi):
     assert capi.capi_apply(lambda value, user: value, None, 1) == 2  # nothing left pending
 
 
-def test_what_a_callable_raises_later_goes_to_the_unraisable_hook(capi, monkeypatch):
-    reported = []
-    monkeypatch.setattr("sys.unraisablehook", lambda unraisable: reported.append(unraisable.exc_value))
+def test_what_a_kept_callable_raises_is_raised_by_the_call_during_which_c_called_it(capi):
     status, db = capi.capi_db_open("main")
 
     def listener(who, text, weight):
         raise ValueError(text)
 
     capi.capi_db_listen(db, listener)
-    assert capi.capi_db_say(db, "later") == 1  # C went on
-    assert [repr(error) for error in reported] == ["ValueError(b'later')"]
+    with pytest.raises(ValueError, match="later"):
+        capi.capi_db_say(db, "later")  # a call that gave no callable: C called the kept one
+    capi.capi_db_listen(db, None)
+    assert capi.capi_db_say(db, "quiet") == 2  # C went on the first time; nothing left pending
     capi.capi_db_close(db)
 
 
-def test_a_callable_is_called_from_a_thread_the_library_starts(capi):
+def test_a_callable_is_called_from_a_thread_the_library_starts(capi, monkeypatch):
     import threading
 
     threads = []
@@ -244,6 +244,15 @@ def test_a_callable_is_called_from_a_thread_the_library_starts(capi):
 
     assert capi.capi_in_thread(square, 12) == 144
     assert threads and threads[0] != threading.get_ident()
+    # with no Python beneath it on its thread, what it raises goes to the unraisable hook
+    reported = []
+    monkeypatch.setattr("sys.unraisablehook", lambda unraisable: reported.append(unraisable.exc_value))
+
+    def fail(value):
+        raise ArithmeticError(value)
+
+    assert capi.capi_in_thread(fail, 3) == 0  # C got a zero
+    assert [repr(error) for error in reported] == ["ArithmeticError(3)"]
 
 
 def test_what_is_no_callable_is_refused_in_the_same_words(capi):

@@ -210,8 +210,21 @@ def test_expat_calls_handlers_it_keeps_while_it_parses(backend, built):
         text = b"<root><a/></root>"
         print(m.XML_Parse(parser, text, len(text), 1) == m.XML_STATUS_OK, seen)
         m.XML_ParserFree(parser)
+
+        # what a handler raises is raised by XML_Parse, during which expat called it
+        parser = m.XML_ParserCreate(None)
+
+        def refuse(user, name, attributes):
+            raise PermissionError(name.decode())
+
+        m.XML_SetStartElementHandler(parser, refuse)
+        try:
+            m.XML_Parse(parser, text, len(text), 1)
+        except PermissionError as error:
+            print("raised", error)
+        m.XML_ParserFree(parser)
     """)
-    assert printed.strip() == "True ['root', 'a', '/a', '/root']"
+    assert printed.splitlines() == ["True ['root', 'a', '/a', '/root']", "raised root"]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

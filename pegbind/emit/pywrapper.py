@@ -279,6 +279,8 @@ class WrapperWriter(ABC):
         self.classes = classes
         #: the closure factory of each callback type a wrapper takes: C type -> (name, source)
         self.callbacks: dict[str, tuple[str, str]] = {}
+        #: whether some function takes a callable: then every wrapper raises what one raised
+        self.takes_callables = any(p.kind == "callback" for f in binding.functions for p in f.params)
 
     # ---- callbacks --------------------------------------------------------
 
@@ -578,12 +580,9 @@ class WrapperWriter(ABC):
                     out += self.out_buffer(b.param, b.slot)
                     if b.length_slot is not None:
                         out.append(self.set_length(b.length_slot, n))
-                case Call() if any(p.kind == "callback" for p in f.params):
-                    # what a callable raises while C runs is raised here once C returns
-                    out.append("_pb_calling()")
-                    out.append("try:")
-                    out += ["    " + line for line in self.call(f, call())]
-                    out += ["finally:", "    _pb_called()"]
+                case Call() if self.takes_callables:
+                    # what a callable raised while C ran is raised once C returns (see _pb_raise_kept)
+                    out += self.call(f, call(), "if _pb_pending:\n    _pb_raise_kept()")
                 case Call():
                     if plan.passes_through and self.direct(f):
                         return out + [f"return {call()}"]  # nothing to convert back: the FFI's result is the result
@@ -673,11 +672,13 @@ class WrapperWriter(ABC):
     def _is_pointer(self, ctype: CType) -> bool:
         return isinstance(self.module.resolve(ctype), (Pointer, Array))
 
-    def call(self, f: FunctionBinding, call: str) -> list[str]:
+    def call(self, f: FunctionBinding, call: str, after: str = "") -> list[str]:
+        """Lines calling C (``after``: what runs right after, before the error policy)."""
+        lines = [f"_pb_r = {call}" if f.ret.kind != "void" else call, *after.splitlines()]
         if f.error is None:
-            return [f"_pb_r = {call}" if f.ret.kind != "void" else call]
+            return lines
         return [
-            f"_pb_r = {call}",
+            *lines,
             f"if _pb_r != {f.error.success}:",
             f"    raise _pb_error(_pb_r, {f.function.name!r})",
         ]

@@ -6,6 +6,7 @@ function, with the same names, checks and errors as the Cython backend.
 """
 import operator as _operator
 import os as _os
+import sys as _sys
 import threading as _threading
 from enum import IntEnum as _IntEnum
 
@@ -328,13 +329,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -351,29 +355,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -1252,7 +1258,10 @@ _f_shutdown = getattr(_lib, 'shutdown')
 
 def shutdown():
     'shutdown() -> None\n\nC: void shutdown(void);'
-    return _f_shutdown()
+    _f_shutdown()
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 _f_first_of = getattr(_lib, 'first_of')
@@ -1268,7 +1277,11 @@ def first_of(values, n, /):
                 raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
         elif n > _pb_capacity(values, 4) >= 0:
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
-        return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
+        _pb_r = _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False, '', ''), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
@@ -1279,7 +1292,11 @@ def first_of(values, n, /):
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
     elif n > _pb_capacity(values, 4) >= 0:
         raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
-    return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
+    _pb_r = _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_integrate = getattr(_lib, 'integrate')
@@ -1288,21 +1305,17 @@ _f_integrate = getattr(_lib, 'integrate')
 def integrate(f, from_, to, /):
     'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
     try:
-        _pb_calling()
-        try:
-            _pb_r = _f_integrate(_NULL if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
-        finally:
-            _pb_called()
+        _pb_r = _f_integrate(_NULL if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY:
         pass
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
-    _pb_calling()
-    try:
-        _pb_r = _f_integrate(_NULL if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
-    finally:
-        _pb_called()
+    _pb_r = _f_integrate(_NULL if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_r
     return _pb_ret
 
@@ -1313,11 +1326,19 @@ _f_unnamed = getattr(_lib, 'unnamed')
 def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
-        return _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+        _pb_r = _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '', '')), (arg0, arg1, arg2,))
-    return _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+    _pb_r = _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_copy_into = getattr(_lib, 'copy_into')
@@ -1334,6 +1355,8 @@ def copy_into(dst, src, n, /):
         elif n > _pb_capacity(src, 1) >= 0:
             raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
         _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY:
@@ -1347,6 +1370,8 @@ def copy_into(dst, src, n, /):
     elif n > _pb_capacity(src, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
     _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
     return _pb_ret
 
@@ -1357,11 +1382,17 @@ _f_die = getattr(_lib, 'die')
 def die(why, /):
     'die(why: str | _Buffer | None, /) -> None\n\nC: void die(const char *why);'
     try:
-        return _f_die(why if why.__class__ is bytes else _pb_cstr(why, 'argument 1 (why)'))
+        _f_die(why if why.__class__ is bytes else _pb_cstr(why, 'argument 1 (why)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        return None
     except _PB_RETRY:
         pass
     why, = _pb_fix((('cstring', 'argument 1 (why)'),), (why,))
-    return _f_die(why if why.__class__ is bytes else _pb_cstr(why, 'argument 1 (why)'))
+    _f_die(why if why.__class__ is bytes else _pb_cstr(why, 'argument 1 (why)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 _f_set_matrix = getattr(_lib, 'set_matrix')
@@ -1371,11 +1402,17 @@ def set_matrix(rows, cols, m, /):
     'set_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
     try:
         if (m is None or m.__class__ is Pointer):
-            return _f_set_matrix(_pb_exact_int(rows), _pb_exact_int(cols), _NULL if m is None else m._h)
+            _f_set_matrix(_pb_exact_int(rows), _pb_exact_int(cols), _NULL if m is None else m._h)
+            if _pb_pending:
+                _pb_raise_kept()
+            return None
     except _PB_RETRY:
         pass
     rows, cols, m, = _pb_fix((('int', 'argument 1 (rows)', -2147483648, 2147483647), ('int', 'argument 2 (cols)', -2147483648, 2147483647), ('pointer', 'argument 3 (m)', 'double (*)[]', True)), (rows, cols, m,))
-    return _f_set_matrix(_pb_exact_int(rows), _pb_exact_int(cols), _NULL if m is None else m._h)
+    _f_set_matrix(_pb_exact_int(rows), _pb_exact_int(cols), _NULL if m is None else m._h)
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 _f_visible = getattr(_lib, 'visible')
@@ -1383,7 +1420,11 @@ _f_visible = getattr(_lib, 'visible')
 
 def visible():
     'visible() -> int\n\nC: int visible(void);'
-    return _f_visible()
+    _pb_r = _f_visible()
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_gnu_inline = getattr(_lib, 'gnu_inline')
@@ -1391,7 +1432,11 @@ _f_gnu_inline = getattr(_lib, 'gnu_inline')
 
 def gnu_inline():
     'gnu_inline() -> int\n\nC: int gnu_inline(void);'
-    return _f_gnu_inline()
+    _pb_r = _f_gnu_inline()
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 

@@ -321,13 +321,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -344,29 +347,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -1309,7 +1314,10 @@ _f_shutdown = _pb_symbol(_pb_libraries, 'shutdown', _pt_shutdown)
 
 def shutdown():
     'shutdown() -> None\n\nC: void shutdown(void);'
-    return _f_shutdown()
+    _f_shutdown()
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 if _f_shutdown is None:
@@ -1327,7 +1335,11 @@ def first_of(values, n, /):
                     raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
             elif n > _pb_capacity(values, 4) >= 0:
                 raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
-            return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            _pb_r = _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False, '', ''), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
@@ -1336,7 +1348,11 @@ def first_of(values, n, /):
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
     elif n > _pb_capacity(values, 4) >= 0:
         raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
-    return _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    _pb_r = _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_first_of is None:
@@ -1348,21 +1364,17 @@ _f_integrate = _pb_symbol(_pb_libraries, 'integrate', _pt_integrate)
 def integrate(f, from_, to, /):
     'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
     try:
-        _pb_calling()
-        try:
-            _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
-        finally:
-            _pb_called()
+        _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY:
         pass
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
-    _pb_calling()
-    try:
-        _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
-    finally:
-        _pb_called()
+    _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('f', 0)), from_, to)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_r
     return _pb_ret
 
@@ -1377,11 +1389,19 @@ def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
         if ((arg0 := _pb_exact_int(arg0)) >= -1073741823 and arg0 <= 1073741823 or arg0 >= -2147483648 and arg0 <= 2147483647):
-            return _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
+            _pb_r = _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '', '')), (arg0, arg1, arg2,))
-    return _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
+    _pb_r = _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_unnamed is None:
@@ -1399,7 +1419,11 @@ def copy_into(dst, src, n, /):
                     raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
             elif n > _pb_capacity(src, 1) >= 0:
                 raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
-            return _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
@@ -1408,7 +1432,11 @@ def copy_into(dst, src, n, /):
             raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
     elif n > _pb_capacity(src, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
-    return _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_copy_into is None:
@@ -1420,11 +1448,17 @@ _f_die = _pb_symbol(_pb_libraries, 'die', _pt_die)
 def die(why, /):
     'die(why: str | _Buffer | None, /) -> None\n\nC: void die(const char *why);'
     try:
-        return _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
+        _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        return None
     except _PB_RETRY:
         pass
     why, = _pb_fix((('cstring', 'argument 1 (why)'),), (why,))
-    return _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
+    _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 if _f_die is None:
@@ -1437,11 +1471,17 @@ def set_matrix(rows, cols, m, /):
     'set_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
     try:
         if (rows >= -1073741823 and rows <= 1073741823 or rows >= -2147483648 and rows <= 2147483647) and (cols >= -1073741823 and cols <= 1073741823 or cols >= -2147483648 and cols <= 2147483647) and (m is None or m.__class__ is Pointer and (m._ctype == 'double (*)[]' or m._ctype == 'void *')):
-            return _f_set_matrix(rows, cols, None if m is None else m._h)
+            _f_set_matrix(rows, cols, None if m is None else m._h)
+            if _pb_pending:
+                _pb_raise_kept()
+            return None
     except _PB_RETRY:
         pass
     rows, cols, m, = _pb_fix((('int', 'argument 1 (rows)', -2147483648, 2147483647), ('int', 'argument 2 (cols)', -2147483648, 2147483647), ('pointer', 'argument 3 (m)', 'double (*)[]', True)), (rows, cols, m,))
-    return _f_set_matrix(rows, cols, None if m is None else m._h)
+    _f_set_matrix(rows, cols, None if m is None else m._h)
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 if _f_set_matrix is None:
@@ -1452,7 +1492,11 @@ _f_visible = _pb_symbol(_pb_libraries, 'visible', _pt_visible)
 
 def visible():
     'visible() -> int\n\nC: int visible(void);'
-    return _f_visible()
+    _pb_r = _f_visible()
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_visible is None:
@@ -1463,7 +1507,11 @@ _f_gnu_inline = _pb_symbol(_pb_libraries, 'real_name', _pt_gnu_inline)
 
 def gnu_inline():
     'gnu_inline() -> int\n\nC: int gnu_inline(void);'
-    return _f_gnu_inline()
+    _pb_r = _f_gnu_inline()
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_gnu_inline is None:

@@ -352,13 +352,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -375,29 +378,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -720,6 +725,20 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     return None
 
 
+# set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
+cdef bint _pb_maybe_pending = False
+
+
+cdef int _pb_raise_pending() except -1:
+    global _pb_maybe_pending
+    _pb_maybe_pending = False
+    try:
+        _pb_raise_kept()
+    finally:
+        _pb_maybe_pending = bool(_pb_pending)  # another thread's may still wait
+    return 0
+
+
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
     # function and its parameter), in the place of what the same key kept before.
@@ -761,7 +780,9 @@ def _pb_callback_0(function):
         try:
             return _pb_float(function(a0), 'the result of a callback double (*)(double)')
         except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
             _pb_callback_failed(error)
+            _pb_maybe_pending = True
             return 0.0
 
     closure = _ct.CFUNCTYPE(_ct.c_double, _ct.c_double)(trampoline)
@@ -1118,6 +1139,8 @@ def shutdown(_pb_none=_MISSING, /):
         raise TypeError("shutdown() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     _c_shutdown()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     return None
 
@@ -1165,6 +1188,8 @@ def first_of(values, n, /):
             _pb_too_long('argument 2 (n): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
 
         _pb_r = _c_first_of(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_r
 
@@ -1196,12 +1221,11 @@ def integrate(f, from_, to, /):
         _pb_refused(_pb_take_error(), ('float', 'argument 3 (to)'), to)
 
 
-    _pb_calling()
-    try:
-        with nogil:
-            _pb_r = _c_integrate(_pb_a0, _pb_a1, _pb_a2)
-    finally:
-        _pb_called()
+    with nogil:
+        _pb_r = _c_integrate(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
     _pb_ret = _pb_r
 
     return _pb_ret
@@ -1264,6 +1288,8 @@ def unnamed(arg0, arg1, arg2, /):
             raise TypeError('argument 3 (arg2) must be a contiguous buffer, not ' + type(arg2).__name__)
 
         _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_r
 
@@ -1334,6 +1360,8 @@ def copy_into(dst, src, n, /):
             _pb_too_long('argument 3 (n): {n} is more than argument 2 (src) holds ({held} bytes)', _pb_a2, _pb_n1)
 
         _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
@@ -1365,6 +1393,8 @@ def die(why, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _c_die(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     return None
 
@@ -1395,6 +1425,8 @@ def set_matrix(rows, cols, m, /):
     _pb_a2 = <double (*)[]>_pb_pointer_arg(m, 'double (*)[]', "argument 3 (m)", True)
 
     _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     return None
 
@@ -1408,6 +1440,8 @@ def visible(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     _pb_r = _c_visible()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -1423,6 +1457,8 @@ def gnu_inline(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     _pb_r = _c_gnu_inline()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 

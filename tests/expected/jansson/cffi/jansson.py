@@ -6,6 +6,7 @@ function, with the same names, checks and errors as the Cython backend.
 """
 import operator as _operator
 import os as _os
+import sys as _sys
 import threading as _threading
 from enum import IntEnum as _IntEnum
 
@@ -328,13 +329,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -351,29 +355,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -1542,6 +1548,8 @@ _f_json_object = getattr(_lib, 'json_object')
 def json_object():
     'json_object() -> json_t | None\n\nC: json_t *json_object(void);'
     _pb_r = _f_json_object()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1552,6 +1560,8 @@ _f_json_array = getattr(_lib, 'json_array')
 def json_array():
     'json_array() -> json_t | None\n\nC: json_t *json_array(void);'
     _pb_r = _f_json_array()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1563,12 +1573,16 @@ def json_string(value, /):
     'json_string(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string(const char *value);'
     try:
         _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1587,6 +1601,8 @@ def json_stringn(value, len_, /):
         elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
@@ -1600,6 +1616,8 @@ def json_stringn(value, len_, /):
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1611,12 +1629,16 @@ def json_string_nocheck(value, /):
     'json_string_nocheck(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string_nocheck(const char *value);'
     try:
         _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1635,6 +1657,8 @@ def json_stringn_nocheck(value, len_, /):
         elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
@@ -1648,6 +1672,8 @@ def json_stringn_nocheck(value, len_, /):
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1659,12 +1685,16 @@ def json_integer(value, /):
     'json_integer(value: int, /) -> json_t | None\n\nC: json_t *json_integer(json_int_t value);'
     try:
         _pb_r = _f_json_integer(_pb_exact_int(value))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807),), (value,))
     _pb_r = _f_json_integer(_pb_exact_int(value))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1676,12 +1706,16 @@ def json_real(value, /):
     'json_real(value: float, /) -> json_t | None\n\nC: json_t *json_real(double value);'
     try:
         _pb_r = _f_json_real(value)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('float', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_real(value)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1692,6 +1726,8 @@ _f_json_true = getattr(_lib, 'json_true')
 def json_true():
     'json_true() -> json_t | None\n\nC: json_t *json_true(void);'
     _pb_r = _f_json_true()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1702,6 +1738,8 @@ _f_json_false = getattr(_lib, 'json_false')
 def json_false():
     'json_false() -> json_t | None\n\nC: json_t *json_false(void);'
     _pb_r = _f_json_false()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1712,6 +1750,8 @@ _f_json_null = getattr(_lib, 'json_null')
 def json_null():
     'json_null() -> json_t | None\n\nC: json_t *json_null(void);'
     _pb_r = _f_json_null()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -1723,12 +1763,16 @@ def json_delete(json, /):
     'json_delete(json: json_t | None, /) -> None\n\ndo not call json_delete directly\n\nC: void json_delete(json_t *json);'
     try:
         _f_json_delete(_NULL if json is None else json._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_disown(json)
         return None
     except _PB_RETRY:
         pass
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _f_json_delete(_NULL if json is None else json._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_disown(json)
     return None
 
@@ -1739,11 +1783,17 @@ _f_json_object_seed = getattr(_lib, 'json_object_seed')
 def json_object_seed(seed, /):
     'json_object_seed(seed: int, /) -> None\n\nC: void json_object_seed(size_t seed);'
     try:
-        return _f_json_object_seed(_pb_exact_int(seed))
+        _f_json_object_seed(_pb_exact_int(seed))
+        if _pb_pending:
+            _pb_raise_kept()
+        return None
     except _PB_RETRY:
         pass
     seed, = _pb_fix((('int', 'argument 1 (seed)', 0, 18446744073709551615),), (seed,))
-    return _f_json_object_seed(_pb_exact_int(seed))
+    _f_json_object_seed(_pb_exact_int(seed))
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 _f_json_object_size = getattr(_lib, 'json_object_size')
@@ -1752,11 +1802,19 @@ _f_json_object_size = getattr(_lib, 'json_object_size')
 def json_object_size(object_, /):
     'json_object_size(object_: json_t | None, /) -> int\n\nC: size_t json_object_size(const json_t *object);'
     try:
-        return _f_json_object_size(_NULL if object_ is None else object_._p)
+        _pb_r = _f_json_object_size(_NULL if object_ is None else object_._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
-    return _f_json_object_size(_NULL if object_ is None else object_._p)
+    _pb_r = _f_json_object_size(_NULL if object_ is None else object_._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_get = getattr(_lib, 'json_object_get')
@@ -1766,12 +1824,16 @@ def json_object_get(object_, key, /):
     'json_object_get(object_: json_t | None, key: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_object_get(const json_t *object, const char *key);'
     try:
         _pb_r = _f_json_object_get(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_get(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, object_)
     return _pb_ret
 
@@ -1790,6 +1852,8 @@ def json_object_getn(object_, key, key_len, /):
         elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY:
@@ -1803,6 +1867,8 @@ def json_object_getn(object_, key, key_len, /):
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, object_)
     return _pb_ret
 
@@ -1813,11 +1879,19 @@ _f_json_object_set_new = getattr(_lib, 'json_object_set_new')
 def json_object_set_new(object_, key, value, /):
     'json_object_set_new(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new(json_t *object, const char *key, json_t *value);'
     try:
-        return _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+        _pb_r = _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
-    return _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+    _pb_r = _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_setn_new = getattr(_lib, 'json_object_setn_new')
@@ -1833,7 +1907,11 @@ def json_object_setn_new(object_, key, key_len, value, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
         elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-        return _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+        _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
@@ -1844,7 +1922,11 @@ def json_object_setn_new(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    return _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+    _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_set_new_nocheck = getattr(_lib, 'json_object_set_new_nocheck')
@@ -1853,11 +1935,19 @@ _f_json_object_set_new_nocheck = getattr(_lib, 'json_object_set_new_nocheck')
 def json_object_set_new_nocheck(object_, key, value, /):
     'json_object_set_new_nocheck(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new_nocheck(json_t *object, const char *key, json_t *value);'
     try:
-        return _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+        _pb_r = _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
-    return _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+    _pb_r = _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_setn_new_nocheck = getattr(_lib, 'json_object_setn_new_nocheck')
@@ -1873,7 +1963,11 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
         elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-        return _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+        _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
@@ -1884,7 +1978,11 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    return _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+    _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_del = getattr(_lib, 'json_object_del')
@@ -1893,11 +1991,19 @@ _f_json_object_del = getattr(_lib, 'json_object_del')
 def json_object_del(object_, key, /):
     'json_object_del(object_: json_t | None, key: str | _Buffer | None, /) -> int\n\nC: int json_object_del(json_t *object, const char *key);'
     try:
-        return _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+        _pb_r = _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
-    return _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+    _pb_r = _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_deln = getattr(_lib, 'json_object_deln')
@@ -1913,7 +2019,11 @@ def json_object_deln(object_, key, key_len, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
         elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-        return _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
+        _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
@@ -1924,7 +2034,11 @@ def json_object_deln(object_, key, key_len, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    return _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
+    _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_clear = getattr(_lib, 'json_object_clear')
@@ -1933,11 +2047,19 @@ _f_json_object_clear = getattr(_lib, 'json_object_clear')
 def json_object_clear(object_, /):
     'json_object_clear(object_: json_t | None, /) -> int\n\nC: int json_object_clear(json_t *object);'
     try:
-        return _f_json_object_clear(_NULL if object_ is None else object_._p)
+        _pb_r = _f_json_object_clear(_NULL if object_ is None else object_._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
-    return _f_json_object_clear(_NULL if object_ is None else object_._p)
+    _pb_r = _f_json_object_clear(_NULL if object_ is None else object_._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_update = getattr(_lib, 'json_object_update')
@@ -1946,11 +2068,19 @@ _f_json_object_update = getattr(_lib, 'json_object_update')
 def json_object_update(object_, other, /):
     'json_object_update(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        _pb_r = _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    _pb_r = _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_update_existing = getattr(_lib, 'json_object_update_existing')
@@ -1959,11 +2089,19 @@ _f_json_object_update_existing = getattr(_lib, 'json_object_update_existing')
 def json_object_update_existing(object_, other, /):
     'json_object_update_existing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_existing(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        _pb_r = _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    _pb_r = _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_update_missing = getattr(_lib, 'json_object_update_missing')
@@ -1972,11 +2110,19 @@ _f_json_object_update_missing = getattr(_lib, 'json_object_update_missing')
 def json_object_update_missing(object_, other, /):
     'json_object_update_missing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_missing(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        _pb_r = _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    _pb_r = _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_update_recursive = getattr(_lib, 'json_object_update_recursive')
@@ -1985,11 +2131,19 @@ _f_json_object_update_recursive = getattr(_lib, 'json_object_update_recursive')
 def json_object_update_recursive(object_, other, /):
     'json_object_update_recursive(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_recursive(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        _pb_r = _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    _pb_r = _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_iter = getattr(_lib, 'json_object_iter')
@@ -1999,12 +2153,16 @@ def json_object_iter(object_, /):
     'json_object_iter(object_: json_t | None, /) -> Pointer | None\n\nC: void *json_object_iter(json_t *object);'
     try:
         _pb_r = _f_json_object_iter(_NULL if object_ is None else object_._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_iter(_NULL if object_ is None else object_._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
     return _pb_ret
 
@@ -2016,12 +2174,16 @@ def json_object_iter_at(object_, key, /):
     'json_object_iter_at(object_: json_t | None, key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_iter_at(json_t *object, const char *key);'
     try:
         _pb_r = _f_json_object_iter_at(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_iter_at(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
     return _pb_ret
 
@@ -2033,12 +2195,16 @@ def json_object_key_to_iter(key, /):
     'json_object_key_to_iter(key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_key_to_iter(const char *key);'
     try:
         _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstr(key, 'argument 1 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
     except _PB_RETRY:
         pass
     key, = _pb_fix((('cstring', 'argument 1 (key)'),), (key,))
     _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstr(key, 'argument 1 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', None)
     return _pb_ret
 
@@ -2050,12 +2216,16 @@ def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
         _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
     _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
     return _pb_ret
 
@@ -2067,12 +2237,16 @@ def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
         _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY:
         pass
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
     return _pb_ret
 
@@ -2083,11 +2257,19 @@ _f_json_object_iter_key_len = getattr(_lib, 'json_object_iter_key_len')
 def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
-        return _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    return _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_object_iter_value = getattr(_lib, 'json_object_iter_value')
@@ -2097,12 +2279,16 @@ def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
         _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
@@ -2113,11 +2299,19 @@ _f_json_object_iter_set_new = getattr(_lib, 'json_object_iter_set_new')
 def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
-        return _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
+        _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
-    return _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
+    _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_size = getattr(_lib, 'json_array_size')
@@ -2126,11 +2320,19 @@ _f_json_array_size = getattr(_lib, 'json_array_size')
 def json_array_size(array, /):
     'json_array_size(array: json_t | None, /) -> int\n\nC: size_t json_array_size(const json_t *array);'
     try:
-        return _f_json_array_size(_NULL if array is None else array._p)
+        _pb_r = _f_json_array_size(_NULL if array is None else array._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
-    return _f_json_array_size(_NULL if array is None else array._p)
+    _pb_r = _f_json_array_size(_NULL if array is None else array._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_get = getattr(_lib, 'json_array_get')
@@ -2140,12 +2342,16 @@ def json_array_get(array, index, /):
     'json_array_get(array: json_t | None, index: int, /) -> json_t | None\n\nC: json_t *json_array_get(const json_t *array, size_t index);'
     try:
         _pb_r = _f_json_array_get(_NULL if array is None else array._p, _pb_exact_int(index))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, array)
         return _pb_ret
     except _PB_RETRY:
         pass
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_get(_NULL if array is None else array._p, _pb_exact_int(index))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, array)
     return _pb_ret
 
@@ -2156,11 +2362,19 @@ _f_json_array_set_new = getattr(_lib, 'json_array_set_new')
 def json_array_set_new(array, index, value, /):
     'json_array_set_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_set_new(json_t *array, size_t index, json_t *value);'
     try:
-        return _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+        _pb_r = _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
-    return _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+    _pb_r = _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_append_new = getattr(_lib, 'json_array_append_new')
@@ -2169,11 +2383,19 @@ _f_json_array_append_new = getattr(_lib, 'json_array_append_new')
 def json_array_append_new(array, value, /):
     'json_array_append_new(array: json_t | None, value: json_t | None, /) -> int\n\nC: int json_array_append_new(json_t *array, json_t *value);'
     try:
-        return _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
+        _pb_r = _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (value)', json_t, True)), (array, value,))
-    return _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
+    _pb_r = _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_insert_new = getattr(_lib, 'json_array_insert_new')
@@ -2182,11 +2404,19 @@ _f_json_array_insert_new = getattr(_lib, 'json_array_insert_new')
 def json_array_insert_new(array, index, value, /):
     'json_array_insert_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_insert_new(json_t *array, size_t index, json_t *value);'
     try:
-        return _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+        _pb_r = _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
-    return _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+    _pb_r = _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_remove = getattr(_lib, 'json_array_remove')
@@ -2195,11 +2425,19 @@ _f_json_array_remove = getattr(_lib, 'json_array_remove')
 def json_array_remove(array, index, /):
     'json_array_remove(array: json_t | None, index: int, /) -> int\n\nC: int json_array_remove(json_t *array, size_t index);'
     try:
-        return _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
+        _pb_r = _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
-    return _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
+    _pb_r = _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_clear = getattr(_lib, 'json_array_clear')
@@ -2208,11 +2446,19 @@ _f_json_array_clear = getattr(_lib, 'json_array_clear')
 def json_array_clear(array, /):
     'json_array_clear(array: json_t | None, /) -> int\n\nC: int json_array_clear(json_t *array);'
     try:
-        return _f_json_array_clear(_NULL if array is None else array._p)
+        _pb_r = _f_json_array_clear(_NULL if array is None else array._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
-    return _f_json_array_clear(_NULL if array is None else array._p)
+    _pb_r = _f_json_array_clear(_NULL if array is None else array._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_array_extend = getattr(_lib, 'json_array_extend')
@@ -2221,11 +2467,19 @@ _f_json_array_extend = getattr(_lib, 'json_array_extend')
 def json_array_extend(array, other, /):
     'json_array_extend(array: json_t | None, other: json_t | None, /) -> int\n\nC: int json_array_extend(json_t *array, json_t *other);'
     try:
-        return _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
+        _pb_r = _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, other, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (array, other,))
-    return _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
+    _pb_r = _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_string_value = getattr(_lib, 'json_string_value')
@@ -2235,12 +2489,16 @@ def json_string_value(string, /):
     'json_string_value(string: json_t | None, /) -> bytes | None\n\nC: const char *json_string_value(const json_t *string);'
     try:
         _pb_r = _f_json_string_value(_NULL if string is None else string._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY:
         pass
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_value(_NULL if string is None else string._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
     return _pb_ret
 
@@ -2251,11 +2509,19 @@ _f_json_string_length = getattr(_lib, 'json_string_length')
 def json_string_length(string, /):
     'json_string_length(string: json_t | None, /) -> int\n\nC: size_t json_string_length(const json_t *string);'
     try:
-        return _f_json_string_length(_NULL if string is None else string._p)
+        _pb_r = _f_json_string_length(_NULL if string is None else string._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
-    return _f_json_string_length(_NULL if string is None else string._p)
+    _pb_r = _f_json_string_length(_NULL if string is None else string._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_integer_value = getattr(_lib, 'json_integer_value')
@@ -2264,11 +2530,19 @@ _f_json_integer_value = getattr(_lib, 'json_integer_value')
 def json_integer_value(integer, /):
     'json_integer_value(integer: json_t | None, /) -> int\n\nC: json_int_t json_integer_value(const json_t *integer);'
     try:
-        return _f_json_integer_value(_NULL if integer is None else integer._p)
+        _pb_r = _f_json_integer_value(_NULL if integer is None else integer._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     integer, = _pb_fix((('record', 'argument 1 (integer)', json_t, True),), (integer,))
-    return _f_json_integer_value(_NULL if integer is None else integer._p)
+    _pb_r = _f_json_integer_value(_NULL if integer is None else integer._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_real_value = getattr(_lib, 'json_real_value')
@@ -2277,11 +2551,19 @@ _f_json_real_value = getattr(_lib, 'json_real_value')
 def json_real_value(real, /):
     'json_real_value(real: json_t | None, /) -> float\n\nC: double json_real_value(const json_t *real);'
     try:
-        return _f_json_real_value(_NULL if real is None else real._p)
+        _pb_r = _f_json_real_value(_NULL if real is None else real._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     real, = _pb_fix((('record', 'argument 1 (real)', json_t, True),), (real,))
-    return _f_json_real_value(_NULL if real is None else real._p)
+    _pb_r = _f_json_real_value(_NULL if real is None else real._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_number_value = getattr(_lib, 'json_number_value')
@@ -2290,11 +2572,19 @@ _f_json_number_value = getattr(_lib, 'json_number_value')
 def json_number_value(json, /):
     'json_number_value(json: json_t | None, /) -> float\n\nC: double json_number_value(const json_t *json);'
     try:
-        return _f_json_number_value(_NULL if json is None else json._p)
+        _pb_r = _f_json_number_value(_NULL if json is None else json._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
-    return _f_json_number_value(_NULL if json is None else json._p)
+    _pb_r = _f_json_number_value(_NULL if json is None else json._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_string_set = getattr(_lib, 'json_string_set')
@@ -2303,11 +2593,19 @@ _f_json_string_set = getattr(_lib, 'json_string_set')
 def json_string_set(string, value, /):
     'json_string_set(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set(json_t *string, const char *value);'
     try:
-        return _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+        _pb_r = _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
-    return _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+    _pb_r = _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_string_setn = getattr(_lib, 'json_string_setn')
@@ -2323,7 +2621,11 @@ def json_string_setn(string, value, len_, /):
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
         elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-        return _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+        _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
@@ -2334,7 +2636,11 @@ def json_string_setn(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    return _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+    _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_string_set_nocheck = getattr(_lib, 'json_string_set_nocheck')
@@ -2343,11 +2649,19 @@ _f_json_string_set_nocheck = getattr(_lib, 'json_string_set_nocheck')
 def json_string_set_nocheck(string, value, /):
     'json_string_set_nocheck(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set_nocheck(json_t *string, const char *value);'
     try:
-        return _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+        _pb_r = _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
-    return _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+    _pb_r = _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_string_setn_nocheck = getattr(_lib, 'json_string_setn_nocheck')
@@ -2363,7 +2677,11 @@ def json_string_setn_nocheck(string, value, len_, /):
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
         elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-        return _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+        _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
@@ -2374,7 +2692,11 @@ def json_string_setn_nocheck(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    return _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+    _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_integer_set = getattr(_lib, 'json_integer_set')
@@ -2383,11 +2705,19 @@ _f_json_integer_set = getattr(_lib, 'json_integer_set')
 def json_integer_set(integer, value, /):
     'json_integer_set(integer: json_t | None, value: int, /) -> int\n\nC: int json_integer_set(json_t *integer, json_int_t value);'
     try:
-        return _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
+        _pb_r = _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     integer, value, = _pb_fix((('record', 'argument 1 (integer)', json_t, True), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807)), (integer, value,))
-    return _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
+    _pb_r = _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_real_set = getattr(_lib, 'json_real_set')
@@ -2396,11 +2726,19 @@ _f_json_real_set = getattr(_lib, 'json_real_set')
 def json_real_set(real, value, /):
     'json_real_set(real: json_t | None, value: float, /) -> int\n\nC: int json_real_set(json_t *real, double value);'
     try:
-        return _f_json_real_set(_NULL if real is None else real._p, value)
+        _pb_r = _f_json_real_set(_NULL if real is None else real._p, value)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     real, value, = _pb_fix((('record', 'argument 1 (real)', json_t, True), ('float', 'argument 2 (value)')), (real, value,))
-    return _f_json_real_set(_NULL if real is None else real._p, value)
+    _pb_r = _f_json_real_set(_NULL if real is None else real._p, value)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_equal = getattr(_lib, 'json_equal')
@@ -2409,11 +2747,19 @@ _f_json_equal = getattr(_lib, 'json_equal')
 def json_equal(value1, value2, /):
     'json_equal(value1: json_t | None, value2: json_t | None, /) -> int\n\nC: int json_equal(const json_t *value1, const json_t *value2);'
     try:
-        return _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
+        _pb_r = _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     value1, value2, = _pb_fix((('record', 'argument 1 (value1)', json_t, True), ('record', 'argument 2 (value2)', json_t, True)), (value1, value2,))
-    return _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
+    _pb_r = _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_copy = getattr(_lib, 'json_copy')
@@ -2423,12 +2769,16 @@ def json_copy(value, /):
     'json_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_copy(json_t *value);'
     try:
         _pb_r = _f_json_copy(_NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_copy(_NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, value)
     return _pb_ret
 
@@ -2440,12 +2790,16 @@ def json_deep_copy(value, /):
     'json_deep_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_deep_copy(const json_t *value);'
     try:
         _pb_r = _f_json_deep_copy(_NULL if value is None else value._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_deep_copy(_NULL if value is None else value._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, value)
     return _pb_ret
 
@@ -2459,6 +2813,8 @@ def json_loads(input_, flags, error, /):
         if _pb_free_json_delete is None:
             raise AttributeError("no loaded library defines 'json_delete'")
         _pb_r = _f_json_loads(input_ if input_.__class__ is bytes else _pb_cstr(input_, 'argument 1 (input_)'), _pb_exact_int(flags), _NULL if error is None else error._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_own(_pb_view_at(json_t, _pb_r, error), _pb_free_json_delete, _pb_r)
         return _pb_ret
     except _PB_RETRY:
@@ -2467,6 +2823,8 @@ def json_loads(input_, flags, error, /):
     if _pb_free_json_delete is None:
         raise AttributeError("no loaded library defines 'json_delete'")
     _pb_r = _f_json_loads(input_ if input_.__class__ is bytes else _pb_cstr(input_, 'argument 1 (input_)'), _pb_exact_int(flags), _NULL if error is None else error._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_own(_pb_view_at(json_t, _pb_r, error), _pb_free_json_delete, _pb_r)
     return _pb_ret
 
@@ -2478,12 +2836,16 @@ def json_loadb(buffer, buflen, flags, error, /):
     'json_loadb(buffer: str | _Buffer | None, buflen: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);'
     try:
         _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY:
         pass
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
     return _pb_ret
 
@@ -2495,12 +2857,16 @@ def json_loadf(input_, flags, error, /):
     'json_loadf(input_: FILE | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadf(FILE *input, size_t flags, json_error_t *error);'
     try:
         _pb_r = _f_json_loadf(_NULL if input_ is None else input_._h, _pb_exact_int(flags), _NULL if error is None else error._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, input_)
         return _pb_ret
     except _PB_RETRY:
         pass
     input_, flags, error, = _pb_fix((('record', 'argument 1 (input_)', FILE, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadf(_NULL if input_ is None else input_._h, _pb_exact_int(flags), _NULL if error is None else error._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, input_)
     return _pb_ret
 
@@ -2512,12 +2878,16 @@ def json_loadfd(input_, flags, error, /):
     'json_loadfd(input_: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadfd(int input, size_t flags, json_error_t *error);'
     try:
         _pb_r = _f_json_loadfd(_pb_exact_int(input_), _pb_exact_int(flags), _NULL if error is None else error._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY:
         pass
     input_, flags, error, = _pb_fix((('int', 'argument 1 (input_)', -2147483648, 2147483647), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadfd(_pb_exact_int(input_), _pb_exact_int(flags), _NULL if error is None else error._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
     return _pb_ret
 
@@ -2529,12 +2899,16 @@ def json_load_file(path, flags, error, /):
     'json_load_file(path: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_file(const char *path, size_t flags, json_error_t *error);'
     try:
         _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstr(path, 'argument 1 (path)'), _pb_exact_int(flags), _NULL if error is None else error._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY:
         pass
     path, flags, error, = _pb_fix((('cstring', 'argument 1 (path)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (path, flags, error,))
     _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstr(path, 'argument 1 (path)'), _pb_exact_int(flags), _NULL if error is None else error._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
     return _pb_ret
 
@@ -2545,21 +2919,17 @@ _f_json_load_callback = getattr(_lib, 'json_load_callback')
 def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
-        _pb_calling()
-        try:
-            _pb_r = _f_json_load_callback(_NULL if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
-        finally:
-            _pb_called()
+        _pb_r = _f_json_load_callback(_NULL if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY:
         pass
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
-    _pb_calling()
-    try:
-        _pb_r = _f_json_load_callback(_NULL if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
-    finally:
-        _pb_called()
+    _pb_r = _f_json_load_callback(_NULL if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
     return _pb_ret
 
@@ -2573,6 +2943,8 @@ def json_dumps(json, flags, /):
         if _pb_free_free is None:
             raise AttributeError("no loaded library defines 'free'")
         _pb_r = _f_json_dumps(_NULL if json is None else json._p, _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         if _pb_ret is not None:
             _pb_free_free(_pb_r)
@@ -2583,6 +2955,8 @@ def json_dumps(json, flags, /):
     if _pb_free_free is None:
         raise AttributeError("no loaded library defines 'free'")
     _pb_r = _f_json_dumps(_NULL if json is None else json._p, _pb_exact_int(flags))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
     if _pb_ret is not None:
         _pb_free_free(_pb_r)
@@ -2602,7 +2976,11 @@ def json_dumpb(json, buffer, size, flags, /):
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
         elif size > _pb_capacity(buffer, 1) >= 0:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-        return _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+        _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
@@ -2613,7 +2991,11 @@ def json_dumpb(json, buffer, size, flags, /):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
     elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    return _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+    _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_dumpf = getattr(_lib, 'json_dumpf')
@@ -2622,11 +3004,19 @@ _f_json_dumpf = getattr(_lib, 'json_dumpf')
 def json_dumpf(json, output, flags, /):
     'json_dumpf(json: json_t | None, output: FILE | None, flags: int, /) -> int\n\nC: int json_dumpf(const json_t *json, FILE *output, size_t flags);'
     try:
-        return _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
+        _pb_r = _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('record', 'argument 2 (output)', FILE, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
-    return _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
+    _pb_r = _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_dumpfd = getattr(_lib, 'json_dumpfd')
@@ -2635,11 +3025,19 @@ _f_json_dumpfd = getattr(_lib, 'json_dumpfd')
 def json_dumpfd(json, output, flags, /):
     'json_dumpfd(json: json_t | None, output: int, flags: int, /) -> int\n\nC: int json_dumpfd(const json_t *json, int output, size_t flags);'
     try:
-        return _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
+        _pb_r = _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (output)', -2147483648, 2147483647), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
-    return _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
+    _pb_r = _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_dump_file = getattr(_lib, 'json_dump_file')
@@ -2648,11 +3046,19 @@ _f_json_dump_file = getattr(_lib, 'json_dump_file')
 def json_dump_file(json, path, flags, /):
     'json_dump_file(json: json_t | None, path: str | _Buffer | None, flags: int, /) -> int\n\nC: int json_dump_file(const json_t *json, const char *path, size_t flags);'
     try:
-        return _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
+        _pb_r = _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     json, path, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('cstring', 'argument 2 (path)'), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, path, flags,))
-    return _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
+    _pb_r = _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_json_dump_callback = getattr(_lib, 'json_dump_callback')
@@ -2661,21 +3067,17 @@ _f_json_dump_callback = getattr(_lib, 'json_dump_callback')
 def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
-        _pb_calling()
-        try:
-            _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
-        finally:
-            _pb_called()
+        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY:
         pass
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
-    _pb_calling()
-    try:
-        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
-    finally:
-        _pb_called()
+    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_r
     return _pb_ret
 
@@ -2687,11 +3089,17 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
     'json_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None\n\nC: void json_get_alloc_funcs(json_malloc_t *malloc_fn, json_free_t *free_fn);'
     try:
         if (malloc_fn is None or malloc_fn.__class__ is Pointer) and (free_fn is None or free_fn.__class__ is Pointer):
-            return _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
+            _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
+            if _pb_pending:
+                _pb_raise_kept()
+            return None
     except _PB_RETRY:
         pass
     malloc_fn, free_fn, = _pb_fix((('pointer', 'argument 1 (malloc_fn)', 'void *(**)(unsigned long)', True), ('pointer', 'argument 2 (free_fn)', 'void (**)(void *)', True)), (malloc_fn, free_fn,))
-    return _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
+    _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 _f_jansson_version_str = getattr(_lib, 'jansson_version_str')
@@ -2700,6 +3108,8 @@ _f_jansson_version_str = getattr(_lib, 'jansson_version_str')
 def jansson_version_str():
     'jansson_version_str() -> bytes | None\n\nC: const char *jansson_version_str(void);'
     _pb_r = _f_jansson_version_str()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
     return _pb_ret
 
@@ -2710,11 +3120,19 @@ _f_jansson_version_cmp = getattr(_lib, 'jansson_version_cmp')
 def jansson_version_cmp(major, minor, micro, /):
     'jansson_version_cmp(major: int, minor: int, micro: int, /) -> int\n\nC: int jansson_version_cmp(int major, int minor, int micro);'
     try:
-        return _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
+        _pb_r = _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     major, minor, micro, = _pb_fix((('int', 'argument 1 (major)', -2147483648, 2147483647), ('int', 'argument 2 (minor)', -2147483648, 2147483647), ('int', 'argument 3 (micro)', -2147483648, 2147483647)), (major, minor, micro,))
-    return _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
+    _pb_r = _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 

@@ -321,13 +321,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -344,29 +347,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -1676,6 +1681,8 @@ _f_json_object = _pb_symbol(_pb_libraries, 'json_object', _pt_json_object)
 def json_object():
     'json_object() -> json_t | None\n\nC: json_t *json_object(void);'
     _pb_r = _f_json_object()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1689,6 +1696,8 @@ _f_json_array = _pb_symbol(_pb_libraries, 'json_array', _pt_json_array)
 def json_array():
     'json_array() -> json_t | None\n\nC: json_t *json_array(void);'
     _pb_r = _f_json_array()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1703,12 +1712,16 @@ def json_string(value, /):
     'json_string(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string(const char *value);'
     try:
         _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1729,6 +1742,8 @@ def json_stringn(value, len_, /):
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY:
@@ -1740,6 +1755,8 @@ def json_stringn(value, len_, /):
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1754,12 +1771,16 @@ def json_string_nocheck(value, /):
     'json_string_nocheck(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string_nocheck(const char *value);'
     try:
         _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1780,6 +1801,8 @@ def json_stringn_nocheck(value, len_, /):
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY:
@@ -1791,6 +1814,8 @@ def json_stringn_nocheck(value, len_, /):
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1806,12 +1831,16 @@ def json_integer(value, /):
     try:
         if ((value := _pb_exact_int(value)) >= -1073741823 and value <= 1073741823 or value >= -9223372036854775808 and value <= 9223372036854775807):
             _pb_r = _f_json_integer((value if value <= 1073741823 and value >= -1073741823 else _ct.c_int64(value)))
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807),), (value,))
     _pb_r = _f_json_integer((value if value <= 1073741823 and value >= -1073741823 else _ct.c_int64(value)))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1826,12 +1855,16 @@ def json_real(value, /):
     'json_real(value: float, /) -> json_t | None\n\nC: json_t *json_real(double value);'
     try:
         _pb_r = _f_json_real(value)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('float', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_real(value)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1845,6 +1878,8 @@ _f_json_true = _pb_symbol(_pb_libraries, 'json_true', _pt_json_true)
 def json_true():
     'json_true() -> json_t | None\n\nC: json_t *json_true(void);'
     _pb_r = _f_json_true()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1858,6 +1893,8 @@ _f_json_false = _pb_symbol(_pb_libraries, 'json_false', _pt_json_false)
 def json_false():
     'json_false() -> json_t | None\n\nC: json_t *json_false(void);'
     _pb_r = _f_json_false()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1871,6 +1908,8 @@ _f_json_null = _pb_symbol(_pb_libraries, 'json_null', _pt_json_null)
 def json_null():
     'json_null() -> json_t | None\n\nC: json_t *json_null(void);'
     _pb_r = _f_json_null()
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -1885,12 +1924,16 @@ def json_delete(json, /):
     'json_delete(json: json_t | None, /) -> None\n\ndo not call json_delete directly\n\nC: void json_delete(json_t *json);'
     try:
         _f_json_delete(None if json is None else json._s)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_disown(json)
         return None
     except _PB_RETRY:
         pass
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _f_json_delete(None if json is None else json._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_disown(json)
     return None
 
@@ -1905,11 +1948,17 @@ def json_object_seed(seed, /):
     'json_object_seed(seed: int, /) -> None\n\nC: void json_object_seed(size_t seed);'
     try:
         if ((seed := _pb_exact_int(seed)) >= 0 and seed <= 1073741823 or seed >= 0 and seed <= 18446744073709551615):
-            return _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
+            _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
+            if _pb_pending:
+                _pb_raise_kept()
+            return None
     except _PB_RETRY:
         pass
     seed, = _pb_fix((('int', 'argument 1 (seed)', 0, 18446744073709551615),), (seed,))
-    return _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
+    _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 if _f_json_object_seed is None:
@@ -1921,11 +1970,19 @@ _f_json_object_size = _pb_symbol(_pb_libraries, 'json_object_size', _pt_json_obj
 def json_object_size(object_, /):
     'json_object_size(object_: json_t | None, /) -> int\n\nC: size_t json_object_size(const json_t *object);'
     try:
-        return _f_json_object_size(None if object_ is None else object_._s)
+        _pb_r = _f_json_object_size(None if object_ is None else object_._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
-    return _f_json_object_size(None if object_ is None else object_._s)
+    _pb_r = _f_json_object_size(None if object_ is None else object_._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_size is None:
@@ -1938,12 +1995,16 @@ def json_object_get(object_, key, /):
     'json_object_get(object_: json_t | None, key: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_object_get(const json_t *object, const char *key);'
     try:
         _pb_r = _f_json_object_get(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_get(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
     return _pb_ret
 
@@ -1966,6 +2027,8 @@ def json_object_getn(object_, key, key_len, /):
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
             return _pb_ret
     except _PB_RETRY:
@@ -1979,6 +2042,8 @@ def json_object_getn(object_, key, key_len, /):
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
     return _pb_ret
 
@@ -1992,11 +2057,19 @@ _f_json_object_set_new = _pb_symbol(_pb_libraries, 'json_object_set_new', _pt_js
 def json_object_set_new(object_, key, value, /):
     'json_object_set_new(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new(json_t *object, const char *key, json_t *value);'
     try:
-        return _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+        _pb_r = _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
-    return _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+    _pb_r = _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_set_new is None:
@@ -2016,7 +2089,11 @@ def json_object_setn_new(object_, key, key_len, value, /):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-            return _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+            _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
@@ -2027,7 +2104,11 @@ def json_object_setn_new(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    return _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+    _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_setn_new is None:
@@ -2039,11 +2120,19 @@ _f_json_object_set_new_nocheck = _pb_symbol(_pb_libraries, 'json_object_set_new_
 def json_object_set_new_nocheck(object_, key, value, /):
     'json_object_set_new_nocheck(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new_nocheck(json_t *object, const char *key, json_t *value);'
     try:
-        return _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+        _pb_r = _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
-    return _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+    _pb_r = _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_set_new_nocheck is None:
@@ -2063,7 +2152,11 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-            return _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+            _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
@@ -2074,7 +2167,11 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    return _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+    _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_setn_new_nocheck is None:
@@ -2086,11 +2183,19 @@ _f_json_object_del = _pb_symbol(_pb_libraries, 'json_object_del', _pt_json_objec
 def json_object_del(object_, key, /):
     'json_object_del(object_: json_t | None, key: str | _Buffer | None, /) -> int\n\nC: int json_object_del(json_t *object, const char *key);'
     try:
-        return _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+        _pb_r = _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
-    return _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+    _pb_r = _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_del is None:
@@ -2110,7 +2215,11 @@ def json_object_deln(object_, key, key_len, /):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
             elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-            return _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+            _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
@@ -2121,7 +2230,11 @@ def json_object_deln(object_, key, key_len, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
     elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
-    return _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+    _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_deln is None:
@@ -2133,11 +2246,19 @@ _f_json_object_clear = _pb_symbol(_pb_libraries, 'json_object_clear', _pt_json_o
 def json_object_clear(object_, /):
     'json_object_clear(object_: json_t | None, /) -> int\n\nC: int json_object_clear(json_t *object);'
     try:
-        return _f_json_object_clear(None if object_ is None else object_._s)
+        _pb_r = _f_json_object_clear(None if object_ is None else object_._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
-    return _f_json_object_clear(None if object_ is None else object_._s)
+    _pb_r = _f_json_object_clear(None if object_ is None else object_._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_clear is None:
@@ -2149,11 +2270,19 @@ _f_json_object_update = _pb_symbol(_pb_libraries, 'json_object_update', _pt_json
 def json_object_update(object_, other, /):
     'json_object_update(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
+        _pb_r = _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
+    _pb_r = _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_update is None:
@@ -2165,11 +2294,19 @@ _f_json_object_update_existing = _pb_symbol(_pb_libraries, 'json_object_update_e
 def json_object_update_existing(object_, other, /):
     'json_object_update_existing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_existing(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
+        _pb_r = _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
+    _pb_r = _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_update_existing is None:
@@ -2181,11 +2318,19 @@ _f_json_object_update_missing = _pb_symbol(_pb_libraries, 'json_object_update_mi
 def json_object_update_missing(object_, other, /):
     'json_object_update_missing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_missing(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
+        _pb_r = _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
+    _pb_r = _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_update_missing is None:
@@ -2197,11 +2342,19 @@ _f_json_object_update_recursive = _pb_symbol(_pb_libraries, 'json_object_update_
 def json_object_update_recursive(object_, other, /):
     'json_object_update_recursive(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_recursive(json_t *object, json_t *other);'
     try:
-        return _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
+        _pb_r = _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
-    return _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
+    _pb_r = _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_update_recursive is None:
@@ -2214,12 +2367,16 @@ def json_object_iter(object_, /):
     'json_object_iter(object_: json_t | None, /) -> Pointer | None\n\nC: void *json_object_iter(json_t *object);'
     try:
         _pb_r = _f_json_object_iter(None if object_ is None else object_._s)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_iter(None if object_ is None else object_._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
     return _pb_ret
 
@@ -2234,12 +2391,16 @@ def json_object_iter_at(object_, key, /):
     'json_object_iter_at(object_: json_t | None, key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_iter_at(json_t *object, const char *key);'
     try:
         _pb_r = _f_json_object_iter_at(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_iter_at(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
     return _pb_ret
 
@@ -2254,12 +2415,16 @@ def json_object_key_to_iter(key, /):
     'json_object_key_to_iter(key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_key_to_iter(const char *key);'
     try:
         _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstring(key, 'argument 1 (key)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
     except _PB_RETRY:
         pass
     key, = _pb_fix((('cstring', 'argument 1 (key)'),), (key,))
     _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstring(key, 'argument 1 (key)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', None)
     return _pb_ret
 
@@ -2274,12 +2439,16 @@ def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
         _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY:
         pass
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
     _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
     return _pb_ret
 
@@ -2293,11 +2462,19 @@ _f_json_object_iter_key = _pb_symbol(_pb_libraries, 'json_object_iter_key', _pt_
 def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
-        return _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    return _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_iter_key is None:
@@ -2309,11 +2486,19 @@ _f_json_object_iter_key_len = _pb_symbol(_pb_libraries, 'json_object_iter_key_le
 def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
-        return _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    return _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_iter_key_len is None:
@@ -2326,12 +2511,16 @@ def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
         _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY:
         pass
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
     return _pb_ret
 
@@ -2345,11 +2534,19 @@ _f_json_object_iter_set_new = _pb_symbol(_pb_libraries, 'json_object_iter_set_ne
 def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
-        return _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+        _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
-    return _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+    _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_object_iter_set_new is None:
@@ -2361,11 +2558,19 @@ _f_json_array_size = _pb_symbol(_pb_libraries, 'json_array_size', _pt_json_array
 def json_array_size(array, /):
     'json_array_size(array: json_t | None, /) -> int\n\nC: size_t json_array_size(const json_t *array);'
     try:
-        return _f_json_array_size(None if array is None else array._s)
+        _pb_r = _f_json_array_size(None if array is None else array._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
-    return _f_json_array_size(None if array is None else array._s)
+    _pb_r = _f_json_array_size(None if array is None else array._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_size is None:
@@ -2379,12 +2584,16 @@ def json_array_get(array, index, /):
     try:
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
             _pb_r = _f_json_array_get(None if array is None else array._s, index)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, array)
             return _pb_ret
     except _PB_RETRY:
         pass
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_get(None if array is None else array._s, index)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, array)
     return _pb_ret
 
@@ -2399,11 +2608,19 @@ def json_array_set_new(array, index, value, /):
     'json_array_set_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_set_new(json_t *array, size_t index, json_t *value);'
     try:
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
-            return _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
+            _pb_r = _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
-    return _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
+    _pb_r = _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_set_new is None:
@@ -2415,11 +2632,19 @@ _f_json_array_append_new = _pb_symbol(_pb_libraries, 'json_array_append_new', _p
 def json_array_append_new(array, value, /):
     'json_array_append_new(array: json_t | None, value: json_t | None, /) -> int\n\nC: int json_array_append_new(json_t *array, json_t *value);'
     try:
-        return _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
+        _pb_r = _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (value)', json_t, True)), (array, value,))
-    return _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
+    _pb_r = _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_append_new is None:
@@ -2432,11 +2657,19 @@ def json_array_insert_new(array, index, value, /):
     'json_array_insert_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_insert_new(json_t *array, size_t index, json_t *value);'
     try:
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
-            return _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
+            _pb_r = _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
-    return _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
+    _pb_r = _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_insert_new is None:
@@ -2449,11 +2682,19 @@ def json_array_remove(array, index, /):
     'json_array_remove(array: json_t | None, index: int, /) -> int\n\nC: int json_array_remove(json_t *array, size_t index);'
     try:
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
-            return _f_json_array_remove(None if array is None else array._s, index)
+            _pb_r = _f_json_array_remove(None if array is None else array._s, index)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
-    return _f_json_array_remove(None if array is None else array._s, index)
+    _pb_r = _f_json_array_remove(None if array is None else array._s, index)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_remove is None:
@@ -2465,11 +2706,19 @@ _f_json_array_clear = _pb_symbol(_pb_libraries, 'json_array_clear', _pt_json_arr
 def json_array_clear(array, /):
     'json_array_clear(array: json_t | None, /) -> int\n\nC: int json_array_clear(json_t *array);'
     try:
-        return _f_json_array_clear(None if array is None else array._s)
+        _pb_r = _f_json_array_clear(None if array is None else array._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
-    return _f_json_array_clear(None if array is None else array._s)
+    _pb_r = _f_json_array_clear(None if array is None else array._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_clear is None:
@@ -2481,11 +2730,19 @@ _f_json_array_extend = _pb_symbol(_pb_libraries, 'json_array_extend', _pt_json_a
 def json_array_extend(array, other, /):
     'json_array_extend(array: json_t | None, other: json_t | None, /) -> int\n\nC: int json_array_extend(json_t *array, json_t *other);'
     try:
-        return _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
+        _pb_r = _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     array, other, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (array, other,))
-    return _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
+    _pb_r = _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_array_extend is None:
@@ -2497,11 +2754,19 @@ _f_json_string_value = _pb_symbol(_pb_libraries, 'json_string_value', _pt_json_s
 def json_string_value(string, /):
     'json_string_value(string: json_t | None, /) -> bytes | None\n\nC: const char *json_string_value(const json_t *string);'
     try:
-        return _f_json_string_value(None if string is None else string._s)
+        _pb_r = _f_json_string_value(None if string is None else string._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
-    return _f_json_string_value(None if string is None else string._s)
+    _pb_r = _f_json_string_value(None if string is None else string._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_string_value is None:
@@ -2513,11 +2778,19 @@ _f_json_string_length = _pb_symbol(_pb_libraries, 'json_string_length', _pt_json
 def json_string_length(string, /):
     'json_string_length(string: json_t | None, /) -> int\n\nC: size_t json_string_length(const json_t *string);'
     try:
-        return _f_json_string_length(None if string is None else string._s)
+        _pb_r = _f_json_string_length(None if string is None else string._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
-    return _f_json_string_length(None if string is None else string._s)
+    _pb_r = _f_json_string_length(None if string is None else string._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_string_length is None:
@@ -2529,11 +2802,19 @@ _f_json_integer_value = _pb_symbol(_pb_libraries, 'json_integer_value', _pt_json
 def json_integer_value(integer, /):
     'json_integer_value(integer: json_t | None, /) -> int\n\nC: json_int_t json_integer_value(const json_t *integer);'
     try:
-        return _f_json_integer_value(None if integer is None else integer._s)
+        _pb_r = _f_json_integer_value(None if integer is None else integer._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     integer, = _pb_fix((('record', 'argument 1 (integer)', json_t, True),), (integer,))
-    return _f_json_integer_value(None if integer is None else integer._s)
+    _pb_r = _f_json_integer_value(None if integer is None else integer._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_integer_value is None:
@@ -2545,11 +2826,19 @@ _f_json_real_value = _pb_symbol(_pb_libraries, 'json_real_value', _pt_json_real_
 def json_real_value(real, /):
     'json_real_value(real: json_t | None, /) -> float\n\nC: double json_real_value(const json_t *real);'
     try:
-        return _f_json_real_value(None if real is None else real._s)
+        _pb_r = _f_json_real_value(None if real is None else real._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     real, = _pb_fix((('record', 'argument 1 (real)', json_t, True),), (real,))
-    return _f_json_real_value(None if real is None else real._s)
+    _pb_r = _f_json_real_value(None if real is None else real._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_real_value is None:
@@ -2561,11 +2850,19 @@ _f_json_number_value = _pb_symbol(_pb_libraries, 'json_number_value', _pt_json_n
 def json_number_value(json, /):
     'json_number_value(json: json_t | None, /) -> float\n\nC: double json_number_value(const json_t *json);'
     try:
-        return _f_json_number_value(None if json is None else json._s)
+        _pb_r = _f_json_number_value(None if json is None else json._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
-    return _f_json_number_value(None if json is None else json._s)
+    _pb_r = _f_json_number_value(None if json is None else json._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_number_value is None:
@@ -2577,11 +2874,19 @@ _f_json_string_set = _pb_symbol(_pb_libraries, 'json_string_set', _pt_json_strin
 def json_string_set(string, value, /):
     'json_string_set(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set(json_t *string, const char *value);'
     try:
-        return _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+        _pb_r = _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
-    return _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+    _pb_r = _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_string_set is None:
@@ -2601,7 +2906,11 @@ def json_string_setn(string, value, len_, /):
                     raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-            return _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+            _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
@@ -2612,7 +2921,11 @@ def json_string_setn(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    return _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+    _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_string_setn is None:
@@ -2624,11 +2937,19 @@ _f_json_string_set_nocheck = _pb_symbol(_pb_libraries, 'json_string_set_nocheck'
 def json_string_set_nocheck(string, value, /):
     'json_string_set_nocheck(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set_nocheck(json_t *string, const char *value);'
     try:
-        return _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+        _pb_r = _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
-    return _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+    _pb_r = _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_string_set_nocheck is None:
@@ -2648,7 +2969,11 @@ def json_string_setn_nocheck(string, value, len_, /):
                     raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
             elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-            return _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+            _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
@@ -2659,7 +2984,11 @@ def json_string_setn_nocheck(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
     elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
-    return _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+    _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_string_setn_nocheck is None:
@@ -2672,11 +3001,19 @@ def json_integer_set(integer, value, /):
     'json_integer_set(integer: json_t | None, value: int, /) -> int\n\nC: int json_integer_set(json_t *integer, json_int_t value);'
     try:
         if (value >= -1073741823 and value <= 1073741823 or value >= -9223372036854775808 and value <= 9223372036854775807):
-            return _f_json_integer_set(None if integer is None else integer._s, value)
+            _pb_r = _f_json_integer_set(None if integer is None else integer._s, value)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     integer, value, = _pb_fix((('record', 'argument 1 (integer)', json_t, True), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807)), (integer, value,))
-    return _f_json_integer_set(None if integer is None else integer._s, value)
+    _pb_r = _f_json_integer_set(None if integer is None else integer._s, value)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_integer_set is None:
@@ -2688,11 +3025,19 @@ _f_json_real_set = _pb_symbol(_pb_libraries, 'json_real_set', _pt_json_real_set)
 def json_real_set(real, value, /):
     'json_real_set(real: json_t | None, value: float, /) -> int\n\nC: int json_real_set(json_t *real, double value);'
     try:
-        return _f_json_real_set(None if real is None else real._s, value)
+        _pb_r = _f_json_real_set(None if real is None else real._s, value)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     real, value, = _pb_fix((('record', 'argument 1 (real)', json_t, True), ('float', 'argument 2 (value)')), (real, value,))
-    return _f_json_real_set(None if real is None else real._s, value)
+    _pb_r = _f_json_real_set(None if real is None else real._s, value)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_real_set is None:
@@ -2704,11 +3049,19 @@ _f_json_equal = _pb_symbol(_pb_libraries, 'json_equal', _pt_json_equal)
 def json_equal(value1, value2, /):
     'json_equal(value1: json_t | None, value2: json_t | None, /) -> int\n\nC: int json_equal(const json_t *value1, const json_t *value2);'
     try:
-        return _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
+        _pb_r = _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
     except _PB_RETRY:
         pass
     value1, value2, = _pb_fix((('record', 'argument 1 (value1)', json_t, True), ('record', 'argument 2 (value2)', json_t, True)), (value1, value2,))
-    return _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
+    _pb_r = _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_equal is None:
@@ -2721,12 +3074,16 @@ def json_copy(value, /):
     'json_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_copy(json_t *value);'
     try:
         _pb_r = _f_json_copy(None if value is None else value._s)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_copy(None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
     return _pb_ret
 
@@ -2741,12 +3098,16 @@ def json_deep_copy(value, /):
     'json_deep_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_deep_copy(const json_t *value);'
     try:
         _pb_r = _f_json_deep_copy(None if value is None else value._s)
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
     except _PB_RETRY:
         pass
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_deep_copy(None if value is None else value._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
     return _pb_ret
 
@@ -2764,6 +3125,8 @@ def json_loads(input_, flags, error, /):
             if _pb_free_json_delete is None:
                 raise AttributeError("no loaded library defines 'json_delete'")
             _pb_r = _f_json_loads(input_ if input_.__class__ is bytes else _pb_cstring(input_, 'argument 1 (input_)'), flags, None if error is None else error._s)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_own(_pb_view_at(json_t, _S0, _pb_r, error), _pb_free_json_delete, _pb_r)
             return _pb_ret
     except _PB_RETRY:
@@ -2772,6 +3135,8 @@ def json_loads(input_, flags, error, /):
     if _pb_free_json_delete is None:
         raise AttributeError("no loaded library defines 'json_delete'")
     _pb_r = _f_json_loads(input_ if input_.__class__ is bytes else _pb_cstring(input_, 'argument 1 (input_)'), flags, None if error is None else error._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_own(_pb_view_at(json_t, _S0, _pb_r, error), _pb_free_json_delete, _pb_r)
     return _pb_ret
 
@@ -2787,12 +3152,16 @@ def json_loadb(buffer, buflen, flags, error, /):
     try:
         if (buflen >= 0 and buflen <= 1073741823 or buflen >= 0 and buflen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY:
         pass
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
     return _pb_ret
 
@@ -2808,12 +3177,16 @@ def json_loadf(input_, flags, error, /):
     try:
         if (input_ is None or input_.__class__ is FILE) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_loadf(None if input_ is None else input_._h, flags, None if error is None else error._s)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, input_)
             return _pb_ret
     except _PB_RETRY:
         pass
     input_, flags, error, = _pb_fix((('record', 'argument 1 (input_)', FILE, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadf(None if input_ is None else input_._h, flags, None if error is None else error._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, input_)
     return _pb_ret
 
@@ -2829,12 +3202,16 @@ def json_loadfd(input_, flags, error, /):
     try:
         if (input_ >= -1073741823 and input_ <= 1073741823 or input_ >= -2147483648 and input_ <= 2147483647) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_loadfd(input_, flags, None if error is None else error._s)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY:
         pass
     input_, flags, error, = _pb_fix((('int', 'argument 1 (input_)', -2147483648, 2147483647), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadfd(input_, flags, None if error is None else error._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
     return _pb_ret
 
@@ -2850,12 +3227,16 @@ def json_load_file(path, flags, error, /):
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstring(path, 'argument 1 (path)'), flags, None if error is None else error._s)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY:
         pass
     path, flags, error, = _pb_fix((('cstring', 'argument 1 (path)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (path, flags, error,))
     _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstring(path, 'argument 1 (path)'), flags, None if error is None else error._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
     return _pb_ret
 
@@ -2870,21 +3251,17 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_calling()
-            try:
-                _pb_r = _f_json_load_callback(None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
-            finally:
-                _pb_called()
+            _pb_r = _f_json_load_callback(None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY:
         pass
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
-    _pb_calling()
-    try:
-        _pb_r = _f_json_load_callback(None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
-    finally:
-        _pb_called()
+    _pb_r = _f_json_load_callback(None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
     return _pb_ret
 
@@ -2902,6 +3279,8 @@ def json_dumps(json, flags, /):
             if _pb_free_free is None:
                 raise AttributeError("no loaded library defines 'free'")
             _pb_r = _f_json_dumps(None if json is None else json._s, flags)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _ct.string_at(_pb_r) if _pb_r else None
             if _pb_ret is not None:
                 _pb_free_free(_pb_r)
@@ -2912,6 +3291,8 @@ def json_dumps(json, flags, /):
     if _pb_free_free is None:
         raise AttributeError("no loaded library defines 'free'")
     _pb_r = _f_json_dumps(None if json is None else json._s, flags)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _ct.string_at(_pb_r) if _pb_r else None
     if _pb_ret is not None:
         _pb_free_free(_pb_r)
@@ -2935,7 +3316,11 @@ def json_dumpb(json, buffer, size, flags, /):
                     raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
             elif size > _pb_capacity(buffer, 1) >= 0:
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-            return _f_json_dumpb(None if json is None else json._s, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+            _pb_r = _f_json_dumpb(None if json is None else json._s, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
@@ -2946,7 +3331,11 @@ def json_dumpb(json, buffer, size, flags, /):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
     elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    return _f_json_dumpb(None if json is None else json._s, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+    _pb_r = _f_json_dumpb(None if json is None else json._s, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_dumpb is None:
@@ -2959,11 +3348,19 @@ def json_dumpf(json, output, flags, /):
     'json_dumpf(json: json_t | None, output: FILE | None, flags: int, /) -> int\n\nC: int json_dumpf(const json_t *json, FILE *output, size_t flags);'
     try:
         if (output is None or output.__class__ is FILE) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            return _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
+            _pb_r = _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('record', 'argument 2 (output)', FILE, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
-    return _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
+    _pb_r = _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_dumpf is None:
@@ -2976,11 +3373,19 @@ def json_dumpfd(json, output, flags, /):
     'json_dumpfd(json: json_t | None, output: int, flags: int, /) -> int\n\nC: int json_dumpfd(const json_t *json, int output, size_t flags);'
     try:
         if (output >= -1073741823 and output <= 1073741823 or output >= -2147483648 and output <= 2147483647) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            return _f_json_dumpfd(None if json is None else json._s, output, flags)
+            _pb_r = _f_json_dumpfd(None if json is None else json._s, output, flags)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (output)', -2147483648, 2147483647), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
-    return _f_json_dumpfd(None if json is None else json._s, output, flags)
+    _pb_r = _f_json_dumpfd(None if json is None else json._s, output, flags)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_dumpfd is None:
@@ -2993,11 +3398,19 @@ def json_dump_file(json, path, flags, /):
     'json_dump_file(json: json_t | None, path: str | _Buffer | None, flags: int, /) -> int\n\nC: int json_dump_file(const json_t *json, const char *path, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            return _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
+            _pb_r = _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     json, path, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('cstring', 'argument 2 (path)'), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, path, flags,))
-    return _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
+    _pb_r = _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_json_dump_file is None:
@@ -3010,21 +3423,17 @@ def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_calling()
-            try:
-                _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
-            finally:
-                _pb_called()
+            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY:
         pass
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
-    _pb_calling()
-    try:
-        _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
-    finally:
-        _pb_called()
+    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_r
     return _pb_ret
 
@@ -3039,11 +3448,17 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
     'json_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None\n\nC: void json_get_alloc_funcs(json_malloc_t *malloc_fn, json_free_t *free_fn);'
     try:
         if (malloc_fn is None or malloc_fn.__class__ is Pointer and (malloc_fn._ctype == 'void *(**)(unsigned long)' or malloc_fn._ctype == 'void *')) and (free_fn is None or free_fn.__class__ is Pointer and (free_fn._ctype == 'void (**)(void *)' or free_fn._ctype == 'void *')):
-            return _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
+            _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
+            if _pb_pending:
+                _pb_raise_kept()
+            return None
     except _PB_RETRY:
         pass
     malloc_fn, free_fn, = _pb_fix((('pointer', 'argument 1 (malloc_fn)', 'void *(**)(unsigned long)', True), ('pointer', 'argument 2 (free_fn)', 'void (**)(void *)', True)), (malloc_fn, free_fn,))
-    return _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
+    _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
 
 
 if _f_json_get_alloc_funcs is None:
@@ -3054,7 +3469,11 @@ _f_jansson_version_str = _pb_symbol(_pb_libraries, 'jansson_version_str', _pt_ja
 
 def jansson_version_str():
     'jansson_version_str() -> bytes | None\n\nC: const char *jansson_version_str(void);'
-    return _f_jansson_version_str()
+    _pb_r = _f_jansson_version_str()
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_jansson_version_str is None:
@@ -3067,11 +3486,19 @@ def jansson_version_cmp(major, minor, micro, /):
     'jansson_version_cmp(major: int, minor: int, micro: int, /) -> int\n\nC: int jansson_version_cmp(int major, int minor, int micro);'
     try:
         if ((major := _pb_exact_int(major)) >= -1073741823 and major <= 1073741823 or major >= -2147483648 and major <= 2147483647) and ((minor := _pb_exact_int(minor)) >= -1073741823 and minor <= 1073741823 or minor >= -2147483648 and minor <= 2147483647) and ((micro := _pb_exact_int(micro)) >= -1073741823 and micro <= 1073741823 or micro >= -2147483648 and micro <= 2147483647):
-            return _f_jansson_version_cmp(major, minor, micro)
+            _pb_r = _f_jansson_version_cmp(major, minor, micro)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     major, minor, micro, = _pb_fix((('int', 'argument 1 (major)', -2147483648, 2147483647), ('int', 'argument 2 (minor)', -2147483648, 2147483647), ('int', 'argument 3 (micro)', -2147483648, 2147483647)), (major, minor, micro,))
-    return _f_jansson_version_cmp(major, minor, micro)
+    _pb_r = _f_jansson_version_cmp(major, minor, micro)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_jansson_version_cmp is None:

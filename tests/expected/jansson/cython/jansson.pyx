@@ -352,13 +352,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -375,29 +378,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -726,6 +731,20 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     return None
 
 
+# set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
+cdef bint _pb_maybe_pending = False
+
+
+cdef int _pb_raise_pending() except -1:
+    global _pb_maybe_pending
+    _pb_maybe_pending = False
+    try:
+        _pb_raise_kept()
+    finally:
+        _pb_maybe_pending = bool(_pb_pending)  # another thread's may still wait
+    return 0
+
+
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
     # function and its parameter), in the place of what the same key kept before.
@@ -767,7 +786,9 @@ def _pb_callback_0(function):
         try:
             return _pb_index(function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
             _pb_callback_failed(error)
+            _pb_maybe_pending = True
             return 0
 
     closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
@@ -781,7 +802,9 @@ def _pb_callback_1(function):
         try:
             return _pb_index(function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
             _pb_callback_failed(error)
+            _pb_maybe_pending = True
             return 0
 
     closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
@@ -1553,6 +1576,8 @@ def json_object(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_object()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1568,6 +1593,8 @@ def json_array(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_array()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1597,6 +1624,8 @@ def json_string(value, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_json_string(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1642,6 +1671,8 @@ def json_stringn(value, len_, /):
         _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
     _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1671,6 +1702,8 @@ def json_string_nocheck(value, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_json_string_nocheck(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1716,6 +1749,8 @@ def json_stringn_nocheck(value, len_, /):
         _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
     _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1738,6 +1773,8 @@ def json_integer(value, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807), value)
 
     _pb_r = _c_json_integer(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1758,6 +1795,8 @@ def json_real(value, /):
 
 
     _pb_r = _c_json_real(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1773,6 +1812,8 @@ def json_true(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_true()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1788,6 +1829,8 @@ def json_false(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_false()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1803,6 +1846,8 @@ def json_null(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     _pb_r = _c_json_null()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -1825,6 +1870,8 @@ def json_delete(json, /):
         raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     _c_json_delete(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_disown(json)
     return None
@@ -1845,6 +1892,8 @@ def json_object_seed(seed, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (seed)', 0, 18446744073709551615), seed)
 
     _c_json_object_seed(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     return None
 
@@ -1866,6 +1915,8 @@ def json_object_size(object_, /):
         raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_size(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -1905,6 +1956,8 @@ def json_object_get(object_, key, /):
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, object_)
 
@@ -1960,6 +2013,8 @@ def json_object_getn(object_, key, key_len, /):
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, object_)
 
@@ -2009,6 +2064,8 @@ def json_object_set_new(object_, key, value, /):
         raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2074,6 +2131,8 @@ def json_object_setn_new(object_, key, key_len, value, /):
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2123,6 +2182,8 @@ def json_object_set_new_nocheck(object_, key, value, /):
         raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2188,6 +2249,8 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2227,6 +2290,8 @@ def json_object_del(object_, key, /):
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2282,6 +2347,8 @@ def json_object_deln(object_, key, key_len, /):
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2305,6 +2372,8 @@ def json_object_clear(object_, /):
         raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_clear(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2338,6 +2407,8 @@ def json_object_update(object_, other, /):
         raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2371,6 +2442,8 @@ def json_object_update_existing(object_, other, /):
         raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2404,6 +2477,8 @@ def json_object_update_missing(object_, other, /):
         raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2437,6 +2512,8 @@ def json_object_update_recursive(object_, other, /):
         raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2460,6 +2537,8 @@ def json_object_iter(object_, /):
         raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_iter(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
 
@@ -2499,6 +2578,8 @@ def json_object_iter_at(object_, key, /):
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
 
@@ -2528,6 +2609,8 @@ def json_object_key_to_iter(key, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_json_object_key_to_iter(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', None)
 
@@ -2569,6 +2652,8 @@ def json_object_iter_next(object_, iter_, /):
             raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
 
         _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
 
@@ -2603,6 +2688,8 @@ def json_object_iter_key(iter_, /):
             raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
 
         _pb_r = _c_json_object_iter_key(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
@@ -2637,6 +2724,8 @@ def json_object_iter_key_len(iter_, /):
             raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
 
         _pb_r = _c_json_object_iter_key_len(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_r
 
@@ -2671,6 +2760,8 @@ def json_object_iter_value(iter_, /):
             raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
 
         _pb_r = _c_json_object_iter_value(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
@@ -2725,6 +2816,8 @@ def json_object_iter_set_new(object_, iter_, value, /):
             raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
         _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_r
 
@@ -2751,6 +2844,8 @@ def json_array_size(array, /):
         raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     _pb_r = _c_json_array_size(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2783,6 +2878,8 @@ def json_array_get(array, index, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
     _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, array)
 
@@ -2825,6 +2922,8 @@ def json_array_set_new(array, index, value, /):
         raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2858,6 +2957,8 @@ def json_array_append_new(array, value, /):
         raise _pb_wrong_record(value, json_t, "argument 2 (value)", True)
 
     _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2900,6 +3001,8 @@ def json_array_insert_new(array, index, value, /):
         raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2932,6 +3035,8 @@ def json_array_remove(array, index, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
     _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2955,6 +3060,8 @@ def json_array_clear(array, /):
         raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
 
     _pb_r = _c_json_array_clear(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2988,6 +3095,8 @@ def json_array_extend(array, other, /):
         raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3011,6 +3120,8 @@ def json_string_value(string, /):
         raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     _pb_r = _c_json_string_value(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
@@ -3034,6 +3145,8 @@ def json_string_length(string, /):
         raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
 
     _pb_r = _c_json_string_length(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3057,6 +3170,8 @@ def json_integer_value(integer, /):
         raise _pb_wrong_record(integer, json_t, "argument 1 (integer)", True)
 
     _pb_r = _c_json_integer_value(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3080,6 +3195,8 @@ def json_real_value(real, /):
         raise _pb_wrong_record(real, json_t, "argument 1 (real)", True)
 
     _pb_r = _c_json_real_value(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3103,6 +3220,8 @@ def json_number_value(json, /):
         raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
     _pb_r = _c_json_number_value(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3142,6 +3261,8 @@ def json_string_set(string, value, /):
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3197,6 +3318,8 @@ def json_string_setn(string, value, len_, /):
         _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3236,6 +3359,8 @@ def json_string_set_nocheck(string, value, /):
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3291,6 +3416,8 @@ def json_string_setn_nocheck(string, value, len_, /):
         _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
     _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3323,6 +3450,8 @@ def json_integer_set(integer, value, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807), value)
 
     _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3353,6 +3482,8 @@ def json_real_set(real, value, /):
 
 
     _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3386,6 +3517,8 @@ def json_equal(value1, value2, /):
         raise _pb_wrong_record(value2, json_t, "argument 2 (value2)", True)
 
     _pb_r = _c_json_equal(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3409,6 +3542,8 @@ def json_copy(value, /):
         raise _pb_wrong_record(value, json_t, "argument 1 (value)", True)
 
     _pb_r = _c_json_copy(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, value)
 
@@ -3432,6 +3567,8 @@ def json_deep_copy(value, /):
         raise _pb_wrong_record(value, json_t, "argument 1 (value)", True)
 
     _pb_r = _c_json_deep_copy(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, value)
 
@@ -3481,6 +3618,8 @@ def json_loads(input_, flags, error, /):
         raise AttributeError("no loaded library defines 'json_delete'")
 
     _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
     _pb_own(_pb_ret, _pb_release_json_delete, NULL, <void *>_pb_r)
@@ -3537,6 +3676,8 @@ def json_loadb(buffer, buflen, flags, error, /):
         raise _pb_wrong_record(error, json_error_t, "argument 4 (error)", True)
 
     _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
 
@@ -3577,6 +3718,8 @@ def json_loadf(input_, flags, error, /):
         raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, input_)
 
@@ -3615,6 +3758,8 @@ def json_loadfd(input_, flags, error, /):
         raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
 
@@ -3661,6 +3806,8 @@ def json_load_file(path, flags, error, /):
         raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
 
@@ -3711,12 +3858,11 @@ def json_load_callback(callback, data, flags, error, /):
         else:
             raise _pb_wrong_record(error, json_error_t, "argument 4 (error)", True)
 
-        _pb_calling()
-        try:
-            with nogil:
-                _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        finally:
-            _pb_called()
+        with nogil:
+            _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
+
         _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
 
         return _pb_ret
@@ -3752,6 +3898,8 @@ def json_dumps(json, flags, /):
 
 
     _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
     if _pb_r != NULL:
@@ -3822,6 +3970,8 @@ def json_dumpb(json, buffer, size, flags, /):
             _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
 
         _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
         _pb_ret = _pb_r
 
@@ -3867,6 +4017,8 @@ def json_dumpf(json, output, flags, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
     _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3907,6 +4059,8 @@ def json_dumpfd(json, output, flags, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
     _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -3955,6 +4109,8 @@ def json_dump_file(json, path, flags, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
     _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -4007,12 +4163,11 @@ def json_dump_callback(json, callback, data, flags, /):
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_calling()
-        try:
-            with nogil:
-                _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        finally:
-            _pb_called()
+        with nogil:
+            _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
+
         _pb_ret = _pb_r
 
         return _pb_ret
@@ -4033,6 +4188,8 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
     _pb_a1 = <_c_json_free_t *>_pb_pointer_arg(free_fn, 'void (**)(void *)', "argument 2 (free_fn)", True)
 
     _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     return None
 
@@ -4046,6 +4203,8 @@ def jansson_version_str(_pb_none=_MISSING, /):
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
     _pb_r = _c_jansson_version_str()
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
@@ -4084,6 +4243,8 @@ def jansson_version_cmp(major, minor, micro, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (micro)', -2147483648, 2147483647), micro)
 
     _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 

@@ -321,13 +321,16 @@ def _pb_fix(specs, args):
 
 
 # ---- runtime: Python callables C calls through a function pointer ----------
-# A wrapper whose function takes a callable counts itself in _pb_calls (per
-# thread) while C runs; an exception the callable raises meanwhile is kept (C
-# is given a zero result) and raised by the wrapper once C returns.  One
-# raised when no such call runs on the thread (C calling later, or from a
-# thread of its own) is reported through sys.unraisablehook.
+# An exception a callable raises cannot go through C: C is given a zero
+# result, and the exception waits in _pb_pending for the thread's call from
+# Python into this module to return, which raises it (every wrapper of a
+# module that takes callables looks, right after C returns: a handler C calls
+# during another function, as expat's during XML_Parse, counts too).  One
+# raised with no Python beneath it on its thread (a thread C started) has no
+# call to go to: it is reported through sys.unraisablehook.
 
-_pb_calls = _threading.local()
+#: thread ident -> the first exception a callable raised during that thread's call into C
+_pb_pending: dict = {}
 #: the closures of calls that gave no handle or record to keep them: by (function, parameter)
 _pb_callbacks: dict = {}
 
@@ -344,29 +347,31 @@ class _pb_Unraisable:
         raise self.error
 
 
+def _pb_python_beneath():
+    """Whether Python code runs beneath the callback on this thread (it called into C)."""
+    try:
+        frame = _sys._getframe(0)
+    except ValueError:  # compiled callers leave no frame: none at all on a thread C started
+        return False
+    while frame:
+        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
+    return False
+
+
 def _pb_callback_failed(error):
     """What a closure does with what its callable raised: see above."""
-    calls = _pb_calls
-    if getattr(calls, "depth", 0) > 0:
-        if getattr(calls, "raised", None) is None:
-            calls.raised = error
+    if _pb_python_beneath():
+        _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-def _pb_calling():
-    """Before C is called with a callable."""
-    calls = _pb_calls
-    calls.depth = getattr(calls, "depth", 0) + 1
-
-
-def _pb_called():
-    """After C returned: the first exception a callable raised meanwhile is raised here."""
-    calls = _pb_calls
-    calls.depth -= 1
-    error = getattr(calls, "raised", None)
+def _pb_raise_kept():
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+    error = _pb_pending.pop(_threading.get_ident(), None)
     if error is not None:
-        calls.raised = None
         raise error
 
 
@@ -1326,7 +1331,11 @@ def sum_all(values, count, /):
                     raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
             elif count > _pb_capacity(values, 8) >= 0:
                 raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
-            return _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
+            _pb_r = _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
     except _PB_RETRY:
         pass
     values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
@@ -1335,7 +1344,11 @@ def sum_all(values, count, /):
             raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
     elif count > _pb_capacity(values, 8) >= 0:
         raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
-    return _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
+    _pb_r = _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_sum_all is None:
@@ -1348,21 +1361,17 @@ def apply(op, a, b, /):
     'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
     try:
         if (a >= -1073741823 and a <= 1073741823 or a >= -2147483648 and a <= 2147483647) and (b >= -1073741823 and b <= 1073741823 or b >= -2147483648 and b <= 2147483647):
-            _pb_calling()
-            try:
-                _pb_r = _f_apply(None if op is None else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('op', 0)), a, b)
-            finally:
-                _pb_called()
+            _pb_r = _f_apply(None if op is None else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('op', 0)), a, b)
+            if _pb_pending:
+                _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY:
         pass
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
-    _pb_calling()
-    try:
-        _pb_r = _f_apply(None if op is None else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('op', 0)), a, b)
-    finally:
-        _pb_called()
+    _pb_r = _f_apply(None if op is None else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('op', 0)), a, b)
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_r
     return _pb_ret
 
@@ -1376,20 +1385,16 @@ _f_each = _pb_symbol(_pb_libraries, 'each', _pt_each)
 def each(cb, user_data, /):
     'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
-        _pb_calling()
-        try:
-            _f_each(None if cb is None else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('cb', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
-        finally:
-            _pb_called()
+        _f_each(None if cb is None else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('cb', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         return None
     except _PB_RETRY:
         pass
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
-    _pb_calling()
-    try:
-        _f_each(None if cb is None else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('cb', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
-    finally:
-        _pb_called()
+    _f_each(None if cb is None else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('cb', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
+    if _pb_pending:
+        _pb_raise_kept()
     return None
 
 
