@@ -255,6 +255,18 @@ def test_a_callable_is_called_from_a_thread_the_library_starts(capi, monkeypatch
     assert [repr(error) for error in reported] == ["ArithmeticError(3)"]
 
 
+def test_a_function_pointer_typedef_is_a_class_of_c_function_pointers(capi):
+    calls = []
+    visit = capi.capi_visit(lambda value, user: calls.append(value) or value + 100)
+    assert isinstance(visit, capi.FunctionPointer) and int(visit) != 0
+    assert [capi.capi_apply(visit, None, n) for n in (1, 2)] == [102, 103] and calls == [1, 2]
+    with pytest.raises(TypeError, match=r"^capi_visit\(\) takes a callable, not int$"):
+        capi.capi_visit(5)
+    with pytest.raises(TypeError, match=r"^argument 3 \(cmp\) must be a int \(\*\)\(int \*, int \*\), "
+                                        r"not a FunctionPointer of type int \(\*\)\(int, void \*\)$"):
+        capi.capi_sort(array.array("i", [2, 1]), 2, visit)
+
+
 def test_what_is_no_callable_is_refused_in_the_same_words(capi):
     with pytest.raises(TypeError, match=r"^argument 1 \(f\) must be a callable, a FunctionPointer or None, not int$"):
         capi.capi_apply(5, None, 1)

@@ -8,17 +8,20 @@ previous ones left and returns a new one.
 """
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic, PegbindError
-from ..model import Function, Module, TypeNode
+from ..model import Function, Module, TypedefRef, TypeNode
 from ..target import TargetInfo
 from .binding import (
+    MODULE_NAMES,
     AnonymousType,
     BindingModel,
+    CallbackClass,
     ConstantBinding,
     Deallocator,
     EnumBinding,
@@ -209,6 +212,23 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
 )
 
 
+def callback_classes(functions: tuple[FunctionBinding, ...], names: dict) -> tuple[CallbackClass, ...]:
+    """A class for each function pointer typedef a callable parameter is declared with, named as
+    the typedef (C gives a typedef no name a function, constant or variable has); none for a
+    name the module has given something else."""
+    taken = set(names.values()) | MODULE_NAMES
+    found: dict[str, CallbackClass] = {}
+    for function in functions:
+        for param in function.params:
+            if param.callback is None or not isinstance(param.ctype, TypedefRef):
+                continue
+            name = param.ctype.name
+            if name in found or name in taken or not name.isidentifier() or keyword.iskeyword(name):
+                continue
+            found[name] = CallbackClass(name, param.callback)
+    return tuple(found.values())
+
+
 def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
                exports: Exports | None = None) -> BindingModel:
     """Run :data:`PIPELINE` over ``module`` and package the result.
@@ -272,4 +292,5 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         anonymous={key: place for key, place in state.anonymous.items()
                    if state.module.find_record(key) is not None or state.module.find_enum(key) is not None},
         pointer_elements=pointer_elements(state.module, target, names, pointers),
+        callback_classes=callback_classes(state.functions, names),
     )

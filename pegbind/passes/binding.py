@@ -231,6 +231,16 @@ class CallbackBinding:
 
 
 @dataclass(frozen=True, slots=True)
+class CallbackClass:
+    """A function pointer typedef a parameter is declared with (``curl_write_callback``): a class
+    whose instances are C function pointers made from Python callables, made once and passed
+    where C takes that type as often as needed (a ``FunctionPointer`` subclass)."""
+
+    py_name: str
+    callback: CallbackBinding
+
+
+@dataclass(frozen=True, slots=True)
 class ReturnBinding:
     ctype: CType
     #: ``int``/``bool``/``float``/``enum``/``record``/``record_ptr``/``handle``/``pointer``/``string``/``void``
@@ -604,6 +614,8 @@ class BindingModel:
     anonymous: Mapping[str, AnonymousType] = field(default_factory=dict)
     #: what the elements of each type of Pointer the module makes read as (by pointer type)
     pointer_elements: tuple[PointerElements, ...] = ()
+    #: the classes of the function pointer typedefs parameters are declared with
+    callback_classes: tuple[CallbackClass, ...] = ()
 
     def aliases_of(self, wrapped: Iterable[FunctionBinding]) -> tuple[tuple[str, str], ...]:
         """The function aliases of functions a backend wraps (one it left out has no name to alias)."""

@@ -298,7 +298,7 @@ def _pb_fix_value(spec, value):
         # FunctionPointer of that type
         if value is None and spec[3]:
             return None
-        if type(value) is FunctionPointer:
+        if isinstance(value, FunctionPointer):
             if value._ctype != spec[2]:
                 raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
             return value
@@ -630,7 +630,7 @@ def _pb_callback(value, factory, ctype, keeper, key):
     with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
     if value is None:
         return None
-    if type(value) is FunctionPointer:
+    if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
         return value._ptr

@@ -82,6 +82,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         **classes_context(binding, records, classes, calls),
         "defined_check": DEFINED_CHECK,
         "types": types,
-        "callbacks": callbacks,
+        "callbacks": [source for _, source in callbacks.values()],
+        "callback_factories": {c_text: name for c_text, (name, _) in callbacks.items()},
         "left_out": left_out(binding),
     }

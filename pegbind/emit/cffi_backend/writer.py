@@ -251,15 +251,14 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
 
 def render_wrappers(
     binding: BindingModel, classes: dict[str, str]
-) -> tuple[list[RenderedWrapper], list[tuple[str, str]], list[str]]:
+) -> tuple[list[RenderedWrapper], list[tuple[str, str]], dict[str, tuple[str, str]]]:
     """A wrapper per function of the cdef, in :func:`called_functions` order (the rest is in ``left_out``),
     the cffi types they allocate: (module-level name, C type text), in first-use order, and the
-    closure factories of the callbacks they take (sources)."""
+    closure factories of the callbacks they take (C type -> (name, source))."""
     writer = CffiWriter(binding, classes)
     called = set(called_functions(binding))
     wrappers = [
         RenderedWrapper(function, writer.wrapper(function, False), writer.wrapper(function, True))
         for function in binding.functions if function.function.name in called
     ]
-    return (wrappers, [(text, name) for text, name in writer.types.items()],
-            [source for _, source in writer.callbacks.values()])
+    return wrappers, [(text, name) for text, name in writer.types.items()], writer.callbacks

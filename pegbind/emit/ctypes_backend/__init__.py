@@ -83,6 +83,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "table": getter,
         "cell_types": {cell.py_name: speller.spell(Primitive(cell.primitive)) for cell in binding.cells},
         "callbacks": [source for _, source in writer.callbacks.values()],
+        "callback_factories": {c_text: name for c_text, (name, _) in writer.callbacks.items()},
         # what a Pointer's elements are read as: a pointer to characters as c_char_p (bytes or None)
         "element_types": {
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))

@@ -261,7 +261,7 @@ def _pb_fix_value(spec, value):
         # FunctionPointer of that type
         if value is None and spec[3]:
             return None
-        if type(value) is FunctionPointer:
+        if isinstance(value, FunctionPointer):
             if value._ctype != spec[2]:
                 raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
             return value
@@ -591,7 +591,7 @@ def _pb_callback(value, factory, ctype, keeper, key):
     with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
     if value is None:
         return None
-    if type(value) is FunctionPointer:
+    if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
         return value._ptr
@@ -944,7 +944,7 @@ class FunctionPointer:
         return _pb_address(self._ptr)
 
     def __eq__(self, other):
-        if type(other) is not FunctionPointer:
+        if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
 
@@ -972,7 +972,7 @@ def _pb_function_pointer_value(value, ctype, what):
     # arbitrary address would crash the process when called.
     if value is None:
         return None
-    if type(value) is not FunctionPointer:
+    if not isinstance(value, FunctionPointer):
         raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")

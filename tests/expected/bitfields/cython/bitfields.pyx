@@ -283,7 +283,7 @@ def _pb_fix_value(spec, value):
         # FunctionPointer of that type
         if value is None and spec[3]:
             return None
-        if type(value) is FunctionPointer:
+        if isinstance(value, FunctionPointer):
             if value._ctype != spec[2]:
                 raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
             return value
@@ -565,7 +565,8 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
 cdef class FunctionPointer:
     """The address of a C function read from a record field; assignable to fields of the same C type."""
     cdef void *_ptr
-    cdef str _ctype
+    # the C function pointer type; read by the shared checks
+    cdef readonly str _ctype
     # what must outlive the pointer (the record or library it came from)
     cdef object _owner
 
@@ -576,7 +577,7 @@ cdef class FunctionPointer:
         return <size_t>self._ptr
 
     def __eq__(self, other):
-        if type(other) is not FunctionPointer:
+        if not isinstance(other, FunctionPointer):
             return NotImplemented
         return self._ptr == (<FunctionPointer>other)._ptr
 
@@ -608,7 +609,7 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     # arbitrary address would crash the process when called.
     if value is None:
         return NULL
-    if type(value) is not FunctionPointer:
+    if not isinstance(value, FunctionPointer):
         raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
@@ -778,9 +779,9 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
-    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+    elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-    elif value is not None and type(value) is not FunctionPointer and callable(value):
+    elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
         _pb_keep_callback(keeper, key, closure)
         address = <void *><size_t>number

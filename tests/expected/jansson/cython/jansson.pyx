@@ -284,7 +284,7 @@ def _pb_fix_value(spec, value):
         # FunctionPointer of that type
         if value is None and spec[3]:
             return None
-        if type(value) is FunctionPointer:
+        if isinstance(value, FunctionPointer):
             if value._ctype != spec[2]:
                 raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
             return value
@@ -554,7 +554,8 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
 cdef class FunctionPointer:
     """The address of a C function read from a record field; assignable to fields of the same C type."""
     cdef void *_ptr
-    cdef str _ctype
+    # the C function pointer type; read by the shared checks
+    cdef readonly str _ctype
     # what must outlive the pointer (the record or library it came from)
     cdef object _owner
 
@@ -565,7 +566,7 @@ cdef class FunctionPointer:
         return <size_t>self._ptr
 
     def __eq__(self, other):
-        if type(other) is not FunctionPointer:
+        if not isinstance(other, FunctionPointer):
             return NotImplemented
         return self._ptr == (<FunctionPointer>other)._ptr
 
@@ -597,7 +598,7 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     # arbitrary address would crash the process when called.
     if value is None:
         return NULL
-    if type(value) is not FunctionPointer:
+    if not isinstance(value, FunctionPointer):
         raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
@@ -767,9 +768,9 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
-    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+    elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-    elif value is not None and type(value) is not FunctionPointer and callable(value):
+    elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
         _pb_keep_callback(keeper, key, closure)
         address = <void *><size_t>number
@@ -809,6 +810,32 @@ def _pb_callback_1(function):
 
     closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+cdef class json_load_callback_t(FunctionPointer):
+    'A C unsigned long (*)(void *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_load_callback_t as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_load_callback_t() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_0(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void *, unsigned long, void *)'
+
+
+cdef class json_dump_callback_t(FunctionPointer):
+    'A C int (*)(char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_dump_callback_t() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_1(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'int (*)(char *, unsigned long, void *)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:

@@ -284,7 +284,7 @@ def _pb_fix_value(spec, value):
         # FunctionPointer of that type
         if value is None and spec[3]:
             return None
-        if type(value) is FunctionPointer:
+        if isinstance(value, FunctionPointer):
             if value._ctype != spec[2]:
                 raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")
             return value
@@ -542,7 +542,8 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
 cdef class FunctionPointer:
     """The address of a C function read from a record field; assignable to fields of the same C type."""
     cdef void *_ptr
-    cdef str _ctype
+    # the C function pointer type; read by the shared checks
+    cdef readonly str _ctype
     # what must outlive the pointer (the record or library it came from)
     cdef object _owner
 
@@ -553,7 +554,7 @@ cdef class FunctionPointer:
         return <size_t>self._ptr
 
     def __eq__(self, other):
-        if type(other) is not FunctionPointer:
+        if not isinstance(other, FunctionPointer):
             return NotImplemented
         return self._ptr == (<FunctionPointer>other)._ptr
 
@@ -585,7 +586,7 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what) except?
     # arbitrary address would crash the process when called.
     if value is None:
         return NULL
-    if type(value) is not FunctionPointer:
+    if not isinstance(value, FunctionPointer):
         raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
@@ -755,9 +756,9 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
-    elif type(value) is FunctionPointer and (<FunctionPointer>value)._ctype == plain[2]:
+    elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-    elif value is not None and type(value) is not FunctionPointer and callable(value):
+    elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
         _pb_keep_callback(keeper, key, closure)
         address = <void *><size_t>number
@@ -798,6 +799,32 @@ def _pb_callback_1(function):
 
     closure = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+cdef class binary_op_ptr(FunctionPointer):
+    'A C int (*)(int, int) made from a Python callable: made once, passed where C takes a binary_op_ptr as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"binary_op_ptr() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_0(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'int (*)(int, int)'
+
+
+cdef class callback(FunctionPointer):
+    'A C void (*)(void *, unsigned long) made from a Python callable: made once, passed where C takes a callback as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"callback() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_1(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'void (*)(void *, unsigned long)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
