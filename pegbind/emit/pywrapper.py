@@ -296,14 +296,19 @@ class WrapperWriter(ABC):
         what = repr(f"the result of a callback {cb.c_text}")
         r = cb.ret
         if r.kind in ("int", "enum"):
-            result, failed = f"_pb_index(function({args}), {what}, {r.int_range[0]}, {r.int_range[1]})", "0"  # type: ignore[index]
+            lo, hi = r.int_range  # type: ignore[misc]  # set for int results
+            # an exact int in range goes back as it is; anything else through the shared check
+            body = (f"result = function({args})\n"
+                    f"            if result.__class__ is int and {lo} <= result <= {hi}:\n"
+                    f"                return result\n"
+                    f"            return _pb_index(result, {what}, {lo}, {hi})")
+            failed = "0"
         elif r.kind == "bool":
-            result, failed = f"_pb_bool(function({args}), {what})", "False"
+            body, failed = f"return _pb_bool(function({args}), {what})", "False"
         elif r.kind == "float":
-            result, failed = f"_pb_float(function({args}), {what})", "0.0"
+            body, failed = f"return _pb_float(function({args}), {what})", "0.0"
         else:
-            result, failed = f"function({args})", "None"
-        body = f"function({args})\n            return None" if r.kind == "void" else f"return {result}"
+            body, failed = f"function({args})\n            return None", "None"
         closure, pointer = self.closure(cb, "trampoline")
         doc = f"A C {cb.c_text} calling function: (the closure to keep alive, the pointer C is given)."
         source = (
@@ -328,7 +333,13 @@ class WrapperWriter(ABC):
         factory = self.callback_factory(cb)
         key = repr((p.c_name or p.py_name, p.index))
         call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
-        return f"{self.null} if {p.py_name} is None else {call}"
+        # a FunctionPointer made once (a typedef's class) is passed without a call
+        made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {self.callback_class(cb)} else "
+        return f"{self.null} if {p.py_name} is None else {made if self.callback_class(cb) else ''}{call}"
+
+    def callback_class(self, cb: CallbackBinding) -> str:
+        """The typedef class of the callback type ``cb`` ("" for none)."""
+        return next((c.py_name for c in self.binding.callback_classes if c.callback.c_text == cb.c_text), "")
 
     @abstractmethod
     def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:

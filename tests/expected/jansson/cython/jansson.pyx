@@ -785,7 +785,10 @@ def _pb_callback_0(function):
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
         try:
-            return _pb_index(function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
+            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
             global _pb_maybe_pending
             _pb_callback_failed(error)
@@ -801,7 +804,10 @@ def _pb_callback_1(function):
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
         try:
-            return _pb_index(function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
+            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
+            if type(result) is int and -2147483648 <= result <= 2147483647:
+                return result
+            return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
             global _pb_maybe_pending
             _pb_callback_failed(error)

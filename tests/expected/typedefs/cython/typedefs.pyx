@@ -773,7 +773,10 @@ def _pb_callback_0(function):
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
         try:
-            return _pb_index(function(a0, a1), 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
+            result = function(a0, a1)
+            if type(result) is int and -2147483648 <= result <= 2147483647:
+                return result
+            return _pb_index(result, 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
             global _pb_maybe_pending
             _pb_callback_failed(error)
