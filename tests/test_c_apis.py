@@ -206,6 +206,19 @@ def test_a_callable_the_library_keeps_lives_with_the_handle_it_was_given(capi):
     capi.capi_db_close(db)
 
 
+def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_parameter(capi):
+    # capi_db_on_say's parameter 2 is another slot than capi_db_listen's, though both are
+    # a "listener" kept with the same handle: setting one must not release the other
+    status, db = capi.capi_db_open("main")
+    heard = []
+    capi.capi_db_listen(db, lambda who, text, weight: heard.append(("listen", text)))
+    capi.capi_db_on_say(db, lambda who, text, weight: heard.append(("on_say", text)))
+    gc.collect()
+    capi.capi_db_say(db, "both")
+    assert heard == [("listen", b"both"), ("on_say", b"both")]
+    capi.capi_db_close(db)
+
+
 def test_what_a_callable_raises_is_raised_by_the_call_that_gave_it(capi):
     def boom(value, user):
         raise KeyError("boom")

@@ -326,12 +326,13 @@ class WrapperWriter(ABC):
         self.callbacks[cb.c_text] = (name, source)
         return name
 
-    def callback_arg(self, p: ParamBinding, keeper: str) -> str:
+    def callback_arg(self, f: FunctionBinding, p: ParamBinding, keeper: str) -> str:
         """What is passed for a ``callback`` parameter: NULL, a FunctionPointer's address, or a new closure's."""
         cb = p.callback
         assert cb is not None
         factory = self.callback_factory(cb)
-        key = repr((p.c_name or p.py_name, p.index))
+        # what the closure is kept under: the slot the function sets (only the same one replaces it)
+        key = repr((f.function.name, p.index))
         call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
         # a FunctionPointer made once (a typedef's class) is passed without a call
         made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {self.callback_class(cb)} else "
@@ -539,7 +540,7 @@ class WrapperWriter(ABC):
                     out += [f"if {p.py_name} is None:", f"    raise TypeError({step.message!r})"]
                 case PassIn(param=p, slot=s) if p.kind == "callback":
                     keeper = p.callback.keeper if p.callback is not None else None
-                    args[p.index] = self.callback_arg(p, "None" if keeper is None else f.params[keeper].py_name)
+                    args[p.index] = self.callback_arg(f, p, "None" if keeper is None else f.params[keeper].py_name)
                 case PassIn(param=p, slot=s):
                     if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements
                         out.append(f"{s.arg} = {self.in_arg(p)}")

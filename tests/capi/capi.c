@@ -4,7 +4,7 @@
 #include <string.h>
 #include "capi.h"
 
-struct capi_db { char name[32]; int open; capi_listener listener; int said; };
+struct capi_db { char name[32]; int open; capi_listener listener, on_say; int said; };
 
 static int easy_object, multi_object;
 CAPI_EASY *capi_easy_init(void) { return &easy_object; }
@@ -223,9 +223,12 @@ void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *)) {
 }
 
 void capi_db_listen(capi_db *db, capi_listener listener) { db->listener = listener; }
+void capi_db_on_say(capi_db *db, capi_listener listener) { db->on_say = listener; }
 int capi_db_say(capi_db *db, const char *text) {
     if (db->listener)
         db->listener(db, text, 0.5);
+    if (db->on_say)
+        db->on_say(db, text, 1.5);
     return ++db->said;
 }
 

@@ -64,6 +64,7 @@ int capi_apply(capi_visit f, void *user, int x);  /* f(x, user) + 1; -1 for NULL
 void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *));
 typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
 void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */
+void capi_db_on_say(capi_db *db, capi_listener listener);  /* kept too, in a slot of its own */
 int capi_db_say(capi_db *db, const char *text);  /* how many times it has called the listener */
 int capi_in_thread(int (*f)(int), int x);  /* f(x) from a new thread, which it waits for */
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c);

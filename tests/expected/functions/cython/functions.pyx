@@ -1210,7 +1210,7 @@ def integrate(f, from_, to, /):
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
-    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, ('f', 0))
+    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, ('integrate', 0))
 
     _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(from_, &_pb_a1)
     if _pb_status < 0:

@@ -3861,7 +3861,7 @@ def json_load_callback(callback, data, flags, error, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
-        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('callback', 0))
+        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('json_load_callback', 0))
 
         if data is None:
             _pb_a1 = NULL
@@ -4173,7 +4173,7 @@ def json_dump_callback(json, callback, data, flags, /):
         else:
             raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
-        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('callback', 1))
+        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
 
         if data is None:
             _pb_a2 = NULL

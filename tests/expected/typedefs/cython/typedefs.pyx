@@ -1246,7 +1246,7 @@ def apply(op, a, b, /):
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, ('op', 0))
+    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, ('apply', 0))
 
     if PyLong_CheckExact(a):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(a, &_pb_a1)
@@ -1282,7 +1282,7 @@ def each(cb, user_data, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_k
     try:
-        _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('cb', 0))
+        _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
 
         if user_data is None:
             _pb_a1 = NULL
