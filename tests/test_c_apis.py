@@ -181,6 +181,17 @@ def test_a_callable_is_called_by_c_with_its_arguments_converted(capi):
     assert type(capi.capi_recolor(lambda c: c, capi.CAPI_GREEN)) is capi.capi_color  # members in and out
 
 
+def test_characters_a_callable_is_told_the_length_of_are_data(capi):
+    got = []
+
+    def sink(data, size, user):  # a char *, not const: data of that size, NULs and all
+        got.append((type(data), data[:size], data[0], data[1:2]))
+        return size
+
+    assert capi.capi_feed(sink, None) == 5
+    assert got == [(capi.Pointer, b"ab\x00cd", 97, b"b")]
+
+
 def test_a_comparator_without_user_data_sorts(capi):
     numbers = array.array("i", [(i * 7919) % 1000 - 500 for i in range(1000)])
     capi.capi_sort(numbers, len(numbers), lambda a, b: (a[0] > b[0]) - (a[0] < b[0]))

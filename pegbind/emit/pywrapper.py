@@ -336,7 +336,12 @@ class WrapperWriter(ABC):
         call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
         # a FunctionPointer made once (a typedef's class) is passed without a call
         made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {self.callback_class(cb)} else "
-        return f"{self.null} if {p.py_name} is None else {made if self.callback_class(cb) else ''}{call}"
+        pointer = self.as_parameter(p, f"({made if self.callback_class(cb) else ''}{call})")
+        return f"{self.null} if {p.py_name} is None else {pointer}"
+
+    def as_parameter(self, p: ParamBinding, pointer: str) -> str:
+        """A C function pointer (a closure's, or a FunctionPointer's) as the FFI passes it for ``p``."""
+        return pointer
 
     def callback_class(self, cb: CallbackBinding) -> str:
         """The typedef class of the callback type ``cb`` ("" for none)."""

@@ -506,18 +506,19 @@ class CellBinding:
 class PointerElements:
     """What ``p[i]`` and ``p[start:stop]`` read through a ``Pointer`` of one C type.
 
-    ``kind``: ``int``/``bool``/``float`` (a number each), ``enum`` (its member,
-    an int for a value that is none), ``string`` (a pointer to characters:
-    ``bytes`` up to the NUL, None for NULL).  C does not say how
+    ``kind``: ``int``/``bool``/``float`` (a number each), ``char`` (a character
+    type: ``p[i]`` is its code, 0 to 255, a slice is ``bytes``), ``enum`` (its
+    member, an int for a value that is none), ``string`` (a pointer to
+    characters: ``bytes`` up to the NUL, None for NULL).  C does not say how
     many elements there are: a slice needs its end, and reading past what C
     gave is undefined, as in C.  Pointers of other types (``void *``, to records
     Python has no class for, to pointers of other kinds) have no elements to read.
     """
 
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
-    kind: Literal["int", "bool", "float", "enum", "string"]
+    kind: Literal["int", "bool", "float", "char", "enum", "string"]
     #: the C type an element is read as, one every backend spells: a cell type
-    #: (:data:`CELL_TYPES`) or ``char *``
+    #: (:data:`CELL_TYPES`), ``unsigned char`` or ``char *``
     primitive: str
     enum_key: str | None = None  #: for ``enum``: the enum's key
 

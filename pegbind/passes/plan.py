@@ -213,6 +213,11 @@ _CALLBACK_ARGS = ("int", "bool", "float", "enum", "handle", "record_ptr", "strin
 _CALLBACK_RESULTS = ("void", "int", "bool", "float", "enum")
 
 
+def _const_plain_char(module: Module, ctype: CType) -> bool:
+    resolved = module.resolve(ctype)
+    return isinstance(resolved, Primitive) and resolved.name == "char" and resolved.is_const
+
+
 def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CType, function: FunctionType
                   ) -> CallbackBinding:
     """How a Python callable stands for a C function of type ``function`` (see :class:`CallbackBinding`)."""
@@ -225,6 +230,11 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
             kind, key = classify_return(module, names, ctype)
         except Unsupported:
             kind, key = "", None
+        resolved = module.resolve(ctype)
+        if kind == "string" and isinstance(resolved, Pointer) and not _const_plain_char(module, resolved.target):
+            # only a const char * is text; other characters (curl's char *ptr, pcap's const u_char *)
+            # are data of a length the callable is told: a Pointer, whose slice is bytes
+            kind = "pointer"
         lo, hi = integer_range(module, ctype, target) if kind in ("int", "enum") else (0, 0)
         if kind not in kinds or lo < -(1 << 63) or hi >= 1 << 64:  # wider than libffi's integers
             raise Unsupported(f"a callback {text}: {what} of type {ctype.to_c()} cannot cross to Python yet")
@@ -331,8 +341,7 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
     """What the elements of Pointers of each of the types ``pointers`` read as (see :class:`PointerElements`).
 
     Only element types every backend can read: the arithmetic types of the
-    cell classes, enums with a class, pointers to characters.  (A pointer to
-    characters is itself read as ``bytes`` wherever C hands one over.)
+    cell classes, characters, enums with a class, pointers to characters.
     """
     cell_primitives = {primitive for _, primitive in CELL_TYPES}
     found: dict[str, PointerElements] = {}
@@ -354,6 +363,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             kind: Literal["int", "bool", "float"] = (
                 "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
             found[text] = PointerElements(text, kind, element.name)
+        elif isinstance(element, Primitive) and element.name in _CHARS:
+            found[text] = PointerElements(text, "char", "unsigned char")  # p[i] a code, a slice bytes
         elif isinstance(element, Pointer) and is_character(module, element.target):
             found[text] = PointerElements(text, "string", "char *")
     return tuple(found[text] for text in sorted(found))

@@ -244,3 +244,8 @@ int capi_in_thread(int (*f)(int), int x) {
 }
 
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c) { return f(c); }
+
+size_t capi_feed(capi_sink sink, void *user) {
+    char data[] = "ab\0cd";
+    return sink(data, 5, user);
+}

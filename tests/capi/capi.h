@@ -68,6 +68,9 @@ void capi_db_on_say(capi_db *db, capi_listener listener);  /* kept too, in a slo
 int capi_db_say(capi_db *db, const char *text);  /* how many times it has called the listener */
 int capi_in_thread(int (*f)(int), int x);  /* f(x) from a new thread, which it waits for */
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c);
+/* Data handed to a callable with its length, as libcurl's write callback gets it: "ab\0cd". */
+typedef size_t (*capi_sink)(char *data, size_t size, void *user);
+size_t capi_feed(capi_sink sink, void *user);
 
 /* Arrays C hands out through pointers, read element by element from Python. */
 const char *const *capi_names(void);

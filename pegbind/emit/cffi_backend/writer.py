@@ -188,6 +188,11 @@ class CffiWriter(WrapperWriter):
                     "_pb_r), None)"]
         return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
 
+    def as_parameter(self, p: ParamBinding, pointer: str) -> str:
+        # cffi tells function pointer types apart by their spelling (size_t is not unsigned
+        # long to it): the pointer is cast to the parameter's own
+        return f"_ffi.cast({p.ctype.to_c()!r}, {pointer})"
+
     def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
         # cffi's closure is the C function pointer it is passed as; it takes the GIL itself
         return f"_ffi.callback({cb.c_text!r}, {trampoline})", "closure"

@@ -1280,8 +1280,11 @@ _pb_elements = {
 
 
 def _pb_read_elements(pointer, element, start, count):
-    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__ gives them."""
+    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
+    gives them (characters as bytes)."""
     kind, typed, members = element
+    if kind == "char":
+        return _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]
     items = _ffi.cast(typed, pointer)
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":

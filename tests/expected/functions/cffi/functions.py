@@ -1223,8 +1223,11 @@ _pb_elements = {
 
 
 def _pb_read_elements(pointer, element, start, count):
-    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__ gives them."""
+    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
+    gives them (characters as bytes)."""
     kind, typed, members = element
+    if kind == "char":
+        return _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]
     items = _ffi.cast(typed, pointer)
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
@@ -1305,7 +1308,7 @@ _f_integrate = getattr(_lib, 'integrate')
 def integrate(f, from_, to, /):
     'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
     try:
-        _pb_r = _f_integrate(_NULL if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)), from_, to)
+        _pb_r = _f_integrate(_NULL if f is None else _ffi.cast('double (*)(double)', (_pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)))), from_, to)
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -1313,7 +1316,7 @@ def integrate(f, from_, to, /):
     except _PB_RETRY:
         pass
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
-    _pb_r = _f_integrate(_NULL if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)), from_, to)
+    _pb_r = _f_integrate(_NULL if f is None else _ffi.cast('double (*)(double)', (_pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)))), from_, to)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

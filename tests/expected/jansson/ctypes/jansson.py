@@ -1403,8 +1403,11 @@ _pb_elements = {
 
 
 def _pb_read_elements(pointer, element, start, count):
-    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__ gives them."""
+    """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
+    gives them (characters as bytes)."""
     kind, typed, members = element
+    if kind == "char":
+        return _ct.string_at(pointer + start, count)
     items = _ct.cast(pointer, typed)
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":
@@ -3281,7 +3284,7 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+            _pb_r = _f_json_load_callback(None if callback is None else (callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3289,7 +3292,7 @@ def json_load_callback(callback, data, flags, error, /):
     except _PB_RETRY:
         pass
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
-    _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+    _pb_r = _f_json_load_callback(None if callback is None else (callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3453,7 +3456,7 @@ def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else (callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_r
@@ -3461,7 +3464,7 @@ def json_dump_callback(json, callback, data, flags, /):
     except _PB_RETRY:
         pass
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
-    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else (callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

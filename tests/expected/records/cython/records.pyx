@@ -744,7 +744,7 @@ _pb_element_types = frozenset({})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count):
-    # count elements from index start; None for a type not in _pb_element_types
+    # count elements from index start (characters as bytes); None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
 
