@@ -335,9 +335,13 @@ class WrapperWriter(ABC):
         key = repr((f.function.name, p.index))
         call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
         # a FunctionPointer made once (a typedef's class) is passed without a call
-        made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {self.callback_class(cb)} else "
-        pointer = self.as_parameter(p, f"({made if self.callback_class(cb) else ''}{call})")
-        return f"{self.null} if {p.py_name} is None else {pointer}"
+        cls = self.callback_class(cb)
+        made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {cls} else " if cls and self.passes_as_is(p, cls) else ""
+        return f"{self.null} if {p.py_name} is None else {made}{self.as_parameter(p, call)}"
+
+    def passes_as_is(self, p: ParamBinding, cls: str) -> bool:
+        """Whether the pointer of an instance of the typedef class ``cls`` is passed for ``p`` as it is."""
+        return True
 
     def as_parameter(self, p: ParamBinding, pointer: str) -> str:
         """A C function pointer (a closure's, or a FunctionPointer's) as the FFI passes it for ``p``."""

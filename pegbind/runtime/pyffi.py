@@ -29,6 +29,7 @@ module directly (tests/test_runtime.py).
 import operator as _operator
 import sys as _sys
 import threading as _threading
+from typing import TYPE_CHECKING, Any
 
 
 def _pb_address(pointer):
@@ -36,24 +37,19 @@ def _pb_address(pointer):
     return pointer or 0
 
 
-class FunctionPointer:
-    """The address of a C function (each generated module defines its own class)."""
+if TYPE_CHECKING:
+    # What each generated module defines with its own FFI (templates/*/), and the sections
+    # below use: declared here for the type checker only, never defined in this file.
+    class FunctionPointer:
+        _ptr: object
+        _ctype: str
 
-    _ptr: object
-    _ctype: str
+    #: what the elements of each type of Pointer read as, by pointer type
+    _pb_elements: dict = {}
 
+    def _pb_read_elements(pointer: object, element: tuple, start: int, count: int) -> Any: ...
 
-def _pb_keep_record(record, name, value):
-    """Keep ``value`` alive with the record owning ``record``'s memory (each generated module has its own)."""
-
-
-#: what the elements of each type of Pointer read as, by pointer type (each generated module has its own)
-_pb_elements: dict = {}
-
-
-def _pb_read_elements(pointer, element, start, count):
-    """``count`` elements from index ``start`` (each generated module reads with its FFI)."""
-    raise NotImplementedError
+    def _pb_keep_record(record: object, name: object, value: object) -> None: ...
 
 
 # pegbind-paste: begin argument_checks

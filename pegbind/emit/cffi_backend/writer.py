@@ -188,9 +188,12 @@ class CffiWriter(WrapperWriter):
                     "_pb_r), None)"]
         return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
 
+    def passes_as_is(self, p: ParamBinding, cls: str) -> bool:
+        return p.ctype.to_c() == cls  # the class's pointers are of its typedef's type (verbs)
+
     def as_parameter(self, p: ParamBinding, pointer: str) -> str:
         # cffi tells function pointer types apart by their spelling (size_t is not unsigned
-        # long to it): the pointer is cast to the parameter's own
+        # long to it): any other pointer is cast to the parameter's own type
         return f"_ffi.cast({p.ctype.to_c()!r}, {pointer})"
 
     def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:

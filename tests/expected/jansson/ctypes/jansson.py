@@ -1133,7 +1133,8 @@ class json_load_callback_t(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"json_load_callback_t() takes a callable, not {type(function).__name__}")
-        self._closure, self._ptr = _pb_callback_0(function)
+        self._closure, pointer = _pb_callback_0(function)
+        self._ptr = pointer
         self._ctype = 'unsigned long (*)(void *, unsigned long, void *)'
         self._owner = None
 
@@ -1145,7 +1146,8 @@ class json_dump_callback_t(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"json_dump_callback_t() takes a callable, not {type(function).__name__}")
-        self._closure, self._ptr = _pb_callback_1(function)
+        self._closure, pointer = _pb_callback_1(function)
+        self._ptr = pointer
         self._ctype = 'int (*)(char *, unsigned long, void *)'
         self._owner = None
 
@@ -3284,7 +3286,7 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_r = _f_json_load_callback(None if callback is None else (callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+            _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3292,7 +3294,7 @@ def json_load_callback(callback, data, flags, error, /):
     except _PB_RETRY:
         pass
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
-    _pb_r = _f_json_load_callback(None if callback is None else (callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+    _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3456,7 +3458,7 @@ def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else (callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_r
@@ -3464,7 +3466,7 @@ def json_dump_callback(json, callback, data, flags, /):
     except _PB_RETRY:
         pass
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
-    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else (callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -986,7 +986,8 @@ class binary_op_ptr(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"binary_op_ptr() takes a callable, not {type(function).__name__}")
-        self._closure, self._ptr = _pb_callback_0(function)
+        self._closure, pointer = _pb_callback_0(function)
+        self._ptr = _ffi.cast('binary_op_ptr', pointer)
         self._ctype = 'int (*)(int, int)'
         self._owner = None
 
@@ -998,7 +999,8 @@ class callback(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"callback() takes a callable, not {type(function).__name__}")
-        self._closure, self._ptr = _pb_callback_1(function)
+        self._closure, pointer = _pb_callback_1(function)
+        self._ptr = _ffi.cast('callback', pointer)
         self._ctype = 'void (*)(void *, unsigned long)'
         self._owner = None
 # ---- cells -------------------------------------------------------------
@@ -1340,7 +1342,7 @@ _f_apply = getattr(_lib, 'apply')
 def apply(op, a, b, /):
     'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
     try:
-        _pb_r = _f_apply(_NULL if op is None else _ffi.cast('binary_op_ptr', (op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)))), _pb_exact_int(a), _pb_exact_int(b))
+        _pb_r = _f_apply(_NULL if op is None else op._ptr if op.__class__ is binary_op_ptr else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0))), _pb_exact_int(a), _pb_exact_int(b))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -1348,7 +1350,7 @@ def apply(op, a, b, /):
     except _PB_RETRY:
         pass
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
-    _pb_r = _f_apply(_NULL if op is None else _ffi.cast('binary_op_ptr', (op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)))), _pb_exact_int(a), _pb_exact_int(b))
+    _pb_r = _f_apply(_NULL if op is None else op._ptr if op.__class__ is binary_op_ptr else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0))), _pb_exact_int(a), _pb_exact_int(b))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -1361,14 +1363,14 @@ _f_each = getattr(_lib, 'each')
 def each(cb, user_data, /):
     'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
-        _f_each(_NULL if cb is None else _ffi.cast('callback', (cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
+        _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         return None
     except _PB_RETRY:
         pass
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
-    _f_each(_NULL if cb is None else _ffi.cast('callback', (cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
+    _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     return None
