@@ -254,6 +254,15 @@ def test_what_a_kept_callable_raises_is_raised_by_the_call_during_which_c_called
         capi.capi_db_say(db, "later")  # a call that gave no callable: C called the kept one
     capi.capi_db_listen(db, None)
     assert capi.capi_db_say(db, "quiet") == 2  # C went on the first time; nothing left pending
+
+    def wrong(who, text, weight):
+        raise TypeError(text)  # what a wrapper's fast path also raises for a wrong argument
+
+    capi.capi_db_listen(db, wrong)
+    with pytest.raises(TypeError, match="once"):
+        capi.capi_db_say(db, "once")
+    capi.capi_db_listen(db, None)
+    assert capi.capi_db_say(db, "quiet") == 4  # C ran once, not again as for a retried argument
     capi.capi_db_close(db)
 
 
@@ -713,3 +722,81 @@ def test_records_a_pointer_member_may_keep_are_seen_by_the_cyclic_gc(capi):
     assert gc.is_tracked(event.start_mark) and gc.is_tracked(holder)
     holder.next = holder  # a record pointing to itself
     assert holder.next.next.color == 0
+
+
+# ---- variadic functions ---------------------------------------------------------------------
+
+def test_a_variadic_function_takes_its_extra_arguments_by_cs_promotions(capi):
+    buf = bytearray(64)
+    n = capi.capi_format(buf, len(buf), "%d|%s|%.2f|%lld|%s|%c", 7, "x\u00e9", 2.5, 2**40, b"yz", ord("!"))
+    assert bytes(buf[:n]) == "7|x\u00e9|2.50|1099511627776|yz|!".encode()
+    # a Python int goes as a 64-bit integer: what C reads as a long long, a long or an int
+    assert capi.capi_add(20, *range(20)) == 190  # more extra arguments than registers
+    assert capi.capi_add(2, -(2**63), 2**63 - 1) == -1
+    assert capi.capi_add(1, 2**64 - 1) == -1  # an unsigned 64-bit value: the same bits
+    assert capi.capi_add(3, True, capi.capi_color.CAPI_BLUE, 0) == 1 + capi.CAPI_BLUE  # ints, as C sees them
+    assert capi.capi_add(0) == 0
+    n = capi.capi_format(buf, len(buf), "%p|%s", None, memoryview(b"view\0"))
+    assert bytes(buf[:n]) == b"(nil)|view"
+
+
+def test_typed_arguments_give_the_exact_c_type(capi):
+    buf = bytearray(64)
+    n = capi.capi_format(buf, len(buf), "%Lg|%hd|%u|%g", capi.c_longdouble.arg(1.5), capi.c_short.arg(-2),
+                         capi.c_uint.arg(2**32 - 1), capi.c_float.arg(0.25))
+    assert bytes(buf[:n]) == b"1.5|-2|4294967295|0.25"
+    assert repr(capi.c_uint.arg(7)) == "c_uint.arg(7)" and capi.c_uint.arg(7).value == 7
+    with pytest.raises(OverflowError, match=r"^c_uint.value: -1 is out of range \[0, 4294967295\]$"):
+        capi.c_uint.arg(-1)
+    assert capi.c_int.arg.__doc__.startswith("A C int among a variadic function's extra arguments")
+
+
+def test_wrong_extra_arguments_raise_and_never_reach_c(capi):
+    with pytest.raises(OverflowError, match=r"^argument 3 \(\.\.\.\): 18446744073709551616 is out of range "
+                                            r"\[-9223372036854775808, 18446744073709551615\]$"):
+        capi.capi_add(2, 1, 2**64)
+    with pytest.raises(TypeError, match=r"^argument 2 \(\.\.\.\) must be an int, float, str, bytes, buffer, record, "
+                                        r"Pointer, FunctionPointer, cell, typed argument \(c_int.arg\(5\)\) or None, "
+                                        r"not object$"):
+        capi.capi_add(1, object())
+    with pytest.raises(TypeError, match=r"^argument 2 \(\.\.\.\) must be a FunctionPointer, not a callable"):
+        capi.capi_add(1, len)
+    with pytest.raises(ValueError, match=r"^argument 4 \(\.\.\.\) must not contain a NUL character$"):
+        capi.capi_format(bytearray(8), 8, "%s", "a\0b")
+    with pytest.raises(TypeError, match=r"^argument 1 \(count\) must be an integer, not str$"):
+        capi.capi_add("1", 1)  # the declared parameters are checked as ever, and first
+
+
+def test_cells_and_pointers_go_as_addresses_as_curl_easy_getinfo_takes_them(capi):
+    status, db = capi.capi_db_open("main")
+    assert capi.capi_db_setopt(db, capi.CAPI_OPT_NAME, "renamed") == 0
+    assert capi.capi_db_name(db) == b"renamed"
+    assert capi.capi_db_setopt(db, capi.CAPI_OPT_LIMIT, 42) == 0
+    limit, weight = capi.c_long(), capi.c_double()
+    assert capi.capi_db_getinfo(db, capi.CAPI_INFO_LIMIT, limit) == 0 and limit.value == 42
+    assert capi.capi_db_getinfo(db, capi.CAPI_INFO_WEIGHT, weight) == 0 and weight.value == 10.5
+    name = bytearray(8)  # a buffer goes as the address of its bytes: C stores a char * there
+    assert capi.capi_db_getinfo(db, capi.CAPI_INFO_NAME, name) == 0
+    assert int.from_bytes(name, "little") != 0
+    capi.capi_db_close(db)
+
+
+def test_a_function_pointer_among_extra_arguments_is_kept_in_its_own_slot(capi):
+    status, db = capi.capi_db_open("main")
+    heard = []
+    capi.capi_db_setopt(db, capi.CAPI_OPT_LISTENER, capi.capi_listener(lambda who, text, w: heard.append(text)))
+    capi.capi_db_setopt(db, capi.CAPI_OPT_ON_SAY, capi.capi_listener(lambda who, text, w: heard.append(w)))
+    gc.collect()  # the caller kept neither: the handle keeps each, under the option that set it
+    assert capi.capi_db_say(db, "hi") == 1
+    assert heard == [b"hi", 1.5]
+
+    def fail(who, text, weight):
+        raise LookupError(text)
+
+    capi.capi_db_setopt(db, capi.CAPI_OPT_LISTENER, capi.capi_listener(fail))
+    with pytest.raises(LookupError, match="boom"):
+        capi.capi_db_say(db, "boom")  # raised by the call during which C called it
+    capi.capi_db_setopt(db, capi.CAPI_OPT_LISTENER, None)
+    assert capi.capi_db_say(db, "quiet") == 3
+    assert heard == [b"hi", 1.5, 1.5, 1.5]
+    capi.capi_db_close(db)

@@ -170,7 +170,7 @@ def test_enums_are_int_enums_and_module_attributes(demo):
 
 def test_keyword_named_function_is_renamed(demo):
     assert demo.lambda_(41) == 42
-    assert not hasattr(demo, "demo_printf")  # variadic: declared, not wrapped
+    assert demo.demo_printf("%d-%s\n", 42, "x") == 5  # variadic: printed, and what printf returns
 
 
 def test_docstrings_carry_signature_comment_and_prototype(demo):

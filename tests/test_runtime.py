@@ -52,7 +52,7 @@ class Handle(rt.Pointer):
 
 def test_the_sections_are_what_templates_get():
     sections = runtime_sections("pyffi")
-    assert sorted(sections) == ["argument_checks", "callbacks", "checks", "records"]
+    assert sorted(sections) == ["argument_checks", "callbacks", "checks", "records", "varargs"]
     shared, ffi_only = sections["argument_checks"], sections["checks"]
     assert shared.startswith("# ---- runtime: the argument checks of every backend, and their messages ---")
     assert shared.endswith("return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]")

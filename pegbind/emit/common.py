@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import __version__
-from ..passes.binding import BindingModel, FunctionBinding, HandleBinding, ParamBinding, RecordBinding
+from ..passes.binding import BindingModel, CellBinding, FunctionBinding, HandleBinding, ParamBinding, RecordBinding
+from ..passes.callplan import vararg_bits
 
 
 def py_literal(value: int | float | str | bytes) -> str:
@@ -98,12 +99,18 @@ def result_annotation(binding: FunctionBinding, classes: dict[str, str]) -> str:
     return parts[0] if len(parts) == 1 else f"tuple[{', '.join(parts)}]"
 
 
+#: what a variadic function's extra arguments may be (DESIGN section 4; the runtime's ``_pb_varargs``)
+VARARG_ANNOTATION = "int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None"
+
+
 def py_signature(binding: FunctionBinding, classes: dict[str, str], method: bool = False) -> str:
     """``name(a: int, b: bytes | None, /) -> int`` with ``classes`` mapping record key -> class."""
     params = ["self"] if method else []
     params += [f"{p.py_name}: {param_annotation(p, classes)}" for p in binding.inputs]
     if params:
         params.append("/")
+    if binding.varargs:
+        params.append(f"*{binding.varargs}: {VARARG_ANNOTATION}")
     return f"{binding.py_name}({', '.join(params)}) -> {result_annotation(binding, classes)}"
 
 
@@ -114,6 +121,14 @@ def py_docstring(binding: FunctionBinding, classes: dict[str, str]) -> str:
         parts.append(binding.function.doc.strip())
     parts.append("C: " + binding.function.to_c())
     return repr("\n\n".join(parts))
+
+
+def cell_arg_doc(cell: CellBinding) -> str:
+    """The docstring of a cell class's ``arg()``, the same in every backend."""
+    passed = ("as exactly that type" if cell.promoted == cell.primitive
+              else f"as C promotes one, as {'an' if cell.promoted == 'int' else 'a'} {cell.promoted}")
+    return (f"A C {cell.primitive} among a variadic function's extra arguments: passed {passed} "
+            "(a Python int goes as a pointer-wide integer, a float as a double).")
 
 
 def py_string(text: str) -> str:
@@ -157,4 +172,7 @@ def base_context(binding: BindingModel) -> dict[str, Any]:
         "has_errors": binding.errors is not None or any(f.error is not None for f in binding.functions),
         "errors": binding.errors,
         "dynamic": binding.load == "dynamic",
+        # a variadic function's extra arguments: whether there are any, and how wide an int goes
+        "variadic": any(f.variadic for f in binding.functions),
+        "va_bits": vararg_bits(binding.target),
     }

@@ -40,6 +40,7 @@ from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
     base_context,
+    cell_arg_doc,
     class_aliases,
     class_names,
     param_annotation,
@@ -202,7 +203,45 @@ def cy_def_params(binding: FunctionBinding, method: bool = False) -> str:
     parts = (["self"] if method else []) + [param.py_name for param in binding.inputs]
     if parts:
         parts.append("/")
+    if binding.varargs:
+        parts.append(f"*{binding.varargs}")
     return ", ".join(parts)
+
+
+def va_call(binding: BindingModel, speller: CtypesSpeller, f: FunctionBinding, fn: str) -> str:
+    """The call of the variadic function ``fn`` through ctypes, as an expression of its C result type.
+
+    Each fixed argument goes as a ctypes value of its own type (a pointer as
+    ``c_void_p``) and the extra ones as ``_pb_va`` holds them, so the
+    prototype needs only its result type; ctypes gives the result back as a
+    Python value, made the C value again here.
+    """
+    assert f.call is not None, "the plan-calls pass has run"
+    module = binding.module
+
+    def c_value(ctype: CType, value: str) -> tuple[str, str]:
+        """(the ctypes type of ``ctype``, ``value`` cast to the C type Cython converts it through)."""
+        resolved = module.resolve(ctype)
+        if isinstance(resolved, (Pointer, Array)):
+            return "_ct.c_void_p", f"<size_t>{value}"
+        if isinstance(resolved, Primitive) and resolved.is_floating:
+            return speller.spell(ctype), f"<{resolved.name}>{value}"
+        primitive = integer_primitive(module, ctype, binding.target) or "int"
+        wide = "long long" if binding.target.is_signed(primitive) else "unsigned long long"
+        return speller.spell(ctype), f"<{wide}>{value}"
+
+    passed = []
+    for p in f.params:
+        ctypes_type, value = c_value(p.c_type, f.call.slots[p.index].arg)
+        passed.append(f"{ctypes_type}({value})")
+    passed.append("*_pb_va")
+    ret = module.resolve(f.function.ret)
+    restype = "None" if isinstance(ret, Primitive) and ret.is_void else c_value(f.function.ret, "")[0]
+    call = f"_ct.CFUNCTYPE({restype})(<size_t><void *>{fn})({', '.join(passed)})"
+    if restype == "None":
+        return call
+    _, cast = c_value(f.function.ret, f"({call} or 0)" if restype == "_ct.c_void_p" else call)
+    return f"<{cy_decl(f.function.ret)}>{cast}"
 
 
 def _converted_inputs(function: FunctionBinding) -> list[CType]:
@@ -426,6 +465,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_signature": py_signature,
     "py_docstring": py_docstring,
     "py_string": py_string,
+    "cell_arg_doc": cell_arg_doc,
     "param_error": param_error,
     "cy_cast": cy_cast,
     "cy_var": cy_var,
@@ -518,17 +558,18 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     # (the closures are ctypes', libffi's, which CPython carries: they need no user-data pointer)
     callbacks: dict[str, dict[str, Any]] = {}
     speller = CtypesSpeller(binding)
-    for function in binding.functions:
-        for param in function.params:
-            cb = param.callback
-            if cb is None or cb.c_text in callbacks:
-                continue
+    made = [p.callback for f in binding.functions for p in f.params if p.callback is not None]
+    for cb in [*made, *(c.callback for c in binding.callback_classes)]:
+        if cb.c_text not in callbacks:
             spelled = [speller.spell(cb.ret.ctype)]
             spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]
             callbacks[cb.c_text] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb, "ctypes": spelled}
     return {
         **base_context(binding),
         "callbacks": callbacks,
+        "va_call": lambda f, fn: va_call(binding, speller, f, fn),
+        # what a cell class's arg() passes: its type as C promotes it among extra arguments
+        "cell_arg_types": {cell.py_name: speller.spell(Primitive(cell.promoted)) for cell in binding.cells},
         "types": types,
         "undeclared": binding.undeclared_types,
         "forward": forward,

@@ -49,6 +49,7 @@ from ..passes.callplan import (
     PassIn,
     PassLength,
     PassNull,
+    PassVarargs,
     Probe,
     Slot,
     element_size,
@@ -279,8 +280,10 @@ class WrapperWriter(ABC):
         self.classes = classes
         #: the closure factory of each callback type a wrapper takes: C type -> (name, source)
         self.callbacks: dict[str, tuple[str, str]] = {}
-        #: whether some function takes a callable: then every wrapper raises what one raised
-        self.takes_callables = any(p.kind == "callback" for f in binding.functions for p in f.params)
+        #: whether some function takes a callable, or a function pointer class makes one (given
+        #: among extra arguments, or set in a field): then every wrapper raises what one raised
+        self.takes_callables = bool(binding.callback_classes) or any(
+            p.kind == "callback" for f in binding.functions for p in f.params)
 
     # ---- callbacks --------------------------------------------------------
 
@@ -325,6 +328,12 @@ class WrapperWriter(ABC):
         )
         self.callbacks[cb.c_text] = (name, source)
         return name
+
+    def class_factories(self) -> dict[str, tuple[str, str]]:
+        """:attr:`callbacks`, with the factory of every function pointer class's type among them."""
+        for c in self.binding.callback_classes:
+            self.callback_factory(c.callback)
+        return self.callbacks
 
     def callback_arg(self, f: FunctionBinding, p: ParamBinding, keeper: str) -> str:
         """What is passed for a ``callback`` parameter: NULL, a FunctionPointer's address, or a new closure's."""
@@ -495,7 +504,8 @@ class WrapperWriter(ABC):
         self.library = "self." if method else ""
         names = [p.py_name for p in f.inputs]
         params = (["self"] if method else []) + names
-        head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}):"
+        star = f", *{f.varargs}" if params and f.varargs else f"*{f.varargs}" if f.varargs else ""
+        head = f"def {f.py_name}({', '.join(params)}{', /' if params else ''}{star}):"
         fn = "_pb_fn" if method else f"_f_{f.function.name}"
         keeps = f.call.keeps if f.call is not None else None
         owner = keeps.py_name if keeps is not None else "self" if method else "None"
@@ -520,8 +530,13 @@ class WrapperWriter(ABC):
             lines += ["            " + line for line in body]
         else:
             lines += ["        " + line for line in body]
-        lines.append(f"    except {FAST_PATH_ERRORS}:")
-        lines.append("        pass")
+        if self.takes_callables:
+            # what a callable raised, raised once C returned, is no argument to retry with
+            lines.append(f"    except {FAST_PATH_ERRORS} as _pb_error:")
+            lines.append("        _pb_not_kept(_pb_error)")
+        else:
+            lines.append(f"    except {FAST_PATH_ERRORS}:")
+            lines.append("        pass")
         if names:
             lines.append(f"    {', '.join(names)}, = _pb_fix({self.specs(f)}, ({', '.join(names)},))")
         lines += ["    " + line for line in body]
@@ -541,7 +556,10 @@ class WrapperWriter(ABC):
         results: list[str] = []
 
         def call() -> str:
-            return f"{fn}({', '.join(args.get(p.index, plan.slots[p.index].arg) for p in f.params)})"
+            passed = [args.get(p.index, plan.slots[p.index].arg) for p in f.params]
+            if f.variadic:
+                passed.append("*_pb_va")
+            return f"{fn}({', '.join(passed)})"
 
         for step in plan.steps:
             match step:
@@ -557,6 +575,10 @@ class WrapperWriter(ABC):
                         args[p.index] = s.arg
                     else:
                         args[p.index] = self.in_arg(p)
+                case PassVarargs(first=first, keeper=keeper, selectors=selectors):
+                    slot = ", ".join([repr(f.function.name), *(p.py_name for p in selectors)])
+                    out.append(f"_pb_va = _pb_varargs({f.varargs}, {first}, "
+                               f"{keeper.py_name if keeper is not None else 'None'}, ({slot},))")
                 case CheckLength(buffer=held, buffer_slot=held_slot, length=stated):
                     out += self.check_length(step, held, held_slot, stated)
                     if not step.in_a_cell:  # the check made the length an exact int

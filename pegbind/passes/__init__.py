@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
 from ..diagnostics import Diagnostic, PegbindError
-from ..model import Function, Module, TypedefRef, TypeNode
+from ..model import Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from .binding import (
     MODULE_NAMES,
     AnonymousType,
     BindingModel,
+    CallbackBinding,
     CallbackClass,
     ConstantBinding,
     Deallocator,
@@ -39,6 +40,8 @@ from .callplan import plan_call
 from .naming import anonymous_types, assign_names, python_identifier
 from .order import order_types
 from .plan import (
+    Unsupported,
+    plan_callback,
     plan_cells,
     plan_error_classes,
     plan_function_table,
@@ -212,20 +215,38 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
 )
 
 
-def callback_classes(functions: tuple[FunctionBinding, ...], names: dict) -> tuple[CallbackClass, ...]:
-    """A class for each function pointer typedef a callable parameter is declared with, named as
-    the typedef (C gives a typedef no name a function, constant or variable has); none for a
-    name the module has given something else."""
+def callback_classes(module: Module, target: TargetInfo, functions: tuple[FunctionBinding, ...], names: dict
+                     ) -> tuple[CallbackClass, ...]:
+    """A class for each function pointer typedef: of those callable parameters are declared
+    with, and of every other the library declares whose values can cross to Python (curl's
+    ``curl_write_callback``, given to ``curl_easy_setopt`` among its extra arguments).  Named
+    as the typedef (C gives a typedef no name a function, constant or variable has); none for
+    a name the module has given something else, or one C reserves (``__compar_fn_t``)."""
     taken = set(names.values()) | MODULE_NAMES
     found: dict[str, CallbackClass] = {}
+
+    def add(name: str, callback: CallbackBinding) -> None:
+        if name not in found and name not in taken and name.isidentifier() and not keyword.iskeyword(name):
+            found[name] = CallbackClass(name, callback)
+
     for function in functions:
         for param in function.params:
-            if param.callback is None or not isinstance(param.ctype, TypedefRef):
-                continue
-            name = param.ctype.name
-            if name in found or name in taken or not name.isidentifier() or keyword.iskeyword(name):
-                continue
-            found[name] = CallbackClass(name, param.callback)
+            if param.callback is not None and isinstance(param.ctype, TypedefRef):
+                add(param.ctype.name, param.callback)
+    for typedef in module.typedefs:
+        if typedef.name in found or typedef.name.startswith("_"):
+            continue
+        ref = TypedefRef(typedef.name)
+        resolved = module.resolve(ref)
+        if not isinstance(resolved, Pointer):
+            continue
+        function_type = module.resolve(resolved.target)
+        if not isinstance(function_type, FunctionType):
+            continue
+        try:
+            add(typedef.name, plan_callback(module, target, names, ref, function_type))
+        except Unsupported:
+            continue  # an argument or result no Python value stands for: no class, as no parameter
     return tuple(found.values())
 
 
@@ -258,8 +279,10 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     pointers += [p.element for f in state.functions for p in f.params
                  if p.kind == "pointer" and p.role.role == "out" and p.element is not None]
     pointers += [field.ctype for r in state.records for field in r.fields if field.kind == "data_pointer"]
-    pointers += [a.ctype for f in state.functions for p in f.params if p.callback is not None
-                 for a in p.callback.args if a.kind == "pointer"]
+    classes = callback_classes(state.module, target, state.functions, names)
+    callbacks = [p.callback for f in state.functions for p in f.params if p.callback is not None]
+    callbacks += [c.callback for c in classes]
+    pointers += [a.ctype for cb in callbacks for a in cb.args if a.kind == "pointer"]
     wrapped = {f.function.name: f.py_name for f in state.functions}
     function_aliases = tuple(
         (names[("function_alias", a.name)], wrapped[a.target])
@@ -292,5 +315,5 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         anonymous={key: place for key, place in state.anonymous.items()
                    if state.module.find_record(key) is not None or state.module.find_enum(key) is not None},
         pointer_elements=pointer_elements(state.module, target, names, pointers),
-        callback_classes=callback_classes(state.functions, names),
+        callback_classes=classes,
     )

@@ -277,6 +277,13 @@ class FunctionBinding:
     #: it is the deallocator of an ownership rule: an object that owns what it is
     #: given as first argument stops owning it (the call freed it)
     disowns: bool = False
+    #: C declares it with ``...``: the name of the wrapper's ``*args``, the extra
+    #: arguments after the inputs (:class:`~pegbind.passes.callplan.PassVarargs`); None otherwise
+    varargs: str | None = None
+
+    @property
+    def variadic(self) -> bool:
+        return self.varargs is not None
 
     @property
     def inputs(self) -> tuple[ParamBinding, ...]:
@@ -500,6 +507,9 @@ class CellBinding:
     #: tag hold the same bits, so a pointer parameter takes them all
     tag: str
     int_range: tuple[int, int] | None = None  #: the values an ``int`` cell holds
+    #: the C type a value of this type is passed as among a variadic function's extra
+    #: arguments (C's default argument promotions: ``short`` as ``int``, ``float`` as ``double``)
+    promoted: str = ""
 
 
 @dataclass(frozen=True, slots=True)

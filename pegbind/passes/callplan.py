@@ -153,6 +153,27 @@ class CheckLength:
 
 
 @dataclass(frozen=True, slots=True)
+class PassVarargs:
+    """The extra arguments of a variadic function: what the caller passes after the inputs,
+    each converted by C's default argument promotions for the target (the runtime's
+    ``_pb_varargs`` says how; the wrapper keeps the converted values in ``_pb_va``).
+
+    A FunctionPointer among them may be kept by C (``curl_easy_setopt``'s
+    write function): it lives with :attr:`keeper`, in a slot named by the
+    function, the values of :attr:`selectors` and its position, where only the
+    same call replaces it.
+    """
+
+    #: the number messages give the first extra argument (one after the last input)
+    first: int
+    #: the first handle or record input, as :attr:`CallbackBinding.keeper` (None: the module)
+    keeper: ParamBinding | None
+    #: the integer inputs whose values say what the extra arguments set (curl's option)
+    selectors: tuple[ParamBinding, ...]
+    kind: Literal["pass_varargs"] = "pass_varargs"
+
+
+@dataclass(frozen=True, slots=True)
 class OutBuffer:
     """An ``out-bytes``/``out-array`` parameter, and the ``len`` cell that reports its length (if any)."""
 
@@ -234,8 +255,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | Probe | Allocate
-        | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | PassVarargs | Probe
+        | Allocate | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +315,13 @@ def _points_to_const(module: Module, ctype: CType) -> bool:
     return target is not None and "const" in module.resolve(target).quals
 
 
+def vararg_bits(target: TargetInfo) -> int:
+    """How many bits a Python int takes among a variadic function's extra arguments: as wide as
+    a pointer on LP64 and LLP64 (C reads it as a long, size_t, int64_t, or as an int from the
+    same register or stack slot), an int's width elsewhere (ILP32: a wider one takes two slots)."""
+    return 64 if target.pointer_size >= 8 else 8 * target.size_of("int")
+
+
 def max_object_size(target: TargetInfo) -> int:
     """The largest object size in bytes on ``target`` (``PY_SSIZE_T_MAX``)."""
     return (1 << (8 * target.pointer_size - 1)) - 1
@@ -347,6 +375,10 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         message = f"{length.label}: {{n}} is more than {held.label} holds ({{held}} {unit})"
         in_a_cell = length.kind != "int"
         steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message))
+    if f.variadic:
+        keeper = next((p for p in f.inputs if p.role.role == "in" and p.kind in ("handle", "record_ptr")), None)
+        selectors = tuple(p for p in f.inputs if p.role.role == "in" and p.kind == "int")
+        steps.append(PassVarargs(len(f.inputs) + 1, keeper, selectors))
     buffers = tuple(buffer(p) for p in params if p.role.role in _OUT_BUFFERS)
     if f.probe:
         steps.append(Probe(buffers))

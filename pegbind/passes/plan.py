@@ -313,13 +313,26 @@ def _cell_tag(target: TargetInfo, primitive: str) -> str:
     return f"{'i' if target.is_signed(primitive) else 'u'}{size}"
 
 
+def _promoted(target: TargetInfo, primitive: str) -> str:
+    """The type C's default argument promotions make of ``primitive``: what a variadic function reads."""
+    if primitive == "float":
+        return "double"
+    if primitive in ("double", "long double"):
+        return primitive
+    if target.size_of(primitive) < target.size_of("int") or primitive == "_Bool":
+        # every value of a narrower type fits in an int, whatever its signedness
+        return "int"
+    return primitive
+
+
 def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple[str, str], ...]]:
     """The cell classes of every module on ``target``, and their other names (``c_int32`` -> ``c_int``)."""
     cells = []
     for name, primitive in CELL_TYPES:
         kind = "bool" if primitive == "_Bool" else "float" if primitive in ("float", "double", "long double") else "int"
         cells.append(CellBinding(name, primitive, kind, _cell_tag(target, primitive),  # type: ignore[arg-type]
-                                 target.int_range(primitive) if kind == "int" else None))
+                                 target.int_range(primitive) if kind == "int" else None,
+                                 _promoted(target, primitive)))
     by_tag: dict[str, str] = {}
     for cell in cells:
         by_tag.setdefault(cell.tag, cell.py_name)
@@ -543,8 +556,6 @@ def plan_function(
     table_fields: frozenset[str] = frozenset(),
 ) -> FunctionBinding:
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped."""
-    if function.variadic:
-        raise Unsupported("variadic functions cannot be called with a fixed signature")
     roles: dict[str, ParamRole] = {}
     nonnull: set[str] = set()
     release_gil = config.release_gil
@@ -666,6 +677,9 @@ def plan_function(
                          planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
             params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
+    if function.variadic and (ret_kind == "record" or any(p.kind == "record" and p.role.role == "in" for p in params)):
+        # a variadic call is made through libffi where a backend cannot spell it in C
+        raise Unsupported("a variadic function taking or returning a record by value cannot be called yet")
     if returns_owner is not None:
         _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None
@@ -684,7 +698,16 @@ def plan_function(
         check,
         release_gil,
         function.name if function.name in table_fields else None,
+        varargs=_varargs_name(used) if function.variadic else None,
     )
+
+
+def _varargs_name(used: set[str]) -> str:
+    """The name of a variadic wrapper's ``*args``: ``args``, unless a parameter has it."""
+    name = "args"
+    while name in used:
+        name += "_"
+    return name
 
 
 def table_function_fields(module: Module, struct_key: str) -> frozenset[str]:

@@ -44,12 +44,33 @@ if TYPE_CHECKING:
         _ptr: object
         _ctype: str
 
+        def __int__(self) -> int: ...
+
     #: what the elements of each type of Pointer read as, by pointer type
     _pb_elements: dict = {}
 
     def _pb_read_elements(pointer: object, element: tuple, start: int, count: int) -> Any: ...
 
     def _pb_keep_record(record: object, name: object, value: object) -> None: ...
+
+    # how each FFI passes a variadic function's extra arguments (see the varargs section)
+    _PB_VA_BITS = 64
+
+    def _pb_va_signed(value: int) -> object: ...
+
+    def _pb_va_unsigned(value: int) -> object: ...
+
+    def _pb_va_double(value: float) -> object: ...
+
+    def _pb_va_address(address: int) -> object: ...
+
+    def _pb_va_bytes(data: bytes) -> object: ...
+
+    def _pb_va_buffer(value: object, view: memoryview) -> object: ...
+
+    def _pb_va_object(value: object, what: str) -> object: ...
+
+    def _pb_va_cell(cell: object) -> object: ...
 
 
 # pegbind-paste: begin argument_checks
@@ -410,10 +431,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 # pegbind-paste: end callbacks
 
@@ -768,3 +803,106 @@ def _pb_handle_value(value, cls, what):
         return
     raise TypeError(f"{what} must be a {cls.__name__} or None, not {type(value).__name__}")
 # pegbind-paste: end records
+
+
+# pegbind-paste: begin varargs
+# ---- runtime: the extra arguments of a variadic function ------------------
+# C states no type for what follows a "...": the caller's own types, after C's
+# default argument promotions, are what the callee reads.  So an int goes as
+# an integer as wide as a pointer (the widest C reads by va_arg but for long
+# double), a float as a double, text and buffers as pointers to their bytes,
+# records, Pointers and FunctionPointers as their addresses, a cell as its
+# address (an out-parameter: curl_easy_getinfo), None as NULL; a cell class's
+# arg() gives a value of exactly its type where a promotion is not what C reads
+# (a long double).  Each module spells the values for its FFI: _pb_va_signed,
+# _pb_va_unsigned, _pb_va_double, _pb_va_address, _pb_va_bytes, _pb_va_buffer,
+# _pb_va_object and _pb_va_cell.
+
+
+class _pb_Arg:
+    """A value of one exact C type for a variadic function's extra arguments (``c_long.arg(1)``),
+    passed as that type (promoted as C promotes it: a short as an int, a float as a double)."""
+
+    __slots__ = ("_c", "_cell", "value")
+    _c: object  #: the value as the FFI passes it
+    _cell: str  #: the name of the cell class that made it
+    value: object  #: its Python value
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("typed arguments are made by a cell class's arg(), as c_int.arg(5)")
+
+    def __repr__(self):
+        return f"{self._cell}.arg({self.value!r})"
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+
+def _pb_arg(cls, value, passed):
+    """The typed argument of the cell class ``cls`` holding ``value``, passed to C as ``passed``."""
+    arg = object.__new__(_pb_Arg)
+    arg._c = passed
+    arg._cell = cls.__name__
+    arg.value = value
+    return arg
+
+
+def _pb_vararg_error(value, what):
+    if callable(value) and not isinstance(value, type):
+        return TypeError(f"{what} must be a FunctionPointer, not a callable: C states no type for a variable "
+                         "argument to call it by (make one with the class of its function pointer type)")
+    return TypeError(f"{what} must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, "
+                     f"cell, typed argument (c_int.arg(5)) or None, not {type(value).__name__}")
+
+
+def _pb_varargs(args, first, keeper, slot):
+    """What C is given for the extra arguments ``args`` of a variadic call, numbered from ``first``
+    in messages.  A FunctionPointer among them lives with ``keeper`` (as a callable given for a
+    parameter does) under ``slot`` and its position."""
+    passed = []
+    kept = []
+    bits = _PB_VA_BITS  # how wide an int goes
+    lo, hi, top = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+    for number, value in enumerate(args, first):
+        what = f"argument {number} (...)"
+        cls = value.__class__
+        integer = value if cls is int else None
+        if integer is None and hasattr(cls, "__index__") and not isinstance(value, (Pointer, _pb_Cell)):
+            try:
+                integer = _operator.index(value)  # an int, an IntEnum member, a numpy integer
+            except TypeError:  # an __index__ that refuses (a numpy array): maybe a buffer
+                pass
+        if integer is not None:
+            if lo <= integer <= hi:
+                passed.append(_pb_va_signed(integer))
+            else:
+                passed.append(_pb_va_unsigned(_pb_index(integer, what, lo, top)))
+        elif value is None:
+            passed.append(_pb_va_address(0))
+        elif cls is float or isinstance(value, float):
+            passed.append(_pb_va_double(float(value)))
+        elif cls is str:
+            passed.append(_pb_va_bytes(_pb_encode(value, what)))
+        elif cls is bytes:
+            passed.append(_pb_va_bytes(value))
+        elif cls is _pb_Arg:
+            passed.append(value._c)
+        elif isinstance(value, FunctionPointer):
+            passed.append(_pb_va_address(int(value)))
+            kept.append((number - first, value))
+        elif isinstance(value, (Pointer, _pb_Record)):
+            passed.append(_pb_va_object(value, what))  # a closed one raises ValueError
+        elif isinstance(value, _pb_Cell):
+            passed.append(_pb_va_cell(value))
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise _pb_vararg_error(value, what) from None
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            passed.append(_pb_va_buffer(value, view))
+    if kept and (keeper is None or isinstance(keeper, (Pointer, _pb_Record))):
+        for position, pointer in kept:
+            _pb_keep_callback(keeper, (*slot, position), pointer)
+    return passed
+# pegbind-paste: end varargs

@@ -1,10 +1,12 @@
 #include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "capi.h"
 
-struct capi_db { char name[32]; int open; capi_listener listener, on_say; int said; };
+struct capi_db { char name[32]; int open; capi_listener listener, on_say; int said; long limit; };
 
 static int easy_object, multi_object;
 CAPI_EASY *capi_easy_init(void) { return &easy_object; }
@@ -248,4 +250,67 @@ capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c) { return f(c)
 size_t capi_feed(capi_sink sink, void *user) {
     char data[] = "ab\0cd";
     return sink(data, 5, user);
+}
+
+int capi_format(char *buf, size_t size, const char *format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(buf, size, format, ap);
+    va_end(ap);
+    return n;
+}
+
+long long capi_add(int count, ...) {
+    va_list ap;
+    long long sum = 0;
+    va_start(ap, count);
+    for (int i = 0; i < count; i++)
+        sum += va_arg(ap, long long);
+    va_end(ap);
+    return sum;
+}
+
+int capi_db_setopt(capi_db *db, int option, ...) {
+    va_list ap;
+    int status = 0;
+    va_start(ap, option);
+    switch (option) {
+    case CAPI_OPT_NAME:
+        snprintf(db->name, sizeof db->name, "%s", va_arg(ap, const char *));
+        break;
+    case CAPI_OPT_LIMIT:
+        db->limit = va_arg(ap, long);
+        break;
+    case CAPI_OPT_LISTENER:
+        db->listener = va_arg(ap, capi_listener);
+        break;
+    case CAPI_OPT_ON_SAY:
+        db->on_say = va_arg(ap, capi_listener);
+        break;
+    default:
+        status = -1;
+    }
+    va_end(ap);
+    return status;
+}
+
+int capi_db_getinfo(capi_db *db, int info, ...) {
+    va_list ap;
+    int status = 0;
+    va_start(ap, info);
+    switch (info) {
+    case CAPI_INFO_NAME:
+        *va_arg(ap, const char **) = db->name;
+        break;
+    case CAPI_INFO_LIMIT:
+        *va_arg(ap, long *) = db->limit;
+        break;
+    case CAPI_INFO_WEIGHT:
+        *va_arg(ap, double *) = db->limit / 4.0;
+        break;
+    default:
+        status = -1;
+    }
+    va_end(ap);
+    return status;
 }

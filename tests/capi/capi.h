@@ -189,4 +189,14 @@ int capi_holder_constant(const capi_holder *holder, int index);
 int capi_holder_row_sum(const capi_holder *holder, int row);
 int capi_holder_refs(const capi_holder *holder);
 
+/* Variadic functions, as sqlite3_mprintf, curl_easy_setopt and curl_easy_getinfo. */
+int capi_format(char *buf, size_t size, const char *format, ...);  /* vsnprintf into buf */
+long long capi_add(int count, ...);  /* count extra arguments, each read as a long long */
+/* An option says what the one extra argument is: a const char *, a long, a capi_listener. */
+enum { CAPI_OPT_NAME = 1, CAPI_OPT_LIMIT, CAPI_OPT_LISTENER, CAPI_OPT_ON_SAY };
+int capi_db_setopt(capi_db *db, int option, ...);
+/* The extra argument points at where the answer goes: a const char *, a long, a double. */
+enum { CAPI_INFO_NAME = 1, CAPI_INFO_LIMIT, CAPI_INFO_WEIGHT };
+int capi_db_getinfo(capi_db *db, int info, ...);
+
 #endif

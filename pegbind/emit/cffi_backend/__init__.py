@@ -25,7 +25,7 @@ from typing import Any
 
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
-from ..common import base_context, class_names, py_docstring, py_literal, py_string
+from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import cffi_member, classes_context, ordered_records
 from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, cffi_ctype, excluded, left_out, record_ref_of
 from .writer import render_wrappers
@@ -45,6 +45,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_literal": py_literal,
     "py_docstring": py_docstring,
     "py_string": py_string,
+    "cell_arg_doc": cell_arg_doc,
     "py_repr": repr,
     "c_spelling": c_spelling,
     "cffi_member": cffi_member,

@@ -269,4 +269,5 @@ def render_wrappers(
         RenderedWrapper(function, writer.wrapper(function, False), writer.wrapper(function, True))
         for function in binding.functions if function.function.name in called
     ]
-    return wrappers, [(text, name) for text, name in writer.types.items()], writer.callbacks
+    factories = writer.class_factories()
+    return wrappers, [(text, name) for text, name in writer.types.items()], factories

@@ -24,7 +24,7 @@ from typing import Any
 from ...config import BindingConfig
 from ...model import Primitive
 from ...passes.binding import BindingModel
-from ..common import base_context, class_names, py_docstring, py_literal, py_string
+from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import classes_context, ordered_records
 from .layout import struct_plans
 from .speller import ctypes_attr
@@ -46,6 +46,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_literal": py_literal,
     "py_docstring": py_docstring,
     "py_string": py_string,
+    "cell_arg_doc": cell_arg_doc,
 }
 
 #: (template, output suffix) pairs, rendered in this order.
@@ -82,7 +83,9 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "library_dirs": folders,
         "table": getter,
         "cell_types": {cell.py_name: speller.spell(Primitive(cell.primitive)) for cell in binding.cells},
-        "callbacks": [source for _, source in writer.callbacks.values()],
+        # what a cell class's arg() passes: its type as C promotes it among extra arguments
+        "cell_arg_types": {cell.py_name: speller.spell(Primitive(cell.promoted)) for cell in binding.cells},
+        "callbacks": [source for _, source in writer.class_factories().values()],
         "callback_factories": {c_text: name for c_text, (name, _) in writer.callbacks.items()},
         # what a Pointer's elements are read as: a pointer to characters as c_char_p (bytes or None)
         "element_types": {

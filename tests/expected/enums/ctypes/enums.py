@@ -368,10 +368,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 

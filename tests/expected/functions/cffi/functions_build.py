@@ -16,6 +16,7 @@ API_MODE = True
 CDEF = [
     ("""\
 typedef long long llong_ext;
+int log_message(const char *format, ...);;
 void shutdown(void);;
 int first_of(int values[8], size_t n);;
 double integrate(double (*f)(double), double from, double to);;
@@ -28,7 +29,7 @@ int gnu_inline(void);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak integrate\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak set_matrix\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = shutdown != 0;\n    defined[1] = first_of != 0;\n    defined[2] = integrate != 0;\n    defined[3] = unnamed != 0;\n    defined[4] = copy_into != 0;\n    defined[5] = die != 0;\n    defined[6] = set_matrix != 0;\n    defined[7] = visible != 0;\n    defined[8] = gnu_inline != 0;\n}\n'
+SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak log_message\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak integrate\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak set_matrix\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = log_message != 0;\n    defined[1] = shutdown != 0;\n    defined[2] = first_of != 0;\n    defined[3] = integrate != 0;\n    defined[4] = unnamed != 0;\n    defined[5] = copy_into != 0;\n    defined[6] = die != 0;\n    defined[7] = set_matrix != 0;\n    defined[8] = visible != 0;\n    defined[9] = gnu_inline != 0;\n}\n'
 
 
 def make_ffi(**options):

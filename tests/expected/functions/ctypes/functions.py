@@ -368,10 +368,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -727,6 +741,134 @@ def _pb_handle_value(value, cls, what):
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
 
 
+# ---- runtime: the extra arguments of a variadic function ------------------
+# C states no type for what follows a "...": the caller's own types, after C's
+# default argument promotions, are what the callee reads.  So an int goes as
+# an integer as wide as a pointer (the widest C reads by va_arg but for long
+# double), a float as a double, text and buffers as pointers to their bytes,
+# records, Pointers and FunctionPointers as their addresses, a cell as its
+# address (an out-parameter: curl_easy_getinfo), None as NULL; a cell class's
+# arg() gives a value of exactly its type where a promotion is not what C reads
+# (a long double).  Each module spells the values for its FFI: _pb_va_signed,
+# _pb_va_unsigned, _pb_va_double, _pb_va_address, _pb_va_bytes, _pb_va_buffer,
+# _pb_va_object and _pb_va_cell.
+
+
+class _pb_Arg:
+    """A value of one exact C type for a variadic function's extra arguments (``c_long.arg(1)``),
+    passed as that type (promoted as C promotes it: a short as an int, a float as a double)."""
+
+    __slots__ = ("_c", "_cell", "value")
+    _c: object  #: the value as the FFI passes it
+    _cell: str  #: the name of the cell class that made it
+    value: object  #: its Python value
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("typed arguments are made by a cell class's arg(), as c_int.arg(5)")
+
+    def __repr__(self):
+        return f"{self._cell}.arg({self.value!r})"
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+
+def _pb_arg(cls, value, passed):
+    """The typed argument of the cell class ``cls`` holding ``value``, passed to C as ``passed``."""
+    arg = object.__new__(_pb_Arg)
+    arg._c = passed
+    arg._cell = cls.__name__
+    arg.value = value
+    return arg
+
+
+def _pb_vararg_error(value, what):
+    if callable(value) and not isinstance(value, type):
+        return TypeError(f"{what} must be a FunctionPointer, not a callable: C states no type for a variable "
+                         "argument to call it by (make one with the class of its function pointer type)")
+    return TypeError(f"{what} must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, "
+                     f"cell, typed argument (c_int.arg(5)) or None, not {type(value).__name__}")
+
+
+def _pb_varargs(args, first, keeper, slot):
+    """What C is given for the extra arguments ``args`` of a variadic call, numbered from ``first``
+    in messages.  A FunctionPointer among them lives with ``keeper`` (as a callable given for a
+    parameter does) under ``slot`` and its position."""
+    passed = []
+    kept = []
+    bits = _PB_VA_BITS  # how wide an int goes
+    lo, hi, top = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+    for number, value in enumerate(args, first):
+        what = f"argument {number} (...)"
+        cls = value.__class__
+        integer = value if cls is int else None
+        if integer is None and hasattr(cls, "__index__") and not isinstance(value, (Pointer, _pb_Cell)):
+            try:
+                integer = _operator.index(value)  # an int, an IntEnum member, a numpy integer
+            except TypeError:  # an __index__ that refuses (a numpy array): maybe a buffer
+                pass
+        if integer is not None:
+            if lo <= integer <= hi:
+                passed.append(_pb_va_signed(integer))
+            else:
+                passed.append(_pb_va_unsigned(_pb_index(integer, what, lo, top)))
+        elif value is None:
+            passed.append(_pb_va_address(0))
+        elif cls is float or isinstance(value, float):
+            passed.append(_pb_va_double(float(value)))
+        elif cls is str:
+            passed.append(_pb_va_bytes(_pb_encode(value, what)))
+        elif cls is bytes:
+            passed.append(_pb_va_bytes(value))
+        elif cls is _pb_Arg:
+            passed.append(value._c)
+        elif isinstance(value, FunctionPointer):
+            passed.append(_pb_va_address(int(value)))
+            kept.append((number - first, value))
+        elif isinstance(value, (Pointer, _pb_Record)):
+            passed.append(_pb_va_object(value, what))  # a closed one raises ValueError
+        elif isinstance(value, _pb_Cell):
+            passed.append(_pb_va_cell(value))
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise _pb_vararg_error(value, what) from None
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            passed.append(_pb_va_buffer(value, view))
+    if kept and (keeper is None or isinstance(keeper, (Pointer, _pb_Record))):
+        for position, pointer in kept:
+            _pb_keep_callback(keeper, (*slot, position), pointer)
+    return passed
+
+
+#: a Python int goes to a variadic function as an integer of this many bits
+_PB_VA_BITS = 64
+_pb_va_signed = _ct.c_int64
+_pb_va_unsigned = _ct.c_uint64
+_pb_va_double = _ct.c_double
+_pb_va_address = _ct.c_void_p
+_pb_va_bytes = _ct.c_char_p  # which keeps the bytes alive for the call
+
+
+def _pb_va_buffer(value, view):
+    """A buffer as the pointer C gets: into a writable one; a read-only one other than bytes
+    as a copy, as ctypes cannot point into it (the same as a const pointer parameter)."""
+    if value.__class__ is bytes:
+        return _ct.c_char_p(value)
+    if view.readonly:
+        return _ct.c_char_p(view.tobytes())
+    return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_va_object(value, what):
+    return _pb_object_pointer(value, "void *", what, "a Pointer")
+
+
+def _pb_va_cell(cell):
+    return _ct.byref(cell._c)
+
+
 def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
     """A pointer argument for a read-only buffer (bytes and None as they are), for a
     Pointer, handle or record where C takes ``ctype``, or for a str (``text``: C reads characters)."""
@@ -1048,6 +1190,12 @@ class c_bool(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_bool(value, 'c_bool.value')
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C _Bool among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1066,6 +1214,12 @@ class c_short(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_short.value', -32768, 32767)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_ushort(_pb_Cell):
@@ -1086,6 +1240,12 @@ class c_ushort(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_ushort.value', 0, 65535)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1104,6 +1264,12 @@ class c_int(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_int.value', -2147483648, 2147483647)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_uint(_pb_Cell):
@@ -1124,6 +1290,12 @@ class c_uint(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_uint.value', 0, 4294967295)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint32(value))
+
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1142,6 +1314,12 @@ class c_long(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_long.value', -9223372036854775808, 9223372036854775807)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulong(_pb_Cell):
@@ -1162,6 +1340,12 @@ class c_ulong(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_ulong.value', 0, 18446744073709551615)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1180,6 +1364,12 @@ class c_longlong(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_longlong.value', -9223372036854775808, 9223372036854775807)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulonglong(_pb_Cell):
@@ -1200,6 +1390,12 @@ class c_ulonglong(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_ulonglong.value', 0, 18446744073709551615)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1218,6 +1414,12 @@ class c_float(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_float(value, 'c_float.value')
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C float among a variadic function's extra arguments: passed as C promotes one, as a double (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
 
 
 class c_double(_pb_Cell):
@@ -1238,6 +1440,12 @@ class c_double(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_float(value, 'c_double.value')
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
+
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1256,6 +1464,12 @@ class c_longdouble(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_float(value, 'c_longdouble.value')
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_longdouble(value))
 
 c_int16 = c_short
 c_uint16 = c_ushort
@@ -1301,6 +1515,7 @@ def _pb_callback_0(function):
     closure = _ct.CFUNCTYPE(_ct.c_double, _ct.c_double)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+_pt_log_message = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p)
 _pt_shutdown = _ct.CFUNCTYPE(None)
 _pt_first_of = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_integrate = _ct.CFUNCTYPE(_ct.c_double, _ct.c_void_p, _ct.c_double, _ct.c_double)
@@ -1312,6 +1527,32 @@ _pt_visible = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_gnu_inline = _ct.CFUNCTYPE(_ct.c_int32)
 
 _pb_libraries = _pb_open((), ())
+_f_log_message = _pb_symbol(_pb_libraries, 'log_message', _pt_log_message)
+
+
+def log_message(format_, /, *args):
+    'log_message(format_: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int log_message(const char *format, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 2, None, ('log_message',))
+        _pb_r = _f_log_message(format_ if format_.__class__ is bytes else _pb_cstring(format_, 'argument 1 (format_)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    format_, = _pb_fix((('cstring', 'argument 1 (format_)'),), (format_,))
+    _pb_va = _pb_varargs(args, 2, None, ('log_message',))
+    _pb_r = _f_log_message(format_ if format_.__class__ is bytes else _pb_cstring(format_, 'argument 1 (format_)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+if _f_log_message is None:
+    log_message = _pb_unlinked('log_message')
+
 _f_shutdown = _pb_symbol(_pb_libraries, 'shutdown', _pt_shutdown)
 
 
@@ -1343,8 +1584,8 @@ def first_of(values, n, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False, '', ''), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
     if values.__class__ is bytes:
         if n > len(values) // 4:
@@ -1372,8 +1613,8 @@ def integrate(f, from_, to, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
     _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)), from_, to)
     if _pb_pending:
@@ -1397,8 +1638,8 @@ def unnamed(arg0, arg1, arg2, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '', '')), (arg0, arg1, arg2,))
     _pb_r = _f_unnamed(arg0, _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
     if _pb_pending:
@@ -1427,8 +1668,8 @@ def copy_into(dst, src, n, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
     if src.__class__ is bytes:
         if n > len(src):
@@ -1455,8 +1696,8 @@ def die(why, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     why, = _pb_fix((('cstring', 'argument 1 (why)'),), (why,))
     _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
     if _pb_pending:
@@ -1478,8 +1719,8 @@ def set_matrix(rows, cols, m, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     rows, cols, m, = _pb_fix((('int', 'argument 1 (rows)', -2147483648, 2147483647), ('int', 'argument 2 (cols)', -2147483648, 2147483647), ('pointer', 'argument 3 (m)', 'double (*)[]', True)), (rows, cols, m,))
     _f_set_matrix(rows, cols, None if m is None else m._h)
     if _pb_pending:

@@ -399,10 +399,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -1043,11 +1057,23 @@ class c_bool(_pb_Cell):
     __slots__ = ()
     _pb_code = 0
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C _Bool among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 1
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_ushort(_pb_Cell):
@@ -1055,11 +1081,23 @@ class c_ushort(_pb_Cell):
     __slots__ = ()
     _pb_code = 2
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 3
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_uint(_pb_Cell):
@@ -1067,11 +1105,23 @@ class c_uint(_pb_Cell):
     __slots__ = ()
     _pb_code = 4
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint32(value))
+
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 5
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulong(_pb_Cell):
@@ -1079,11 +1129,23 @@ class c_ulong(_pb_Cell):
     __slots__ = ()
     _pb_code = 6
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 7
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulonglong(_pb_Cell):
@@ -1091,11 +1153,23 @@ class c_ulonglong(_pb_Cell):
     __slots__ = ()
     _pb_code = 8
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 9
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C float among a variadic function's extra arguments: passed as C promotes one, as a double (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
 
 
 class c_double(_pb_Cell):
@@ -1103,11 +1177,23 @@ class c_double(_pb_Cell):
     __slots__ = ()
     _pb_code = 10
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
+
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 11
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_longdouble(value))
 
 c_int16 = c_short
 c_uint16 = c_ushort
@@ -1130,7 +1216,170 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
     return NULL
 
 
+# ---- variadic functions: C cannot call one with arguments chosen at run time,
+# so their calls go through ctypes (libffi); the shared "varargs" section of
+# pegbind/runtime/pyffi.py converts the extra arguments, ctypes' verbs spell them
+# ---- runtime: the extra arguments of a variadic function ------------------
+# C states no type for what follows a "...": the caller's own types, after C's
+# default argument promotions, are what the callee reads.  So an int goes as
+# an integer as wide as a pointer (the widest C reads by va_arg but for long
+# double), a float as a double, text and buffers as pointers to their bytes,
+# records, Pointers and FunctionPointers as their addresses, a cell as its
+# address (an out-parameter: curl_easy_getinfo), None as NULL; a cell class's
+# arg() gives a value of exactly its type where a promotion is not what C reads
+# (a long double).  Each module spells the values for its FFI: _pb_va_signed,
+# _pb_va_unsigned, _pb_va_double, _pb_va_address, _pb_va_bytes, _pb_va_buffer,
+# _pb_va_object and _pb_va_cell.
+
+
+class _pb_Arg:
+    """A value of one exact C type for a variadic function's extra arguments (``c_long.arg(1)``),
+    passed as that type (promoted as C promotes it: a short as an int, a float as a double)."""
+
+    __slots__ = ("_c", "_cell", "value")
+    _c: object  #: the value as the FFI passes it
+    _cell: str  #: the name of the cell class that made it
+    value: object  #: its Python value
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("typed arguments are made by a cell class's arg(), as c_int.arg(5)")
+
+    def __repr__(self):
+        return f"{self._cell}.arg({self.value!r})"
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+
+def _pb_arg(cls, value, passed):
+    """The typed argument of the cell class ``cls`` holding ``value``, passed to C as ``passed``."""
+    arg = object.__new__(_pb_Arg)
+    arg._c = passed
+    arg._cell = cls.__name__
+    arg.value = value
+    return arg
+
+
+def _pb_vararg_error(value, what):
+    if callable(value) and not isinstance(value, type):
+        return TypeError(f"{what} must be a FunctionPointer, not a callable: C states no type for a variable "
+                         "argument to call it by (make one with the class of its function pointer type)")
+    return TypeError(f"{what} must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, "
+                     f"cell, typed argument (c_int.arg(5)) or None, not {type(value).__name__}")
+
+
+def _pb_varargs(args, first, keeper, slot):
+    """What C is given for the extra arguments ``args`` of a variadic call, numbered from ``first``
+    in messages.  A FunctionPointer among them lives with ``keeper`` (as a callable given for a
+    parameter does) under ``slot`` and its position."""
+    passed = []
+    kept = []
+    bits = _PB_VA_BITS  # how wide an int goes
+    lo, hi, top = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+    for number, value in enumerate(args, first):
+        what = f"argument {number} (...)"
+        cls = value.__class__
+        integer = value if cls is int else None
+        if integer is None and hasattr(cls, "__index__") and not isinstance(value, (Pointer, _pb_Cell)):
+            try:
+                integer = _operator.index(value)  # an int, an IntEnum member, a numpy integer
+            except TypeError:  # an __index__ that refuses (a numpy array): maybe a buffer
+                pass
+        if integer is not None:
+            if lo <= integer <= hi:
+                passed.append(_pb_va_signed(integer))
+            else:
+                passed.append(_pb_va_unsigned(_pb_index(integer, what, lo, top)))
+        elif value is None:
+            passed.append(_pb_va_address(0))
+        elif cls is float or isinstance(value, float):
+            passed.append(_pb_va_double(float(value)))
+        elif cls is str:
+            passed.append(_pb_va_bytes(_pb_encode(value, what)))
+        elif cls is bytes:
+            passed.append(_pb_va_bytes(value))
+        elif cls is _pb_Arg:
+            passed.append(value._c)
+        elif isinstance(value, FunctionPointer):
+            passed.append(_pb_va_address(int(value)))
+            kept.append((number - first, value))
+        elif isinstance(value, (Pointer, _pb_Record)):
+            passed.append(_pb_va_object(value, what))  # a closed one raises ValueError
+        elif isinstance(value, _pb_Cell):
+            passed.append(_pb_va_cell(value))
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise _pb_vararg_error(value, what) from None
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            passed.append(_pb_va_buffer(value, view))
+    if kept and (keeper is None or isinstance(keeper, (Pointer, _pb_Record))):
+        for position, pointer in kept:
+            _pb_keep_callback(keeper, (*slot, position), pointer)
+    return passed
+
+
+#: a Python int goes to a variadic function as an integer of this many bits
+_PB_VA_BITS = 64
+_pb_va_signed = _ct.c_int64
+_pb_va_unsigned = _ct.c_uint64
+_pb_va_double = _ct.c_double
+_pb_va_address = _ct.c_void_p
+_pb_va_bytes = _ct.c_char_p  # which keeps the bytes alive for the call
+
+
+def _pb_va_buffer(value, view):
+    """A buffer as the pointer C gets: into a writable one; a read-only one other than bytes
+    as a copy, as ctypes cannot point into it (the same as a const pointer parameter)."""
+    if value.__class__ is bytes:
+        return _ct.c_char_p(value)
+    if view.readonly:
+        return _ct.c_char_p(view.tobytes())
+    return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_va_object(value, what):
+    return _ct.c_void_p(<size_t>_pb_object_address(value, "void *", what, "a Pointer"))
+
+
+def _pb_va_cell(cell):
+    return _ct.c_void_p(<size_t>&(<_pb_Cell>cell)._v)
+
+
 # ---- functions ---------------------------------------------------------
+
+
+
+def log_message(format_, /, *args):
+    'log_message(format_: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int log_message(const char *format, ...);'
+    cdef const char *_pb_a0
+    cdef bytes _pb_t0
+    cdef Py_ssize_t _pb_k
+    cdef int _pb_r
+    if format_ is None:
+        _pb_a0 = NULL
+    elif PyBytes_CheckExact(format_):
+        _pb_a0 = PyBytes_AS_STRING(format_)
+    else:
+        if isinstance(format_, str):
+            _pb_t0 = _pb_encode(format_, "argument 1 (format_)")
+        elif PyObject_CheckBuffer(format_):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t0 = PyBytes_FromObject(format_)
+        else:
+            raise TypeError('argument 1 (format_) must be str, bytes, a buffer or None, not ' + type(format_).__name__)
+        _pb_a0 = PyBytes_AS_STRING(_pb_t0)
+
+    _pb_va = _pb_varargs(args, 2, None, ('log_message',))
+    _pb_r = <int><long long>_ct.CFUNCTYPE(_ct.c_int32)(<size_t><void *>_c_log_message)(_ct.c_void_p(<size_t>_pb_a0), *_pb_va)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_r
+
+    return _pb_ret
+
 
 
 
@@ -1476,6 +1725,8 @@ def _pb_unlinked(name):
 
 # A function the libraries loaded at run time do not define (another version,
 # another build) is a weak reference left NULL: its name raises when called.
+if <void *>_c_log_message == NULL:
+    log_message = _pb_unlinked("log_message")
 if <void *>_c_shutdown == NULL:
     shutdown = _pb_unlinked("shutdown")
 if <void *>_c_first_of == NULL:

@@ -376,10 +376,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -733,6 +747,144 @@ def _pb_handle_value(value, cls, what):
 
 #: what cffi raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError)
+
+
+# ---- runtime: the extra arguments of a variadic function ------------------
+# C states no type for what follows a "...": the caller's own types, after C's
+# default argument promotions, are what the callee reads.  So an int goes as
+# an integer as wide as a pointer (the widest C reads by va_arg but for long
+# double), a float as a double, text and buffers as pointers to their bytes,
+# records, Pointers and FunctionPointers as their addresses, a cell as its
+# address (an out-parameter: curl_easy_getinfo), None as NULL; a cell class's
+# arg() gives a value of exactly its type where a promotion is not what C reads
+# (a long double).  Each module spells the values for its FFI: _pb_va_signed,
+# _pb_va_unsigned, _pb_va_double, _pb_va_address, _pb_va_bytes, _pb_va_buffer,
+# _pb_va_object and _pb_va_cell.
+
+
+class _pb_Arg:
+    """A value of one exact C type for a variadic function's extra arguments (``c_long.arg(1)``),
+    passed as that type (promoted as C promotes it: a short as an int, a float as a double)."""
+
+    __slots__ = ("_c", "_cell", "value")
+    _c: object  #: the value as the FFI passes it
+    _cell: str  #: the name of the cell class that made it
+    value: object  #: its Python value
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("typed arguments are made by a cell class's arg(), as c_int.arg(5)")
+
+    def __repr__(self):
+        return f"{self._cell}.arg({self.value!r})"
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+
+def _pb_arg(cls, value, passed):
+    """The typed argument of the cell class ``cls`` holding ``value``, passed to C as ``passed``."""
+    arg = object.__new__(_pb_Arg)
+    arg._c = passed
+    arg._cell = cls.__name__
+    arg.value = value
+    return arg
+
+
+def _pb_vararg_error(value, what):
+    if callable(value) and not isinstance(value, type):
+        return TypeError(f"{what} must be a FunctionPointer, not a callable: C states no type for a variable "
+                         "argument to call it by (make one with the class of its function pointer type)")
+    return TypeError(f"{what} must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, "
+                     f"cell, typed argument (c_int.arg(5)) or None, not {type(value).__name__}")
+
+
+def _pb_varargs(args, first, keeper, slot):
+    """What C is given for the extra arguments ``args`` of a variadic call, numbered from ``first``
+    in messages.  A FunctionPointer among them lives with ``keeper`` (as a callable given for a
+    parameter does) under ``slot`` and its position."""
+    passed = []
+    kept = []
+    bits = _PB_VA_BITS  # how wide an int goes
+    lo, hi, top = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+    for number, value in enumerate(args, first):
+        what = f"argument {number} (...)"
+        cls = value.__class__
+        integer = value if cls is int else None
+        if integer is None and hasattr(cls, "__index__") and not isinstance(value, (Pointer, _pb_Cell)):
+            try:
+                integer = _operator.index(value)  # an int, an IntEnum member, a numpy integer
+            except TypeError:  # an __index__ that refuses (a numpy array): maybe a buffer
+                pass
+        if integer is not None:
+            if lo <= integer <= hi:
+                passed.append(_pb_va_signed(integer))
+            else:
+                passed.append(_pb_va_unsigned(_pb_index(integer, what, lo, top)))
+        elif value is None:
+            passed.append(_pb_va_address(0))
+        elif cls is float or isinstance(value, float):
+            passed.append(_pb_va_double(float(value)))
+        elif cls is str:
+            passed.append(_pb_va_bytes(_pb_encode(value, what)))
+        elif cls is bytes:
+            passed.append(_pb_va_bytes(value))
+        elif cls is _pb_Arg:
+            passed.append(value._c)
+        elif isinstance(value, FunctionPointer):
+            passed.append(_pb_va_address(int(value)))
+            kept.append((number - first, value))
+        elif isinstance(value, (Pointer, _pb_Record)):
+            passed.append(_pb_va_object(value, what))  # a closed one raises ValueError
+        elif isinstance(value, _pb_Cell):
+            passed.append(_pb_va_cell(value))
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise _pb_vararg_error(value, what) from None
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            passed.append(_pb_va_buffer(value, view))
+    if kept and (keeper is None or isinstance(keeper, (Pointer, _pb_Record))):
+        for position, pointer in kept:
+            _pb_keep_callback(keeper, (*slot, position), pointer)
+    return passed
+
+
+# How cffi passes a variadic function's extra arguments: cdata of their exact types
+#: a Python int goes to a variadic function as an integer of this many bits
+_PB_VA_BITS = 64
+
+
+def _pb_va_signed(value):
+    return _ffi.cast("int64_t", value)
+
+
+def _pb_va_unsigned(value):
+    return _ffi.cast("uint64_t", value)
+
+
+def _pb_va_double(value):
+    return _ffi.cast("double", value)
+
+
+def _pb_va_address(address):
+    return _ffi.cast("void *", address)
+
+
+def _pb_va_bytes(data):
+    return _ffi.from_buffer(data)  # bytes end in a NUL past their length
+
+
+def _pb_va_buffer(value, view):
+    return _ffi.from_buffer(value)  # the caller's object, not the view (see _pb_rbuf)
+
+
+def _pb_va_object(value, what):
+    return _pb_object_pointer(value, "void *", what, "a Pointer")
+
+
+def _pb_va_cell(cell):
+    return _ffi.cast("void *", cell._c)
 
 
 def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
@@ -1102,6 +1254,19 @@ class json_dump_callback_t(FunctionPointer):
         self._owner = None
 
 
+class json_free_t(FunctionPointer):
+    'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_free_t() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('json_free_t', pointer)
+        self._ctype = 'void (*)(void *)'
+        self._owner = None
+
+
 # ---- handles -----------------------------------------------------------
 
 
@@ -1130,6 +1295,12 @@ class c_bool(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_bool(value, 'c_bool.value')
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C _Bool among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('int', value))
+
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1148,6 +1319,12 @@ class c_short(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_short.value', -32768, 32767)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('int', value))
 
 
 class c_ushort(_pb_Cell):
@@ -1168,6 +1345,12 @@ class c_ushort(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_ushort.value', 0, 65535)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('int', value))
+
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1186,6 +1369,12 @@ class c_int(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_int.value', -2147483648, 2147483647)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('int', value))
 
 
 class c_uint(_pb_Cell):
@@ -1206,6 +1395,12 @@ class c_uint(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_uint.value', 0, 4294967295)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('unsigned int', value))
+
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1224,6 +1419,12 @@ class c_long(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_long.value', -9223372036854775808, 9223372036854775807)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('long', value))
 
 
 class c_ulong(_pb_Cell):
@@ -1244,6 +1445,12 @@ class c_ulong(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_ulong.value', 0, 18446744073709551615)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('unsigned long', value))
+
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1262,6 +1469,12 @@ class c_longlong(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_longlong.value', -9223372036854775808, 9223372036854775807)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('long long', value))
 
 
 class c_ulonglong(_pb_Cell):
@@ -1282,6 +1495,12 @@ class c_ulonglong(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_index(value, 'c_ulonglong.value', 0, 18446744073709551615)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('unsigned long long', value))
+
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1300,6 +1519,12 @@ class c_float(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c[0] = _pb_float(value, 'c_float.value')
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C float among a variadic function's extra arguments: passed as C promotes one, as a double (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('double', value))
 
 
 class c_double(_pb_Cell):
@@ -1320,6 +1545,12 @@ class c_double(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_float(value, 'c_double.value')
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('double', value))
+
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1338,6 +1569,12 @@ class c_longdouble(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c[0] = _pb_float(value, 'c_longdouble.value')
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ffi.cast('long double', value))
 
 c_int16 = c_short
 c_uint16 = c_ushort
@@ -1577,6 +1814,22 @@ def _pb_callback_1(function):
     return closure, closure
 
 
+
+def _pb_callback_2(function):
+    'A C void (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            function(_pb_pointer(a0, 'void *', None))
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ffi.callback('void (*)(void *)', trampoline)
+    return closure, closure
+
+
 _f_json_object = getattr(_lib, 'json_object')
 
 
@@ -1612,8 +1865,8 @@ def json_string(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -1640,8 +1893,8 @@ def json_stringn(value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -1668,8 +1921,8 @@ def json_string_nocheck(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -1696,8 +1949,8 @@ def json_stringn_nocheck(value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -1724,8 +1977,8 @@ def json_integer(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807),), (value,))
     _pb_r = _f_json_integer(_pb_exact_int(value))
     if _pb_pending:
@@ -1745,8 +1998,8 @@ def json_real(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('float', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_real(value)
     if _pb_pending:
@@ -1802,8 +2055,8 @@ def json_delete(json, /):
             _pb_raise_kept()
         _pb_disown(json)
         return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _f_json_delete(_NULL if json is None else json._p)
     if _pb_pending:
@@ -1822,8 +2075,8 @@ def json_object_seed(seed, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     seed, = _pb_fix((('int', 'argument 1 (seed)', 0, 18446744073709551615),), (seed,))
     _f_json_object_seed(_pb_exact_int(seed))
     if _pb_pending:
@@ -1842,8 +2095,8 @@ def json_object_size(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_size(_NULL if object_ is None else object_._p)
     if _pb_pending:
@@ -1863,8 +2116,8 @@ def json_object_get(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_get(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -1891,8 +2144,8 @@ def json_object_getn(object_, key, key_len, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -1919,8 +2172,8 @@ def json_object_set_new(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
     if _pb_pending:
@@ -1947,8 +2200,8 @@ def json_object_setn_new(object_, key, key_len, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -1975,8 +2228,8 @@ def json_object_set_new_nocheck(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2003,8 +2256,8 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2031,8 +2284,8 @@ def json_object_del(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2059,8 +2312,8 @@ def json_object_deln(object_, key, key_len, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2087,8 +2340,8 @@ def json_object_clear(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_clear(_NULL if object_ is None else object_._p)
     if _pb_pending:
@@ -2108,8 +2361,8 @@ def json_object_update(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2129,8 +2382,8 @@ def json_object_update_existing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2150,8 +2403,8 @@ def json_object_update_missing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2171,8 +2424,8 @@ def json_object_update_recursive(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2192,8 +2445,8 @@ def json_object_iter(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_iter(_NULL if object_ is None else object_._p)
     if _pb_pending:
@@ -2213,8 +2466,8 @@ def json_object_iter_at(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_iter_at(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2234,8 +2487,8 @@ def json_object_key_to_iter(key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     key, = _pb_fix((('cstring', 'argument 1 (key)'),), (key,))
     _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstr(key, 'argument 1 (key)'))
     if _pb_pending:
@@ -2255,8 +2508,8 @@ def json_object_iter_next(object_, iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
     _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2276,8 +2529,8 @@ def json_object_iter_key(iter_, /):
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2297,8 +2550,8 @@ def json_object_iter_key_len(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2318,8 +2571,8 @@ def json_object_iter_value(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2339,8 +2592,8 @@ def json_object_iter_set_new(object_, iter_, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
     _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2360,8 +2613,8 @@ def json_array_size(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_size(_NULL if array is None else array._p)
     if _pb_pending:
@@ -2381,8 +2634,8 @@ def json_array_get(array, index, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, array)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_get(_NULL if array is None else array._p, _pb_exact_int(index))
     if _pb_pending:
@@ -2402,8 +2655,8 @@ def json_array_set_new(array, index, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2423,8 +2676,8 @@ def json_array_append_new(array, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (value)', json_t, True)), (array, value,))
     _pb_r = _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2444,8 +2697,8 @@ def json_array_insert_new(array, index, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2465,8 +2718,8 @@ def json_array_remove(array, index, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
     if _pb_pending:
@@ -2486,8 +2739,8 @@ def json_array_clear(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_clear(_NULL if array is None else array._p)
     if _pb_pending:
@@ -2507,8 +2760,8 @@ def json_array_extend(array, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, other, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (array, other,))
     _pb_r = _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2528,8 +2781,8 @@ def json_string_value(string, /):
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_value(_NULL if string is None else string._p)
     if _pb_pending:
@@ -2549,8 +2802,8 @@ def json_string_length(string, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_length(_NULL if string is None else string._p)
     if _pb_pending:
@@ -2570,8 +2823,8 @@ def json_integer_value(integer, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     integer, = _pb_fix((('record', 'argument 1 (integer)', json_t, True),), (integer,))
     _pb_r = _f_json_integer_value(_NULL if integer is None else integer._p)
     if _pb_pending:
@@ -2591,8 +2844,8 @@ def json_real_value(real, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     real, = _pb_fix((('record', 'argument 1 (real)', json_t, True),), (real,))
     _pb_r = _f_json_real_value(_NULL if real is None else real._p)
     if _pb_pending:
@@ -2612,8 +2865,8 @@ def json_number_value(json, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _pb_r = _f_json_number_value(_NULL if json is None else json._p)
     if _pb_pending:
@@ -2633,8 +2886,8 @@ def json_string_set(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -2661,8 +2914,8 @@ def json_string_setn(string, value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -2689,8 +2942,8 @@ def json_string_set_nocheck(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -2717,8 +2970,8 @@ def json_string_setn_nocheck(string, value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -2745,8 +2998,8 @@ def json_integer_set(integer, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     integer, value, = _pb_fix((('record', 'argument 1 (integer)', json_t, True), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807)), (integer, value,))
     _pb_r = _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
     if _pb_pending:
@@ -2766,13 +3019,128 @@ def json_real_set(real, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     real, value, = _pb_fix((('record', 'argument 1 (real)', json_t, True), ('float', 'argument 2 (value)')), (real, value,))
     _pb_r = _f_json_real_set(_NULL if real is None else real._p, value)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
+    return _pb_ret
+
+
+_f_json_pack = getattr(_lib, 'json_pack')
+
+
+def json_pack(fmt, /, *args):
+    'json_pack(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack(const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
+        _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_view_at(json_t, _pb_r, None)
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
+    _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
+    _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_view_at(json_t, _pb_r, None)
+    return _pb_ret
+
+
+_f_json_pack_ex = getattr(_lib, 'json_pack_ex')
+
+
+def json_pack_ex(error, flags, fmt, /, *args):
+    'json_pack_ex(error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack_ex(json_error_t *error, size_t flags, const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
+        _pb_r = _f_json_pack_ex(_NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 3 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_view_at(json_t, _pb_r, error)
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    error, flags, fmt, = _pb_fix((('record', 'argument 1 (error)', json_error_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('cstring', 'argument 3 (fmt)')), (error, flags, fmt,))
+    _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
+    _pb_r = _f_json_pack_ex(_NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 3 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_view_at(json_t, _pb_r, error)
+    return _pb_ret
+
+
+_f_json_unpack = getattr(_lib, 'json_unpack')
+
+
+def json_unpack(root, fmt, /, *args):
+    'json_unpack(root: json_t | None, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack(json_t *root, const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
+        _pb_r = _f_json_unpack(_NULL if root is None else root._p, fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 2 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    root, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('cstring', 'argument 2 (fmt)')), (root, fmt,))
+    _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
+    _pb_r = _f_json_unpack(_NULL if root is None else root._p, fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 2 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+_f_json_unpack_ex = getattr(_lib, 'json_unpack_ex')
+
+
+def json_unpack_ex(root, error, flags, fmt, /, *args):
+    'json_unpack_ex(root: json_t | None, error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack_ex(json_t *root, json_error_t *error, size_t flags, const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
+        _pb_r = _f_json_unpack_ex(_NULL if root is None else root._p, _NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 4 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    root, error, flags, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('record', 'argument 2 (error)', json_error_t, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('cstring', 'argument 4 (fmt)')), (root, error, flags, fmt,))
+    _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
+    _pb_r = _f_json_unpack_ex(_NULL if root is None else root._p, _NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 4 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+_f_json_sprintf = getattr(_lib, 'json_sprintf')
+
+
+def json_sprintf(fmt, /, *args):
+    'json_sprintf(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_sprintf(const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
+        _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_view_at(json_t, _pb_r, None)
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
+    _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
+    _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_view_at(json_t, _pb_r, None)
     return _pb_ret
 
 
@@ -2787,8 +3155,8 @@ def json_equal(value1, value2, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value1, value2, = _pb_fix((('record', 'argument 1 (value1)', json_t, True), ('record', 'argument 2 (value2)', json_t, True)), (value1, value2,))
     _pb_r = _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
     if _pb_pending:
@@ -2808,8 +3176,8 @@ def json_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_copy(_NULL if value is None else value._p)
     if _pb_pending:
@@ -2829,8 +3197,8 @@ def json_deep_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_deep_copy(_NULL if value is None else value._p)
     if _pb_pending:
@@ -2852,8 +3220,8 @@ def json_loads(input_, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_own(_pb_view_at(json_t, _pb_r, error), _pb_free_json_delete, _pb_r)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     input_, flags, error, = _pb_fix((('cstring', 'argument 1 (input_)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     if _pb_free_json_delete is None:
         raise AttributeError("no loaded library defines 'json_delete'")
@@ -2875,8 +3243,8 @@ def json_loadb(buffer, buflen, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -2896,8 +3264,8 @@ def json_loadf(input_, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, input_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     input_, flags, error, = _pb_fix((('record', 'argument 1 (input_)', FILE, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadf(_NULL if input_ is None else input_._h, _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -2917,8 +3285,8 @@ def json_loadfd(input_, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     input_, flags, error, = _pb_fix((('int', 'argument 1 (input_)', -2147483648, 2147483647), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadfd(_pb_exact_int(input_), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -2938,8 +3306,8 @@ def json_load_file(path, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     path, flags, error, = _pb_fix((('cstring', 'argument 1 (path)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (path, flags, error,))
     _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstr(path, 'argument 1 (path)'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -2959,8 +3327,8 @@ def json_load_callback(callback, data, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -2984,8 +3352,8 @@ def json_dumps(json, flags, /):
         if _pb_ret is not None:
             _pb_free_free(_pb_r)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (json, flags,))
     if _pb_free_free is None:
         raise AttributeError("no loaded library defines 'free'")
@@ -3016,8 +3384,8 @@ def json_dumpb(json, buffer, size, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
     if size.__class__ is not int:
         size = _pb_exact_int(size)
@@ -3044,8 +3412,8 @@ def json_dumpf(json, output, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('record', 'argument 2 (output)', FILE, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
     if _pb_pending:
@@ -3065,8 +3433,8 @@ def json_dumpfd(json, output, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (output)', -2147483648, 2147483647), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
     if _pb_pending:
@@ -3086,8 +3454,8 @@ def json_dump_file(json, path, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, path, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('cstring', 'argument 2 (path)'), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, path, flags,))
     _pb_r = _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
     if _pb_pending:
@@ -3107,8 +3475,8 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
     if _pb_pending:
@@ -3128,8 +3496,8 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     malloc_fn, free_fn, = _pb_fix((('pointer', 'argument 1 (malloc_fn)', 'void *(**)(unsigned long)', True), ('pointer', 'argument 2 (free_fn)', 'void (**)(void *)', True)), (malloc_fn, free_fn,))
     _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
     if _pb_pending:
@@ -3160,8 +3528,8 @@ def jansson_version_cmp(major, minor, micro, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     major, minor, micro, = _pb_fix((('int', 'argument 1 (major)', -2147483648, 2147483647), ('int', 'argument 2 (minor)', -2147483648, 2147483647), ('int', 'argument 3 (micro)', -2147483648, 2147483647)), (major, minor, micro,))
     _pb_r = _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
     if _pb_pending:
@@ -3173,7 +3541,7 @@ def jansson_version_cmp(major, minor, micro, /):
 
 # A function the libraries loaded at run time do not define (another version,
 # another build) is a weak reference left NULL: its name raises when called.
-_pb_defined = _ffi.new("unsigned char[]", 72)
+_pb_defined = _ffi.new("unsigned char[]", 77)
 _lib._pegbind_defined(_pb_defined)
 if not _pb_defined[0]:
     json_object = _pb_unlinked('json_object')
@@ -3286,39 +3654,49 @@ if not _pb_defined[52]:
 if not _pb_defined[53]:
     json_real_set = _pb_unlinked('json_real_set')
 if not _pb_defined[54]:
-    json_equal = _pb_unlinked('json_equal')
+    json_pack = _pb_unlinked('json_pack')
 if not _pb_defined[55]:
-    json_copy = _pb_unlinked('json_copy')
+    json_pack_ex = _pb_unlinked('json_pack_ex')
 if not _pb_defined[56]:
-    json_deep_copy = _pb_unlinked('json_deep_copy')
+    json_unpack = _pb_unlinked('json_unpack')
 if not _pb_defined[57]:
-    json_loads = _pb_unlinked('json_loads')
+    json_unpack_ex = _pb_unlinked('json_unpack_ex')
 if not _pb_defined[58]:
-    json_loadb = _pb_unlinked('json_loadb')
+    json_sprintf = _pb_unlinked('json_sprintf')
 if not _pb_defined[59]:
-    json_loadf = _pb_unlinked('json_loadf')
+    json_equal = _pb_unlinked('json_equal')
 if not _pb_defined[60]:
-    json_loadfd = _pb_unlinked('json_loadfd')
+    json_copy = _pb_unlinked('json_copy')
 if not _pb_defined[61]:
-    json_load_file = _pb_unlinked('json_load_file')
+    json_deep_copy = _pb_unlinked('json_deep_copy')
 if not _pb_defined[62]:
-    json_load_callback = _pb_unlinked('json_load_callback')
+    json_loads = _pb_unlinked('json_loads')
 if not _pb_defined[63]:
-    json_dumps = _pb_unlinked('json_dumps')
+    json_loadb = _pb_unlinked('json_loadb')
 if not _pb_defined[64]:
-    json_dumpb = _pb_unlinked('json_dumpb')
+    json_loadf = _pb_unlinked('json_loadf')
 if not _pb_defined[65]:
-    json_dumpf = _pb_unlinked('json_dumpf')
+    json_loadfd = _pb_unlinked('json_loadfd')
 if not _pb_defined[66]:
-    json_dumpfd = _pb_unlinked('json_dumpfd')
+    json_load_file = _pb_unlinked('json_load_file')
 if not _pb_defined[67]:
-    json_dump_file = _pb_unlinked('json_dump_file')
+    json_load_callback = _pb_unlinked('json_load_callback')
 if not _pb_defined[68]:
-    json_dump_callback = _pb_unlinked('json_dump_callback')
+    json_dumps = _pb_unlinked('json_dumps')
 if not _pb_defined[69]:
-    json_get_alloc_funcs = _pb_unlinked('json_get_alloc_funcs')
+    json_dumpb = _pb_unlinked('json_dumpb')
 if not _pb_defined[70]:
-    jansson_version_str = _pb_unlinked('jansson_version_str')
+    json_dumpf = _pb_unlinked('json_dumpf')
 if not _pb_defined[71]:
+    json_dumpfd = _pb_unlinked('json_dumpfd')
+if not _pb_defined[72]:
+    json_dump_file = _pb_unlinked('json_dump_file')
+if not _pb_defined[73]:
+    json_dump_callback = _pb_unlinked('json_dump_callback')
+if not _pb_defined[74]:
+    json_get_alloc_funcs = _pb_unlinked('json_get_alloc_funcs')
+if not _pb_defined[75]:
+    jansson_version_str = _pb_unlinked('jansson_version_str')
+if not _pb_defined[76]:
     jansson_version_cmp = _pb_unlinked('jansson_version_cmp')
 _pb_free_free = _lib.free

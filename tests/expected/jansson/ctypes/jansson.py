@@ -368,10 +368,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -725,6 +739,134 @@ def _pb_handle_value(value, cls, what):
 
 #: what ctypes raises for an argument it cannot convert: the wrapper then checks precisely
 _PB_RETRY = (TypeError, OverflowError, AttributeError, _ArgumentError)
+
+
+# ---- runtime: the extra arguments of a variadic function ------------------
+# C states no type for what follows a "...": the caller's own types, after C's
+# default argument promotions, are what the callee reads.  So an int goes as
+# an integer as wide as a pointer (the widest C reads by va_arg but for long
+# double), a float as a double, text and buffers as pointers to their bytes,
+# records, Pointers and FunctionPointers as their addresses, a cell as its
+# address (an out-parameter: curl_easy_getinfo), None as NULL; a cell class's
+# arg() gives a value of exactly its type where a promotion is not what C reads
+# (a long double).  Each module spells the values for its FFI: _pb_va_signed,
+# _pb_va_unsigned, _pb_va_double, _pb_va_address, _pb_va_bytes, _pb_va_buffer,
+# _pb_va_object and _pb_va_cell.
+
+
+class _pb_Arg:
+    """A value of one exact C type for a variadic function's extra arguments (``c_long.arg(1)``),
+    passed as that type (promoted as C promotes it: a short as an int, a float as a double)."""
+
+    __slots__ = ("_c", "_cell", "value")
+    _c: object  #: the value as the FFI passes it
+    _cell: str  #: the name of the cell class that made it
+    value: object  #: its Python value
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("typed arguments are made by a cell class's arg(), as c_int.arg(5)")
+
+    def __repr__(self):
+        return f"{self._cell}.arg({self.value!r})"
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+
+def _pb_arg(cls, value, passed):
+    """The typed argument of the cell class ``cls`` holding ``value``, passed to C as ``passed``."""
+    arg = object.__new__(_pb_Arg)
+    arg._c = passed
+    arg._cell = cls.__name__
+    arg.value = value
+    return arg
+
+
+def _pb_vararg_error(value, what):
+    if callable(value) and not isinstance(value, type):
+        return TypeError(f"{what} must be a FunctionPointer, not a callable: C states no type for a variable "
+                         "argument to call it by (make one with the class of its function pointer type)")
+    return TypeError(f"{what} must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, "
+                     f"cell, typed argument (c_int.arg(5)) or None, not {type(value).__name__}")
+
+
+def _pb_varargs(args, first, keeper, slot):
+    """What C is given for the extra arguments ``args`` of a variadic call, numbered from ``first``
+    in messages.  A FunctionPointer among them lives with ``keeper`` (as a callable given for a
+    parameter does) under ``slot`` and its position."""
+    passed = []
+    kept = []
+    bits = _PB_VA_BITS  # how wide an int goes
+    lo, hi, top = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+    for number, value in enumerate(args, first):
+        what = f"argument {number} (...)"
+        cls = value.__class__
+        integer = value if cls is int else None
+        if integer is None and hasattr(cls, "__index__") and not isinstance(value, (Pointer, _pb_Cell)):
+            try:
+                integer = _operator.index(value)  # an int, an IntEnum member, a numpy integer
+            except TypeError:  # an __index__ that refuses (a numpy array): maybe a buffer
+                pass
+        if integer is not None:
+            if lo <= integer <= hi:
+                passed.append(_pb_va_signed(integer))
+            else:
+                passed.append(_pb_va_unsigned(_pb_index(integer, what, lo, top)))
+        elif value is None:
+            passed.append(_pb_va_address(0))
+        elif cls is float or isinstance(value, float):
+            passed.append(_pb_va_double(float(value)))
+        elif cls is str:
+            passed.append(_pb_va_bytes(_pb_encode(value, what)))
+        elif cls is bytes:
+            passed.append(_pb_va_bytes(value))
+        elif cls is _pb_Arg:
+            passed.append(value._c)
+        elif isinstance(value, FunctionPointer):
+            passed.append(_pb_va_address(int(value)))
+            kept.append((number - first, value))
+        elif isinstance(value, (Pointer, _pb_Record)):
+            passed.append(_pb_va_object(value, what))  # a closed one raises ValueError
+        elif isinstance(value, _pb_Cell):
+            passed.append(_pb_va_cell(value))
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise _pb_vararg_error(value, what) from None
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            passed.append(_pb_va_buffer(value, view))
+    if kept and (keeper is None or isinstance(keeper, (Pointer, _pb_Record))):
+        for position, pointer in kept:
+            _pb_keep_callback(keeper, (*slot, position), pointer)
+    return passed
+
+
+#: a Python int goes to a variadic function as an integer of this many bits
+_PB_VA_BITS = 64
+_pb_va_signed = _ct.c_int64
+_pb_va_unsigned = _ct.c_uint64
+_pb_va_double = _ct.c_double
+_pb_va_address = _ct.c_void_p
+_pb_va_bytes = _ct.c_char_p  # which keeps the bytes alive for the call
+
+
+def _pb_va_buffer(value, view):
+    """A buffer as the pointer C gets: into a writable one; a read-only one other than bytes
+    as a copy, as ctypes cannot point into it (the same as a const pointer parameter)."""
+    if value.__class__ is bytes:
+        return _ct.c_char_p(value)
+    if view.readonly:
+        return _ct.c_char_p(view.tobytes())
+    return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_va_object(value, what):
+    return _pb_object_pointer(value, "void *", what, "a Pointer")
+
+
+def _pb_va_cell(cell):
+    return _ct.byref(cell._c)
 
 
 def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
@@ -1152,6 +1294,19 @@ class json_dump_callback_t(FunctionPointer):
         self._owner = None
 
 
+class json_free_t(FunctionPointer):
+    'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_free_t() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = pointer
+        self._ctype = 'void (*)(void *)'
+        self._owner = None
+
+
 # ---- handles -----------------------------------------------------------
 
 
@@ -1180,6 +1335,12 @@ class c_bool(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_bool(value, 'c_bool.value')
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C _Bool among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1198,6 +1359,12 @@ class c_short(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_short.value', -32768, 32767)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_ushort(_pb_Cell):
@@ -1218,6 +1385,12 @@ class c_ushort(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_ushort.value', 0, 65535)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1236,6 +1409,12 @@ class c_int(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_int.value', -2147483648, 2147483647)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_uint(_pb_Cell):
@@ -1256,6 +1435,12 @@ class c_uint(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_uint.value', 0, 4294967295)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint32(value))
+
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1274,6 +1459,12 @@ class c_long(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_long.value', -9223372036854775808, 9223372036854775807)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulong(_pb_Cell):
@@ -1294,6 +1485,12 @@ class c_ulong(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_ulong.value', 0, 18446744073709551615)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1312,6 +1509,12 @@ class c_longlong(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_index(value, 'c_longlong.value', -9223372036854775808, 9223372036854775807)
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulonglong(_pb_Cell):
@@ -1332,6 +1535,12 @@ class c_ulonglong(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_index(value, 'c_ulonglong.value', 0, 18446744073709551615)
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1350,6 +1559,12 @@ class c_float(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_float(value, 'c_float.value')
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C float among a variadic function's extra arguments: passed as C promotes one, as a double (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
 
 
 class c_double(_pb_Cell):
@@ -1370,6 +1585,12 @@ class c_double(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_float(value, 'c_double.value')
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
+
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
@@ -1388,6 +1609,12 @@ class c_longdouble(_pb_Cell):
     @value.setter
     def value(self, value):
         self._c.value = _pb_float(value, 'c_longdouble.value')
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_longdouble(value))
 
 c_int16 = c_short
 c_uint16 = c_ushort
@@ -1633,6 +1860,22 @@ def _pb_callback_1(function):
     closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+
+
+def _pb_callback_2(function):
+    'A C void (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            function(_pb_pointer(a0, 'void *', None))
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ct.CFUNCTYPE(None, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
 _pt_json_object = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_json_array = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_json_string = _ct.CFUNCTYPE(_ct.c_void_p)
@@ -1687,6 +1930,11 @@ _pt_json_string_set_nocheck = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c
 _pt_json_string_setn_nocheck = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_char_p, _ct.c_uint64)
 _pt_json_integer_set = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_int64)
 _pt_json_real_set = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_double)
+_pt_json_pack = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_char_p)
+_pt_json_pack_ex = _ct.CFUNCTYPE(_ct.c_void_p, _ct.POINTER(_S1), _ct.c_uint64, _ct.c_char_p)
+_pt_json_unpack = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_char_p)
+_pt_json_unpack_ex = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.POINTER(_S1), _ct.c_uint64, _ct.c_char_p)
+_pt_json_sprintf = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_char_p)
 _pt_json_equal = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.POINTER(_S0))
 _pt_json_copy = _ct.CFUNCTYPE(_ct.c_void_p, _ct.POINTER(_S0))
 _pt_json_deep_copy = _ct.CFUNCTYPE(_ct.c_void_p, _ct.POINTER(_S0))
@@ -1751,8 +1999,8 @@ def json_string(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -1781,8 +2029,8 @@ def json_stringn(value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
         if len_ > len(value):
@@ -1810,8 +2058,8 @@ def json_string_nocheck(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -1840,8 +2088,8 @@ def json_stringn_nocheck(value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
         if len_ > len(value):
@@ -1870,8 +2118,8 @@ def json_integer(value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807),), (value,))
     _pb_r = _f_json_integer((value if value <= 1073741823 and value >= -1073741823 else _ct.c_int64(value)))
     if _pb_pending:
@@ -1894,8 +2142,8 @@ def json_real(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('float', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_real(value)
     if _pb_pending:
@@ -1963,8 +2211,8 @@ def json_delete(json, /):
             _pb_raise_kept()
         _pb_disown(json)
         return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _f_json_delete(None if json is None else json._s)
     if _pb_pending:
@@ -1987,8 +2235,8 @@ def json_object_seed(seed, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     seed, = _pb_fix((('int', 'argument 1 (seed)', 0, 18446744073709551615),), (seed,))
     _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
     if _pb_pending:
@@ -2010,8 +2258,8 @@ def json_object_size(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_size(None if object_ is None else object_._s)
     if _pb_pending:
@@ -2034,8 +2282,8 @@ def json_object_get(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_get(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2066,8 +2314,8 @@ def json_object_getn(object_, key, key_len, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2097,8 +2345,8 @@ def json_object_set_new(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
     if _pb_pending:
@@ -2129,8 +2377,8 @@ def json_object_setn_new(object_, key, key_len, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2160,8 +2408,8 @@ def json_object_set_new_nocheck(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
     if _pb_pending:
@@ -2192,8 +2440,8 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2223,8 +2471,8 @@ def json_object_del(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2255,8 +2503,8 @@ def json_object_deln(object_, key, key_len, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2286,8 +2534,8 @@ def json_object_clear(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_clear(None if object_ is None else object_._s)
     if _pb_pending:
@@ -2310,8 +2558,8 @@ def json_object_update(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2334,8 +2582,8 @@ def json_object_update_existing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2358,8 +2606,8 @@ def json_object_update_missing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2382,8 +2630,8 @@ def json_object_update_recursive(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2406,8 +2654,8 @@ def json_object_iter(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_iter(None if object_ is None else object_._s)
     if _pb_pending:
@@ -2430,8 +2678,8 @@ def json_object_iter_at(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_iter_at(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2454,8 +2702,8 @@ def json_object_key_to_iter(key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     key, = _pb_fix((('cstring', 'argument 1 (key)'),), (key,))
     _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstring(key, 'argument 1 (key)'))
     if _pb_pending:
@@ -2478,8 +2726,8 @@ def json_object_iter_next(object_, iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
     _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
     if _pb_pending:
@@ -2502,8 +2750,8 @@ def json_object_iter_key(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
@@ -2526,8 +2774,8 @@ def json_object_iter_key_len(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
@@ -2550,8 +2798,8 @@ def json_object_iter_value(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
@@ -2574,8 +2822,8 @@ def json_object_iter_set_new(object_, iter_, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
     _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
     if _pb_pending:
@@ -2598,8 +2846,8 @@ def json_array_size(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_size(None if array is None else array._s)
     if _pb_pending:
@@ -2623,8 +2871,8 @@ def json_array_get(array, index, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, array)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_get(None if array is None else array._s, index)
     if _pb_pending:
@@ -2648,8 +2896,8 @@ def json_array_set_new(array, index, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
     if _pb_pending:
@@ -2672,8 +2920,8 @@ def json_array_append_new(array, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (value)', json_t, True)), (array, value,))
     _pb_r = _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
     if _pb_pending:
@@ -2697,8 +2945,8 @@ def json_array_insert_new(array, index, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
     if _pb_pending:
@@ -2722,8 +2970,8 @@ def json_array_remove(array, index, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_remove(None if array is None else array._s, index)
     if _pb_pending:
@@ -2746,8 +2994,8 @@ def json_array_clear(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_clear(None if array is None else array._s)
     if _pb_pending:
@@ -2770,8 +3018,8 @@ def json_array_extend(array, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     array, other, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (array, other,))
     _pb_r = _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
     if _pb_pending:
@@ -2794,8 +3042,8 @@ def json_string_value(string, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_value(None if string is None else string._s)
     if _pb_pending:
@@ -2818,8 +3066,8 @@ def json_string_length(string, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_length(None if string is None else string._s)
     if _pb_pending:
@@ -2842,8 +3090,8 @@ def json_integer_value(integer, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     integer, = _pb_fix((('record', 'argument 1 (integer)', json_t, True),), (integer,))
     _pb_r = _f_json_integer_value(None if integer is None else integer._s)
     if _pb_pending:
@@ -2866,8 +3114,8 @@ def json_real_value(real, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     real, = _pb_fix((('record', 'argument 1 (real)', json_t, True),), (real,))
     _pb_r = _f_json_real_value(None if real is None else real._s)
     if _pb_pending:
@@ -2890,8 +3138,8 @@ def json_number_value(json, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _pb_r = _f_json_number_value(None if json is None else json._s)
     if _pb_pending:
@@ -2914,8 +3162,8 @@ def json_string_set(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -2946,8 +3194,8 @@ def json_string_setn(string, value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -2977,8 +3225,8 @@ def json_string_set_nocheck(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -3009,8 +3257,8 @@ def json_string_setn_nocheck(string, value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -3041,8 +3289,8 @@ def json_integer_set(integer, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     integer, value, = _pb_fix((('record', 'argument 1 (integer)', json_t, True), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807)), (integer, value,))
     _pb_r = _f_json_integer_set(None if integer is None else integer._s, value)
     if _pb_pending:
@@ -3065,8 +3313,8 @@ def json_real_set(real, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     real, value, = _pb_fix((('record', 'argument 1 (real)', json_t, True), ('float', 'argument 2 (value)')), (real, value,))
     _pb_r = _f_json_real_set(None if real is None else real._s, value)
     if _pb_pending:
@@ -3077,6 +3325,138 @@ def json_real_set(real, value, /):
 
 if _f_json_real_set is None:
     json_real_set = _pb_unlinked('json_real_set')
+
+_f_json_pack = _pb_symbol(_pb_libraries, 'json_pack', _pt_json_pack)
+
+
+def json_pack(fmt, /, *args):
+    'json_pack(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack(const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
+        _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
+    _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
+    _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
+    return _pb_ret
+
+
+if _f_json_pack is None:
+    json_pack = _pb_unlinked('json_pack')
+
+_f_json_pack_ex = _pb_symbol(_pb_libraries, 'json_pack_ex', _pt_json_pack_ex)
+
+
+def json_pack_ex(error, flags, fmt, /, *args):
+    'json_pack_ex(error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack_ex(json_error_t *error, size_t flags, const char *fmt, ...);'
+    try:
+        if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
+            _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
+            _pb_r = _f_json_pack_ex(None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 3 (fmt)'), *_pb_va)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
+            return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    error, flags, fmt, = _pb_fix((('record', 'argument 1 (error)', json_error_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('cstring', 'argument 3 (fmt)')), (error, flags, fmt,))
+    _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
+    _pb_r = _f_json_pack_ex(None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 3 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
+    return _pb_ret
+
+
+if _f_json_pack_ex is None:
+    json_pack_ex = _pb_unlinked('json_pack_ex')
+
+_f_json_unpack = _pb_symbol(_pb_libraries, 'json_unpack', _pt_json_unpack)
+
+
+def json_unpack(root, fmt, /, *args):
+    'json_unpack(root: json_t | None, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack(json_t *root, const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
+        _pb_r = _f_json_unpack(None if root is None else root._s, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 2 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    root, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('cstring', 'argument 2 (fmt)')), (root, fmt,))
+    _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
+    _pb_r = _f_json_unpack(None if root is None else root._s, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 2 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+if _f_json_unpack is None:
+    json_unpack = _pb_unlinked('json_unpack')
+
+_f_json_unpack_ex = _pb_symbol(_pb_libraries, 'json_unpack_ex', _pt_json_unpack_ex)
+
+
+def json_unpack_ex(root, error, flags, fmt, /, *args):
+    'json_unpack_ex(root: json_t | None, error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack_ex(json_t *root, json_error_t *error, size_t flags, const char *fmt, ...);'
+    try:
+        if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
+            _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
+            _pb_r = _f_json_unpack_ex(None if root is None else root._s, None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 4 (fmt)'), *_pb_va)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    root, error, flags, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('record', 'argument 2 (error)', json_error_t, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('cstring', 'argument 4 (fmt)')), (root, error, flags, fmt,))
+    _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
+    _pb_r = _f_json_unpack_ex(None if root is None else root._s, None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 4 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
+
+
+if _f_json_unpack_ex is None:
+    json_unpack_ex = _pb_unlinked('json_unpack_ex')
+
+_f_json_sprintf = _pb_symbol(_pb_libraries, 'json_sprintf', _pt_json_sprintf)
+
+
+def json_sprintf(fmt, /, *args):
+    'json_sprintf(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_sprintf(const char *fmt, ...);'
+    try:
+        _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
+        _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
+    fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
+    _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
+    _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
+    return _pb_ret
+
+
+if _f_json_sprintf is None:
+    json_sprintf = _pb_unlinked('json_sprintf')
 
 _f_json_equal = _pb_symbol(_pb_libraries, 'json_equal', _pt_json_equal)
 
@@ -3089,8 +3469,8 @@ def json_equal(value1, value2, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value1, value2, = _pb_fix((('record', 'argument 1 (value1)', json_t, True), ('record', 'argument 2 (value2)', json_t, True)), (value1, value2,))
     _pb_r = _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
     if _pb_pending:
@@ -3113,8 +3493,8 @@ def json_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_copy(None if value is None else value._s)
     if _pb_pending:
@@ -3137,8 +3517,8 @@ def json_deep_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_deep_copy(None if value is None else value._s)
     if _pb_pending:
@@ -3164,8 +3544,8 @@ def json_loads(input_, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_own(_pb_view_at(json_t, _S0, _pb_r, error), _pb_free_json_delete, _pb_r)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     input_, flags, error, = _pb_fix((('cstring', 'argument 1 (input_)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     if _pb_free_json_delete is None:
         raise AttributeError("no loaded library defines 'json_delete'")
@@ -3191,8 +3571,8 @@ def json_loadb(buffer, buflen, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
     if _pb_pending:
@@ -3216,8 +3596,8 @@ def json_loadf(input_, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, input_)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     input_, flags, error, = _pb_fix((('record', 'argument 1 (input_)', FILE, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadf(None if input_ is None else input_._h, flags, None if error is None else error._s)
     if _pb_pending:
@@ -3241,8 +3621,8 @@ def json_loadfd(input_, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     input_, flags, error, = _pb_fix((('int', 'argument 1 (input_)', -2147483648, 2147483647), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadfd(input_, flags, None if error is None else error._s)
     if _pb_pending:
@@ -3266,8 +3646,8 @@ def json_load_file(path, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     path, flags, error, = _pb_fix((('cstring', 'argument 1 (path)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (path, flags, error,))
     _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstring(path, 'argument 1 (path)'), flags, None if error is None else error._s)
     if _pb_pending:
@@ -3291,8 +3671,8 @@ def json_load_callback(callback, data, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
     if _pb_pending:
@@ -3320,8 +3700,8 @@ def json_dumps(json, flags, /):
             if _pb_ret is not None:
                 _pb_free_free(_pb_r)
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (json, flags,))
     if _pb_free_free is None:
         raise AttributeError("no loaded library defines 'free'")
@@ -3356,8 +3736,8 @@ def json_dumpb(json, buffer, size, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
     if size.__class__ is not int:
         size = _pb_exact_int(size)
@@ -3388,8 +3768,8 @@ def json_dumpf(json, output, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('record', 'argument 2 (output)', FILE, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
     if _pb_pending:
@@ -3413,8 +3793,8 @@ def json_dumpfd(json, output, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (output)', -2147483648, 2147483647), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpfd(None if json is None else json._s, output, flags)
     if _pb_pending:
@@ -3438,8 +3818,8 @@ def json_dump_file(json, path, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, path, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('cstring', 'argument 2 (path)'), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, path, flags,))
     _pb_r = _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
     if _pb_pending:
@@ -3463,8 +3843,8 @@ def json_dump_callback(json, callback, data, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
     if _pb_pending:
@@ -3487,8 +3867,8 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     malloc_fn, free_fn, = _pb_fix((('pointer', 'argument 1 (malloc_fn)', 'void *(**)(unsigned long)', True), ('pointer', 'argument 2 (free_fn)', 'void (**)(void *)', True)), (malloc_fn, free_fn,))
     _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
     if _pb_pending:
@@ -3526,8 +3906,8 @@ def jansson_version_cmp(major, minor, micro, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     major, minor, micro, = _pb_fix((('int', 'argument 1 (major)', -2147483648, 2147483647), ('int', 'argument 2 (minor)', -2147483648, 2147483647), ('int', 'argument 3 (micro)', -2147483648, 2147483647)), (major, minor, micro,))
     _pb_r = _f_jansson_version_cmp(major, minor, micro)
     if _pb_pending:

@@ -399,10 +399,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -818,6 +832,23 @@ def _pb_callback_1(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
+def _pb_callback_2(function):
+    # A C void (*)(void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None))
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return None
+
+    closure = _ct.CFUNCTYPE(None, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
 cdef class json_load_callback_t(FunctionPointer):
     'A C unsigned long (*)(void *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_load_callback_t as often as needed.'
     cdef object _closure
@@ -842,6 +873,19 @@ cdef class json_dump_callback_t(FunctionPointer):
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'int (*)(char *, unsigned long, void *)'
+
+
+cdef class json_free_t(FunctionPointer):
+    'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_free_t() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'void (*)(void *)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -1200,11 +1244,23 @@ class c_bool(_pb_Cell):
     __slots__ = ()
     _pb_code = 0
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C _Bool among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 1
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_ushort(_pb_Cell):
@@ -1212,11 +1268,23 @@ class c_ushort(_pb_Cell):
     __slots__ = ()
     _pb_code = 2
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned short among a variadic function's extra arguments: passed as C promotes one, as an int (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
+
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 3
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int32(value))
 
 
 class c_uint(_pb_Cell):
@@ -1224,11 +1292,23 @@ class c_uint(_pb_Cell):
     __slots__ = ()
     _pb_code = 4
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned int among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint32(value))
+
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 5
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulong(_pb_Cell):
@@ -1236,11 +1316,23 @@ class c_ulong(_pb_Cell):
     __slots__ = ()
     _pb_code = 6
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 7
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_int64(value))
 
 
 class c_ulonglong(_pb_Cell):
@@ -1248,11 +1340,23 @@ class c_ulonglong(_pb_Cell):
     __slots__ = ()
     _pb_code = 8
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C unsigned long long among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_uint64(value))
+
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 9
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C float among a variadic function's extra arguments: passed as C promotes one, as a double (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
 
 
 class c_double(_pb_Cell):
@@ -1260,11 +1364,23 @@ class c_double(_pb_Cell):
     __slots__ = ()
     _pb_code = 10
 
+    @classmethod
+    def arg(cls, value, /):
+        "A C double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_double(value))
+
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 11
+
+    @classmethod
+    def arg(cls, value, /):
+        "A C long double among a variadic function's extra arguments: passed as exactly that type (a Python int goes as a pointer-wide integer, a float as a double)."
+        value = cls(value).value
+        return _pb_arg(cls, value, _ct.c_longdouble(value))
 
 c_int16 = c_short
 c_uint16 = c_ushort
@@ -1586,6 +1702,137 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
         return (<json_error_t>record)._ptr
     return NULL
 _IO_FILE = FILE
+
+
+# ---- variadic functions: C cannot call one with arguments chosen at run time,
+# so their calls go through ctypes (libffi); the shared "varargs" section of
+# pegbind/runtime/pyffi.py converts the extra arguments, ctypes' verbs spell them
+# ---- runtime: the extra arguments of a variadic function ------------------
+# C states no type for what follows a "...": the caller's own types, after C's
+# default argument promotions, are what the callee reads.  So an int goes as
+# an integer as wide as a pointer (the widest C reads by va_arg but for long
+# double), a float as a double, text and buffers as pointers to their bytes,
+# records, Pointers and FunctionPointers as their addresses, a cell as its
+# address (an out-parameter: curl_easy_getinfo), None as NULL; a cell class's
+# arg() gives a value of exactly its type where a promotion is not what C reads
+# (a long double).  Each module spells the values for its FFI: _pb_va_signed,
+# _pb_va_unsigned, _pb_va_double, _pb_va_address, _pb_va_bytes, _pb_va_buffer,
+# _pb_va_object and _pb_va_cell.
+
+
+class _pb_Arg:
+    """A value of one exact C type for a variadic function's extra arguments (``c_long.arg(1)``),
+    passed as that type (promoted as C promotes it: a short as an int, a float as a double)."""
+
+    __slots__ = ("_c", "_cell", "value")
+    _c: object  #: the value as the FFI passes it
+    _cell: str  #: the name of the cell class that made it
+    value: object  #: its Python value
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("typed arguments are made by a cell class's arg(), as c_int.arg(5)")
+
+    def __repr__(self):
+        return f"{self._cell}.arg({self.value!r})"
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+
+def _pb_arg(cls, value, passed):
+    """The typed argument of the cell class ``cls`` holding ``value``, passed to C as ``passed``."""
+    arg = object.__new__(_pb_Arg)
+    arg._c = passed
+    arg._cell = cls.__name__
+    arg.value = value
+    return arg
+
+
+def _pb_vararg_error(value, what):
+    if callable(value) and not isinstance(value, type):
+        return TypeError(f"{what} must be a FunctionPointer, not a callable: C states no type for a variable "
+                         "argument to call it by (make one with the class of its function pointer type)")
+    return TypeError(f"{what} must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, "
+                     f"cell, typed argument (c_int.arg(5)) or None, not {type(value).__name__}")
+
+
+def _pb_varargs(args, first, keeper, slot):
+    """What C is given for the extra arguments ``args`` of a variadic call, numbered from ``first``
+    in messages.  A FunctionPointer among them lives with ``keeper`` (as a callable given for a
+    parameter does) under ``slot`` and its position."""
+    passed = []
+    kept = []
+    bits = _PB_VA_BITS  # how wide an int goes
+    lo, hi, top = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+    for number, value in enumerate(args, first):
+        what = f"argument {number} (...)"
+        cls = value.__class__
+        integer = value if cls is int else None
+        if integer is None and hasattr(cls, "__index__") and not isinstance(value, (Pointer, _pb_Cell)):
+            try:
+                integer = _operator.index(value)  # an int, an IntEnum member, a numpy integer
+            except TypeError:  # an __index__ that refuses (a numpy array): maybe a buffer
+                pass
+        if integer is not None:
+            if lo <= integer <= hi:
+                passed.append(_pb_va_signed(integer))
+            else:
+                passed.append(_pb_va_unsigned(_pb_index(integer, what, lo, top)))
+        elif value is None:
+            passed.append(_pb_va_address(0))
+        elif cls is float or isinstance(value, float):
+            passed.append(_pb_va_double(float(value)))
+        elif cls is str:
+            passed.append(_pb_va_bytes(_pb_encode(value, what)))
+        elif cls is bytes:
+            passed.append(_pb_va_bytes(value))
+        elif cls is _pb_Arg:
+            passed.append(value._c)
+        elif isinstance(value, FunctionPointer):
+            passed.append(_pb_va_address(int(value)))
+            kept.append((number - first, value))
+        elif isinstance(value, (Pointer, _pb_Record)):
+            passed.append(_pb_va_object(value, what))  # a closed one raises ValueError
+        elif isinstance(value, _pb_Cell):
+            passed.append(_pb_va_cell(value))
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise _pb_vararg_error(value, what) from None
+            if not view.contiguous:
+                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
+            passed.append(_pb_va_buffer(value, view))
+    if kept and (keeper is None or isinstance(keeper, (Pointer, _pb_Record))):
+        for position, pointer in kept:
+            _pb_keep_callback(keeper, (*slot, position), pointer)
+    return passed
+
+
+#: a Python int goes to a variadic function as an integer of this many bits
+_PB_VA_BITS = 64
+_pb_va_signed = _ct.c_int64
+_pb_va_unsigned = _ct.c_uint64
+_pb_va_double = _ct.c_double
+_pb_va_address = _ct.c_void_p
+_pb_va_bytes = _ct.c_char_p  # which keeps the bytes alive for the call
+
+
+def _pb_va_buffer(value, view):
+    """A buffer as the pointer C gets: into a writable one; a read-only one other than bytes
+    as a copy, as ctypes cannot point into it (the same as a const pointer parameter)."""
+    if value.__class__ is bytes:
+        return _ct.c_char_p(value)
+    if view.readonly:
+        return _ct.c_char_p(view.tobytes())
+    return (_ct.c_char * view.nbytes).from_buffer(view)
+
+
+def _pb_va_object(value, what):
+    return _ct.c_void_p(<size_t>_pb_object_address(value, "void *", what, "a Pointer"))
+
+
+def _pb_va_cell(cell):
+    return _ct.c_void_p(<size_t>&(<_pb_Cell>cell)._v)
 
 
 # ---- functions ---------------------------------------------------------
@@ -3525,6 +3772,220 @@ def json_real_set(real, value, /):
 
 
 
+def json_pack(fmt, /, *args):
+    'json_pack(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack(const char *fmt, ...);'
+    cdef const char *_pb_a0
+    cdef bytes _pb_t0
+    cdef Py_ssize_t _pb_k
+    cdef _c_json_t *_pb_r
+    if fmt is None:
+        _pb_a0 = NULL
+    elif PyBytes_CheckExact(fmt):
+        _pb_a0 = PyBytes_AS_STRING(fmt)
+    else:
+        if isinstance(fmt, str):
+            _pb_t0 = _pb_encode(fmt, "argument 1 (fmt)")
+        elif PyObject_CheckBuffer(fmt):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t0 = PyBytes_FromObject(fmt)
+        else:
+            raise TypeError('argument 1 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_a0 = PyBytes_AS_STRING(_pb_t0)
+
+    _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
+    _pb_r = <_c_json_t *><size_t>(_ct.CFUNCTYPE(_ct.c_void_p)(<size_t><void *>_c_json_pack)(_ct.c_void_p(<size_t>_pb_a0), *_pb_va) or 0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
+
+    return _pb_ret
+
+
+
+
+def json_pack_ex(error, flags, fmt, /, *args):
+    'json_pack_ex(error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack_ex(json_error_t *error, size_t flags, const char *fmt, ...);'
+    cdef _c_json_error_t *_pb_a0
+    cdef _c_size_t _pb_a1
+    cdef const char *_pb_a2
+    cdef bytes _pb_t2
+    cdef int _pb_status
+    cdef Py_ssize_t _pb_k
+    cdef _c_json_t *_pb_r
+    if error is None:
+        _pb_a0 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a0 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 1 (error)", True)
+
+    if PyLong_CheckExact(flags):
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
+    else:
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 2 (flags)"), &_pb_a1)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
+
+    if fmt is None:
+        _pb_a2 = NULL
+    elif PyBytes_CheckExact(fmt):
+        _pb_a2 = PyBytes_AS_STRING(fmt)
+    else:
+        if isinstance(fmt, str):
+            _pb_t2 = _pb_encode(fmt, "argument 3 (fmt)")
+        elif PyObject_CheckBuffer(fmt):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t2 = PyBytes_FromObject(fmt)
+        else:
+            raise TypeError('argument 3 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_a2 = PyBytes_AS_STRING(_pb_t2)
+
+    _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
+    _pb_r = <_c_json_t *><size_t>(_ct.CFUNCTYPE(_ct.c_void_p)(<size_t><void *>_c_json_pack_ex)(_ct.c_void_p(<size_t>_pb_a0), _ct.c_uint64(<unsigned long long>_pb_a1), _ct.c_void_p(<size_t>_pb_a2), *_pb_va) or 0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
+
+    return _pb_ret
+
+
+
+
+def json_unpack(root, fmt, /, *args):
+    'json_unpack(root: json_t | None, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack(json_t *root, const char *fmt, ...);'
+    cdef _c_json_t *_pb_a0
+    cdef const char *_pb_a1
+    cdef bytes _pb_t1
+    cdef Py_ssize_t _pb_k
+    cdef int _pb_r
+    if root is None:
+        _pb_a0 = NULL
+    elif isinstance(root, json_t):
+        if (<json_t>root)._pb_closed:
+            raise ValueError("argument 1 (root) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>root)._ptr
+    else:
+        raise _pb_wrong_record(root, json_t, "argument 1 (root)", True)
+
+    if fmt is None:
+        _pb_a1 = NULL
+    elif PyBytes_CheckExact(fmt):
+        _pb_a1 = PyBytes_AS_STRING(fmt)
+    else:
+        if isinstance(fmt, str):
+            _pb_t1 = _pb_encode(fmt, "argument 2 (fmt)")
+        elif PyObject_CheckBuffer(fmt):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t1 = PyBytes_FromObject(fmt)
+        else:
+            raise TypeError('argument 2 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_a1 = PyBytes_AS_STRING(_pb_t1)
+
+    _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
+    _pb_r = <int><long long>_ct.CFUNCTYPE(_ct.c_int32)(<size_t><void *>_c_json_unpack)(_ct.c_void_p(<size_t>_pb_a0), _ct.c_void_p(<size_t>_pb_a1), *_pb_va)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_r
+
+    return _pb_ret
+
+
+
+
+def json_unpack_ex(root, error, flags, fmt, /, *args):
+    'json_unpack_ex(root: json_t | None, error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack_ex(json_t *root, json_error_t *error, size_t flags, const char *fmt, ...);'
+    cdef _c_json_t *_pb_a0
+    cdef _c_json_error_t *_pb_a1
+    cdef _c_size_t _pb_a2
+    cdef const char *_pb_a3
+    cdef bytes _pb_t3
+    cdef int _pb_status
+    cdef Py_ssize_t _pb_k
+    cdef int _pb_r
+    if root is None:
+        _pb_a0 = NULL
+    elif isinstance(root, json_t):
+        if (<json_t>root)._pb_closed:
+            raise ValueError("argument 1 (root) is closed")
+        _pb_a0 = <_c_json_t *>(<json_t>root)._ptr
+    else:
+        raise _pb_wrong_record(root, json_t, "argument 1 (root)", True)
+
+    if error is None:
+        _pb_a1 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a1 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        raise _pb_wrong_record(error, json_error_t, "argument 2 (error)", True)
+
+    if PyLong_CheckExact(flags):
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
+    else:
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
+
+    if fmt is None:
+        _pb_a3 = NULL
+    elif PyBytes_CheckExact(fmt):
+        _pb_a3 = PyBytes_AS_STRING(fmt)
+    else:
+        if isinstance(fmt, str):
+            _pb_t3 = _pb_encode(fmt, "argument 4 (fmt)")
+        elif PyObject_CheckBuffer(fmt):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t3 = PyBytes_FromObject(fmt)
+        else:
+            raise TypeError('argument 4 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_a3 = PyBytes_AS_STRING(_pb_t3)
+
+    _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
+    _pb_r = <int><long long>_ct.CFUNCTYPE(_ct.c_int32)(<size_t><void *>_c_json_unpack_ex)(_ct.c_void_p(<size_t>_pb_a0), _ct.c_void_p(<size_t>_pb_a1), _ct.c_uint64(<unsigned long long>_pb_a2), _ct.c_void_p(<size_t>_pb_a3), *_pb_va)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_r
+
+    return _pb_ret
+
+
+
+
+def json_sprintf(fmt, /, *args):
+    'json_sprintf(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_sprintf(const char *fmt, ...);'
+    cdef const char *_pb_a0
+    cdef bytes _pb_t0
+    cdef Py_ssize_t _pb_k
+    cdef _c_json_t *_pb_r
+    if fmt is None:
+        _pb_a0 = NULL
+    elif PyBytes_CheckExact(fmt):
+        _pb_a0 = PyBytes_AS_STRING(fmt)
+    else:
+        if isinstance(fmt, str):
+            _pb_t0 = _pb_encode(fmt, "argument 1 (fmt)")
+        elif PyObject_CheckBuffer(fmt):
+            # a copy ends with the NUL a C string needs; bytes objects always do
+            _pb_t0 = PyBytes_FromObject(fmt)
+        else:
+            raise TypeError('argument 1 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_a0 = PyBytes_AS_STRING(_pb_t0)
+
+    _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
+    _pb_r = <_c_json_t *><size_t>(_ct.CFUNCTYPE(_ct.c_void_p)(<size_t><void *>_c_json_sprintf)(_ct.c_void_p(<size_t>_pb_a0), *_pb_va) or 0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
+
+    return _pb_ret
+
+
+
+
 def json_equal(value1, value2, /):
     'json_equal(value1: json_t | None, value2: json_t | None, /) -> int\n\nC: int json_equal(const json_t *value1, const json_t *value2);'
     cdef const _c_json_t *_pb_a0
@@ -4402,6 +4863,16 @@ if <void *>_c_json_integer_set == NULL:
     json_integer_set = _pb_unlinked("json_integer_set")
 if <void *>_c_json_real_set == NULL:
     json_real_set = _pb_unlinked("json_real_set")
+if <void *>_c_json_pack == NULL:
+    json_pack = _pb_unlinked("json_pack")
+if <void *>_c_json_pack_ex == NULL:
+    json_pack_ex = _pb_unlinked("json_pack_ex")
+if <void *>_c_json_unpack == NULL:
+    json_unpack = _pb_unlinked("json_unpack")
+if <void *>_c_json_unpack_ex == NULL:
+    json_unpack_ex = _pb_unlinked("json_unpack_ex")
+if <void *>_c_json_sprintf == NULL:
+    json_sprintf = _pb_unlinked("json_sprintf")
 if <void *>_c_json_equal == NULL:
     json_equal = _pb_unlinked("json_equal")
 if <void *>_c_json_copy == NULL:

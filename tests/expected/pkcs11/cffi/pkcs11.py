@@ -1808,10 +1808,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -3979,6 +3993,1267 @@ def _pb_function_pointer_value(value, ctype, what):
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
+
+
+class CK_NOTIFY(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, void *) made from a Python callable: made once, passed where C takes a CK_NOTIFY as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NOTIFY() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_0(function)
+        self._ptr = _ffi.cast('CK_NOTIFY', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
+        self._owner = None
+
+
+class CK_CREATEMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void **) made from a Python callable: made once, passed where C takes a CK_CREATEMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_CREATEMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_1(function)
+        self._ptr = _ffi.cast('CK_CREATEMUTEX', pointer)
+        self._ctype = 'unsigned long (*)(void **)'
+        self._owner = None
+
+
+class CK_DESTROYMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_DESTROYMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_DESTROYMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('CK_DESTROYMUTEX', pointer)
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_LOCKMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_LOCKMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_LOCKMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('CK_LOCKMUTEX', pointer)
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_UNLOCKMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_UNLOCKMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_UNLOCKMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('CK_UNLOCKMUTEX', pointer)
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_NSS_GetFIPSStatus(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_3(function)
+        self._ptr = _ffi.cast('CK_NSS_GetFIPSStatus', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_Initialize(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Initialize as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Initialize() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('CK_C_Initialize', pointer)
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_C_Finalize(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Finalize as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Finalize() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('CK_C_Finalize', pointer)
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_C_GetInfo(FunctionPointer):
+    'A C unsigned long (*)(struct CK_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_4(function)
+        self._ptr = _ffi.cast('CK_C_GetInfo', pointer)
+        self._ctype = 'unsigned long (*)(struct CK_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetFunctionList(FunctionPointer):
+    'A C unsigned long (*)(struct CK_FUNCTION_LIST **) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_5(function)
+        self._ptr = _ffi.cast('CK_C_GetFunctionList', pointer)
+        self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
+        self._owner = None
+
+
+class CK_C_GetSlotList(FunctionPointer):
+    'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_6(function)
+        self._ptr = _ffi.cast('CK_C_GetSlotList', pointer)
+        self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetSlotInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_7(function)
+        self._ptr = _ffi.cast('CK_C_GetSlotInfo', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetTokenInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetTokenInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_8(function)
+        self._ptr = _ffi.cast('CK_C_GetTokenInfo', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetMechanismList(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_9(function)
+        self._ptr = _ffi.cast('CK_C_GetMechanismList', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetMechanismInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_10(function)
+        self._ptr = _ffi.cast('CK_C_GetMechanismInfo', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
+        self._owner = None
+
+
+class CK_C_InitToken(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) made from a Python callable: made once, passed where C takes a CK_C_InitToken as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_11(function)
+        self._ptr = _ffi.cast('CK_C_InitToken', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
+        self._owner = None
+
+
+class CK_C_InitPIN(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_InitPIN as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_InitPIN', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SetPIN(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetPIN as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_13(function)
+        self._ptr = _ffi.cast('CK_C_SetPIN', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_CloseSession(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseSession as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_CloseSession', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_CloseAllSessions(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseAllSessions as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_CloseAllSessions', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_GetSessionInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSessionInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_15(function)
+        self._ptr = _ffi.cast('CK_C_GetSessionInfo', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetOperationState(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetOperationState as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = _ffi.cast('CK_C_GetOperationState', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SetOperationState(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetOperationState as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_17(function)
+        self._ptr = _ffi.cast('CK_C_SetOperationState', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Login(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Login as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_18(function)
+        self._ptr = _ffi.cast('CK_C_Login', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Logout(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Logout as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_Logout', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_CreateObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CreateObject as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_19(function)
+        self._ptr = _ffi.cast('CK_C_CreateObject', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_CopyObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CopyObject as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_20(function)
+        self._ptr = _ffi.cast('CK_C_CopyObject', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DestroyObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DestroyObject as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_21(function)
+        self._ptr = _ffi.cast('CK_C_DestroyObject', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_GetObjectSize(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetObjectSize as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_22(function)
+        self._ptr = _ffi.cast('CK_C_GetObjectSize', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetAttributeValue(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetAttributeValue as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_23(function)
+        self._ptr = _ffi.cast('CK_C_GetAttributeValue', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SetAttributeValue(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetAttributeValue as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_23(function)
+        self._ptr = _ffi.cast('CK_C_SetAttributeValue', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_FindObjectsInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_24(function)
+        self._ptr = _ffi.cast('CK_C_FindObjectsInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_FindObjects(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_FindObjects as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_25(function)
+        self._ptr = _ffi.cast('CK_C_FindObjects', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_FindObjectsFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_FindObjectsFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_EncryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_EncryptInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Encrypt(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Encrypt as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_Encrypt', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_EncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_EncryptUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_EncryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = _ffi.cast('CK_C_EncryptFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_DecryptInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Decrypt(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Decrypt as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_Decrypt', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_DecryptUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = _ffi.cast('CK_C_DecryptFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DigestInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) made from a Python callable: made once, passed where C takes a CK_C_DigestInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_28(function)
+        self._ptr = _ffi.cast('CK_C_DigestInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
+        self._owner = None
+
+
+class CK_C_Digest(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Digest as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_Digest', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DigestUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_DigestUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DigestKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_21(function)
+        self._ptr = _ffi.cast('CK_C_DigestKey', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DigestFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = _ffi.cast('CK_C_DigestFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_SignInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Sign(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Sign as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_Sign', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_SignUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = _ffi.cast('CK_C_SignFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignRecoverInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignRecoverInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_SignRecoverInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignRecover(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignRecover as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_SignRecover', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_VerifyInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_VerifyInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Verify(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Verify as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_13(function)
+        self._ptr = _ffi.cast('CK_C_Verify', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_VerifyUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_VerifyFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyRecoverInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecoverInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_VerifyRecoverInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyRecover(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecover as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_VerifyRecover', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DigestEncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestEncryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_DigestEncryptUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptDigestUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptDigestUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_DecryptDigestUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignEncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignEncryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_SignEncryptUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptVerifyUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptVerifyUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = _ffi.cast('CK_C_DecryptVerifyUpdate', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GenerateKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_29(function)
+        self._ptr = _ffi.cast('CK_C_GenerateKey', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GenerateKeyPair(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKeyPair as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_30(function)
+        self._ptr = _ffi.cast('CK_C_GenerateKeyPair', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_WrapKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_WrapKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_31(function)
+        self._ptr = _ffi.cast('CK_C_WrapKey', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_UnwrapKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_UnwrapKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_32(function)
+        self._ptr = _ffi.cast('CK_C_UnwrapKey', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DeriveKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DeriveKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_33(function)
+        self._ptr = _ffi.cast('CK_C_DeriveKey', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SeedRandom(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SeedRandom as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_SeedRandom', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_GenerateRandom(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GenerateRandom as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = _ffi.cast('CK_C_GenerateRandom', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_GetFunctionStatus(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionStatus as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_GetFunctionStatus', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_CancelFunction(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CancelFunction as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_CancelFunction', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_WaitForSlotEvent(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, void *) made from a Python callable: made once, passed where C takes a CK_C_WaitForSlotEvent as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_34(function)
+        self._ptr = _ffi.cast('CK_C_WaitForSlotEvent', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
+        self._owner = None
+
+
+class CK_C_GetInterfaceList(FunctionPointer):
+    'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetInterfaceList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_35(function)
+        self._ptr = _ffi.cast('CK_C_GetInterfaceList', pointer)
+        self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetInterface(FunctionPointer):
+    'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetInterface as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_36(function)
+        self._ptr = _ffi.cast('CK_C_GetInterface', pointer)
+        self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
+        self._owner = None
+
+
+class CK_C_LoginUser(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_LoginUser as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_37(function)
+        self._ptr = _ffi.cast('CK_C_LoginUser', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SessionCancel(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SessionCancel as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_21(function)
+        self._ptr = _ffi.cast('CK_C_SessionCancel', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageEncryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_MessageEncryptInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_EncryptMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_38(function)
+        self._ptr = _ffi.cast('CK_C_EncryptMessage', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_EncryptMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_39(function)
+        self._ptr = _ffi.cast('CK_C_EncryptMessageBegin', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_EncryptMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_40(function)
+        self._ptr = _ffi.cast('CK_C_EncryptMessageNext', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageEncryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_MessageEncryptFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageDecryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_MessageDecryptInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DecryptMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_38(function)
+        self._ptr = _ffi.cast('CK_C_DecryptMessage', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_39(function)
+        self._ptr = _ffi.cast('CK_C_DecryptMessageBegin', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DecryptMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_40(function)
+        self._ptr = _ffi.cast('CK_C_DecryptMessageNext', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageDecryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_MessageDecryptFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageSignInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_MessageSignInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_41(function)
+        self._ptr = _ffi.cast('CK_C_SignMessage', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_42(function)
+        self._ptr = _ffi.cast('CK_C_SignMessageBegin', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_41(function)
+        self._ptr = _ffi.cast('CK_C_SignMessageNext', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_MessageSignFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_MessageSignFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageVerifyInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = _ffi.cast('CK_C_MessageVerifyInit', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_43(function)
+        self._ptr = _ffi.cast('CK_C_VerifyMessage', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_42(function)
+        self._ptr = _ffi.cast('CK_C_VerifyMessageBegin', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_43(function)
+        self._ptr = _ffi.cast('CK_C_VerifyMessageNext', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageVerifyFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = _ffi.cast('CK_C_MessageVerifyFinal', pointer)
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
 # ---- cells -------------------------------------------------------------
 
 
@@ -4221,6 +5496,7 @@ c_ssize_t = c_long
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'unsigned char *': ('char', _pb_typeof('unsigned char *'), None),
     'unsigned char **': ('string', _pb_typeof('char * *'), None),
     'unsigned long *': ('int', _pb_typeof('unsigned long *'), None),
 }
@@ -16668,13 +17944,17 @@ class Library:
         _pb_fn = self._f_C_Initialize
         try:
             _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
         _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Initialize')
         return None
@@ -16684,6 +17964,8 @@ class Library:
         'C_Finalize() -> None\n\nC: CK_RV C_Finalize(CK_VOID_PTR pReserved);'
         _pb_fn = self._f_C_Finalize
         _pb_r = _pb_fn(_NULL)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Finalize')
         return None
@@ -16697,6 +17979,8 @@ class Library:
         _pb_o0._owner = None
         _pb_o0._keep = None
         _pb_r = _pb_fn(_pb_c0)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetInfo')
         return _pb_o0
@@ -16718,14 +18002,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t1, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(tokenPresent), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSlotList')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.unpack(_pb_a1, _pb_n1)
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         tokenPresent, = _pb_fix((('int', 'argument 1 (tokenPresent)', 0, 255),), (tokenPresent,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -16739,6 +18025,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t1, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(tokenPresent), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetSlotList')
         if _pb_l2[0] < _pb_n1:
@@ -16756,17 +18044,21 @@ class Library:
             _pb_o1._owner = None
             _pb_o1._keep = None
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_c1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSlotInfo')
             return _pb_o1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_SLOT_INFO)
         _pb_o1._p = _pb_c1 = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
         _pb_o1._owner = None
         _pb_o1._keep = None
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_c1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetSlotInfo')
         return _pb_o1
@@ -16781,17 +18073,21 @@ class Library:
             _pb_o1._owner = None
             _pb_o1._keep = None
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_c1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetTokenInfo')
             return _pb_o1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_TOKEN_INFO)
         _pb_o1._p = _pb_c1 = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
         _pb_o1._owner = None
         _pb_o1._keep = None
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_c1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetTokenInfo')
         return _pb_o1
@@ -16813,14 +18109,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t2, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetMechanismList')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.unpack(_pb_a1, _pb_n1)
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -16834,6 +18132,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t2, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetMechanismList')
         if _pb_l2[0] < _pb_n1:
@@ -16851,17 +18151,21 @@ class Library:
             _pb_o2._owner = None
             _pb_o2._keep = None
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(type_), _pb_c2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetMechanismInfo')
             return _pb_o2
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, type_, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (type_)', 0, 18446744073709551615)), (slotID, type_,))
         _pb_o2 = _pb_new(CK_MECHANISM_INFO)
         _pb_o2._p = _pb_c2 = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
         _pb_o2._owner = None
         _pb_o2._keep = None
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(type_), _pb_c2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetMechanismInfo')
         return _pb_o2
@@ -16875,14 +18179,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitToken')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_InitToken')
         return None
@@ -16896,14 +18204,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitPIN')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True)), (hSession, pPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_InitPIN')
         return None
@@ -16920,15 +18232,19 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pOldPin, _pb_t3, 'argument 2 (pOldPin)')
             _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _pb_t3, 'argument 3 (pNewPin)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_n3)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetPIN')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pOldPin, pNewPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOldPin)', True, ('int', 'argument 2 (pOldPin) items', 0, 255), True), ('array', 'argument 3 (pNewPin)', True, ('int', 'argument 3 (pNewPin) items', 0, 255), True)), (hSession, pOldPin, pNewPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOldPin, _pb_t3, 'argument 2 (pOldPin)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _pb_t3, 'argument 3 (pNewPin)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_n3)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SetPIN')
         return None
@@ -16940,14 +18256,18 @@ class Library:
         try:
             _pb_o4 = _pb_alloc(_pb_t4)
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(flags), _NULL, _NULL, _pb_o4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_OpenSession')
             return _pb_o4[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, flags, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (slotID, flags,))
         _pb_o4 = _pb_alloc(_pb_t4)
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(flags), _NULL, _NULL, _pb_o4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_OpenSession')
         return _pb_o4[0]
@@ -16958,13 +18278,17 @@ class Library:
         _pb_fn = self._f_C_CloseSession
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CloseSession')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CloseSession')
         return None
@@ -16975,13 +18299,17 @@ class Library:
         _pb_fn = self._f_C_CloseAllSessions
         try:
             _pb_r = _pb_fn(_pb_exact_int(slotID))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CloseAllSessions')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_r = _pb_fn(_pb_exact_int(slotID))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CloseAllSessions')
         return None
@@ -16996,17 +18324,21 @@ class Library:
             _pb_o1._owner = None
             _pb_o1._keep = None
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_c1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSessionInfo')
             return _pb_o1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_o1 = _pb_new(CK_SESSION_INFO)
         _pb_o1._p = _pb_c1 = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
         _pb_o1._owner = None
         _pb_o1._keep = None
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_c1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetSessionInfo')
         return _pb_o1
@@ -17028,14 +18360,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetOperationState')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -17049,6 +18383,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetOperationState')
         if _pb_l2[0] < _pb_n1:
@@ -17065,14 +18401,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _pb_t5, 'argument 2 (pOperationState)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_exact_int(hEncryptionKey), _pb_exact_int(hAuthenticationKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetOperationState')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pOperationState, hEncryptionKey, hAuthenticationKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOperationState)', True, ('int', 'argument 2 (pOperationState) items', 0, 255), True), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615)), (hSession, pOperationState, hEncryptionKey, hAuthenticationKey,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _pb_t5, 'argument 2 (pOperationState)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_exact_int(hEncryptionKey), _pb_exact_int(hAuthenticationKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SetOperationState')
         return None
@@ -17086,14 +18426,18 @@ class Library:
         try:
             _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t3, 'argument 3 (pPin)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Login')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, userType, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True)), (hSession, userType, pPin,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t3, 'argument 3 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Login')
         return None
@@ -17104,13 +18448,17 @@ class Library:
         _pb_fn = self._f_C_Logout
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Logout')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Logout')
         return None
@@ -17131,14 +18479,16 @@ class Library:
                 _pb_n1 = len(_pb_a1)
             _pb_o3 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_o3)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CreateObject')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s1):
                     _pb_item._p[0] = _pb_a1[_pb_k]
             return _pb_o3[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = _NULL
@@ -17149,6 +18499,8 @@ class Library:
             _pb_n1 = len(_pb_a1)
         _pb_o3 = _pb_alloc(_pb_t7)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_o3)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CreateObject')
         if pTemplate is not None:
@@ -17172,14 +18524,16 @@ class Library:
                 _pb_n2 = len(_pb_a2)
             _pb_o4 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2, _pb_o4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CopyObject')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return _pb_o4[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -17190,6 +18544,8 @@ class Library:
             _pb_n2 = len(_pb_a2)
         _pb_o4 = _pb_alloc(_pb_t7)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2, _pb_o4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CopyObject')
         if pTemplate is not None:
@@ -17203,13 +18559,17 @@ class Library:
         _pb_fn = self._f_C_DestroyObject
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DestroyObject')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DestroyObject')
         return None
@@ -17221,14 +18581,18 @@ class Library:
         try:
             _pb_o2 = _pb_alloc(_pb_t0)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_o2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetObjectSize')
             return _pb_o2[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_o2 = _pb_alloc(_pb_t0)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_o2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetObjectSize')
         return _pb_o2[0]
@@ -17248,14 +18612,16 @@ class Library:
                 _pb_a2 = _pb_alloc(_pb_t6, [_pb_item._p[0] for _pb_item in _pb_s2])
                 _pb_n2 = len(_pb_a2)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetAttributeValue')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -17265,6 +18631,8 @@ class Library:
             _pb_a2 = _pb_alloc(_pb_t6, [_pb_item._p[0] for _pb_item in _pb_s2])
             _pb_n2 = len(_pb_a2)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetAttributeValue')
         if pTemplate is not None:
@@ -17287,14 +18655,16 @@ class Library:
                 _pb_a2 = _pb_alloc(_pb_t6, [_pb_item._p[0] for _pb_item in _pb_s2])
                 _pb_n2 = len(_pb_a2)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetAttributeValue')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -17304,6 +18674,8 @@ class Library:
             _pb_a2 = _pb_alloc(_pb_t6, [_pb_item._p[0] for _pb_item in _pb_s2])
             _pb_n2 = len(_pb_a2)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SetAttributeValue')
         if pTemplate is not None:
@@ -17326,14 +18698,16 @@ class Library:
                 _pb_a1 = _pb_alloc(_pb_t6, [_pb_item._p[0] for _pb_item in _pb_s1])
                 _pb_n1 = len(_pb_a1)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjectsInit')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s1):
                     _pb_item._p[0] = _pb_a1[_pb_k]
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = _NULL
@@ -17343,6 +18717,8 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t6, [_pb_item._p[0] for _pb_item in _pb_s1])
             _pb_n1 = len(_pb_a1)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjectsInit')
         if pTemplate is not None:
@@ -17364,11 +18740,13 @@ class Library:
             elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjects')
             return _pb_o3[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
         if ulMaxObjectCount.__class__ is not int:
@@ -17379,6 +18757,8 @@ class Library:
         elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
         return _pb_o3[0]
@@ -17389,13 +18769,17 @@ class Library:
         _pb_fn = self._f_C_FindObjectsFinal
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjectsFinal')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjectsFinal')
         return None
@@ -17406,13 +18790,17 @@ class Library:
         _pb_fn = self._f_C_EncryptInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptInit')
         return None
@@ -17437,14 +18825,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Encrypt')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -17459,6 +18849,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Encrypt')
         if _pb_l4[0] < _pb_n3:
@@ -17486,14 +18878,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptUpdate')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -17508,6 +18902,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptUpdate')
         if _pb_l4[0] < _pb_n3:
@@ -17532,14 +18928,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptFinal')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -17553,6 +18951,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptFinal')
         if _pb_l2[0] < _pb_n1:
@@ -17566,13 +18966,17 @@ class Library:
         _pb_fn = self._f_C_DecryptInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptInit')
         return None
@@ -17597,14 +19001,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Decrypt')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedData)', True, ('int', 'argument 2 (pEncryptedData) items', 0, 255), True)), (hSession, pEncryptedData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedData, _pb_t5, 'argument 2 (pEncryptedData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -17619,6 +19025,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Decrypt')
         if _pb_l4[0] < _pb_n3:
@@ -17646,14 +19054,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptUpdate')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _pb_t5, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -17668,6 +19078,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptUpdate')
         if _pb_l4[0] < _pb_n3:
@@ -17692,14 +19104,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptFinal')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -17713,6 +19127,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptFinal')
         if _pb_l2[0] < _pb_n1:
@@ -17726,13 +19142,17 @@ class Library:
         _pb_fn = self._f_C_DigestInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True)), (hSession, pMechanism,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestInit')
         return None
@@ -17757,14 +19177,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Digest')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -17779,6 +19201,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Digest')
         if _pb_l4[0] < _pb_n3:
@@ -17795,14 +19219,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestUpdate')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestUpdate')
         return None
@@ -17813,13 +19241,17 @@ class Library:
         _pb_fn = self._f_C_DigestKey
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestKey')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hKey)', 0, 18446744073709551615)), (hSession, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestKey')
         return None
@@ -17841,14 +19273,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestFinal')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -17862,6 +19296,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestFinal')
         if _pb_l2[0] < _pb_n1:
@@ -17875,13 +19311,17 @@ class Library:
         _pb_fn = self._f_C_SignInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignInit')
         return None
@@ -17906,14 +19346,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Sign')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -17928,6 +19370,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Sign')
         if _pb_l4[0] < _pb_n3:
@@ -17944,14 +19388,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignUpdate')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignUpdate')
         return None
@@ -17973,14 +19421,16 @@ class Library:
             _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignFinal')
             if _pb_l2[0] < _pb_n1:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -17994,6 +19444,8 @@ class Library:
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
         _pb_l2[0] = _pb_n1
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignFinal')
         if _pb_l2[0] < _pb_n1:
@@ -18007,13 +19459,17 @@ class Library:
         _pb_fn = self._f_C_SignRecoverInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignRecoverInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignRecoverInit')
         return None
@@ -18038,14 +19494,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignRecover')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -18060,6 +19518,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignRecover')
         if _pb_l4[0] < _pb_n3:
@@ -18073,13 +19533,17 @@ class Library:
         _pb_fn = self._f_C_VerifyInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyInit')
         return None
@@ -18096,15 +19560,19 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
             _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _pb_t5, 'argument 3 (pSignature)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_n3)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Verify')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True), ('array', 'argument 3 (pSignature)', True, ('int', 'argument 3 (pSignature) items', 0, 255), True)), (hSession, pData, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _pb_t5, 'argument 3 (pSignature)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_n3)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Verify')
         return None
@@ -18118,14 +19586,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyUpdate')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyUpdate')
         return None
@@ -18139,14 +19611,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _pb_t5, 'argument 2 (pSignature)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyFinal')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _pb_t5, 'argument 2 (pSignature)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyFinal')
         return None
@@ -18157,13 +19633,17 @@ class Library:
         _pb_fn = self._f_C_VerifyRecoverInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
         return None
@@ -18188,14 +19668,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyRecover')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _pb_t5, 'argument 2 (pSignature)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -18210,6 +19692,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyRecover')
         if _pb_l4[0] < _pb_n3:
@@ -18237,14 +19721,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestEncryptUpdate')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -18259,6 +19745,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestEncryptUpdate')
         if _pb_l4[0] < _pb_n3:
@@ -18286,14 +19774,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptDigestUpdate')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _pb_t5, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -18308,6 +19798,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptDigestUpdate')
         if _pb_l4[0] < _pb_n3:
@@ -18335,14 +19827,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignEncryptUpdate')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -18357,6 +19851,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignEncryptUpdate')
         if _pb_l4[0] < _pb_n3:
@@ -18384,14 +19880,16 @@ class Library:
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptVerifyUpdate')
             if _pb_l4[0] < _pb_n3:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _pb_t5, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -18406,6 +19904,8 @@ class Library:
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
         _pb_l4[0] = _pb_n3
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptVerifyUpdate')
         if _pb_l4[0] < _pb_n3:
@@ -18429,14 +19929,16 @@ class Library:
                 _pb_n2 = len(_pb_a2)
             _pb_o4 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_a2, _pb_n2, _pb_o4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GenerateKey')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return _pb_o4[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -18447,6 +19949,8 @@ class Library:
             _pb_n2 = len(_pb_a2)
         _pb_o4 = _pb_alloc(_pb_t7)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_a2, _pb_n2, _pb_o4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GenerateKey')
         if pTemplate is not None:
@@ -18480,6 +19984,8 @@ class Library:
             _pb_o6 = _pb_alloc(_pb_t7)
             _pb_o7 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_a2, _pb_n2, _pb_a4, _pb_n4, _pb_o6, _pb_o7)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GenerateKeyPair')
             if pPublicKeyTemplate is not None:
@@ -18489,8 +19995,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s4):
                     _pb_item._p[0] = _pb_a4[_pb_k]
             return (_pb_o6[0], _pb_o7[0])
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pPublicKeyTemplate)', True, ('record', 'argument 3 (pPublicKeyTemplate) items', CK_ATTRIBUTE, False), False), ('array', 'argument 4 (pPrivateKeyTemplate)', True, ('record', 'argument 4 (pPrivateKeyTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate,))
         if pPublicKeyTemplate is None:
             _pb_a2 = _NULL
@@ -18509,6 +20015,8 @@ class Library:
         _pb_o6 = _pb_alloc(_pb_t7)
         _pb_o7 = _pb_alloc(_pb_t7)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_a2, _pb_n2, _pb_a4, _pb_n4, _pb_o6, _pb_o7)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GenerateKeyPair')
         if pPublicKeyTemplate is not None:
@@ -18536,14 +20044,16 @@ class Library:
             _pb_a4 = _pb_alloc(_pb_t5, _pb_n4 or 1)
             _pb_l5[0] = _pb_n4
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hWrappingKey), _pb_exact_int(hKey), _pb_a4, _pb_l5)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_WrapKey')
             if _pb_l5[0] < _pb_n4:
                 _pb_n4 = _pb_l5[0]
             _pb_res4 = _ffi.buffer(_pb_a4, _pb_n4 * 1)[:]
             return _pb_res4
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hWrappingKey, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hWrappingKey)', 0, 18446744073709551615), ('int', 'argument 4 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hWrappingKey, hKey,))
         _pb_l5 = _pb_alloc(_pb_t0, 0)
         _pb_a4 = _NULL
@@ -18557,6 +20067,8 @@ class Library:
         _pb_a4 = _pb_alloc(_pb_t5, _pb_n4 or 1)
         _pb_l5[0] = _pb_n4
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hWrappingKey), _pb_exact_int(hKey), _pb_a4, _pb_l5)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_WrapKey')
         if _pb_l5[0] < _pb_n4:
@@ -18583,14 +20095,16 @@ class Library:
                 _pb_n5 = len(_pb_a5)
             _pb_o7 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hUnwrappingKey), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_o7)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_UnwrapKey')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s5):
                     _pb_item._p[0] = _pb_a5[_pb_k]
             return _pb_o7[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), ('array', 'argument 4 (pWrappedKey)', True, ('int', 'argument 4 (pWrappedKey) items', 0, 255), True), ('array', 'argument 5 (pTemplate)', True, ('record', 'argument 5 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pWrappedKey, _pb_t5, 'argument 4 (pWrappedKey)')
         if pTemplate is None:
@@ -18602,6 +20116,8 @@ class Library:
             _pb_n5 = len(_pb_a5)
         _pb_o7 = _pb_alloc(_pb_t7)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hUnwrappingKey), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_o7)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_UnwrapKey')
         if pTemplate is not None:
@@ -18625,14 +20141,16 @@ class Library:
                 _pb_n3 = len(_pb_a3)
             _pb_o5 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hBaseKey), _pb_a3, _pb_n3, _pb_o5)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DeriveKey')
             if pTemplate is not None:
                 for _pb_k, _pb_item in enumerate(_pb_s3):
                     _pb_item._p[0] = _pb_a3[_pb_k]
             return _pb_o5[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hBaseKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), ('array', 'argument 4 (pTemplate)', True, ('record', 'argument 4 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hBaseKey, pTemplate,))
         if pTemplate is None:
             _pb_a3 = _NULL
@@ -18643,6 +20161,8 @@ class Library:
             _pb_n3 = len(_pb_a3)
         _pb_o5 = _pb_alloc(_pb_t7)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hBaseKey), _pb_a3, _pb_n3, _pb_o5)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DeriveKey')
         if pTemplate is not None:
@@ -18659,14 +20179,18 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _pb_t5, 'argument 2 (pSeed)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SeedRandom')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pSeed, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSeed)', True, ('int', 'argument 2 (pSeed) items', 0, 255), True)), (hSession, pSeed,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _pb_t5, 'argument 2 (pSeed)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SeedRandom')
         return None
@@ -18682,18 +20206,22 @@ class Library:
                     raise OverflowError('C_GenerateRandom: RandomData would need more memory than can be addressed')
                 _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
                 _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, ulRandomLen)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateRandom')
                 _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, ulRandomLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('count', 'argument 2 (ulRandomLen)', 0, 18446744073709551615)), (hSession, ulRandomLen,))
         _pb_n1 = ulRandomLen
         if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
             raise OverflowError('C_GenerateRandom: RandomData would need more memory than can be addressed')
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, ulRandomLen)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GenerateRandom')
         _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
@@ -18705,13 +20233,17 @@ class Library:
         _pb_fn = self._f_C_GetFunctionStatus
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetFunctionStatus')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetFunctionStatus')
         return None
@@ -18722,13 +20254,17 @@ class Library:
         _pb_fn = self._f_C_CancelFunction
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CancelFunction')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CancelFunction')
         return None
@@ -18740,14 +20276,18 @@ class Library:
         try:
             _pb_o1 = _pb_alloc(_pb_t8)
             _pb_r = _pb_fn(_pb_exact_int(flags), _pb_o1, _NULL)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
             return _pb_o1[0]
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         flags, = _pb_fix((('int', 'argument 1 (flags)', 0, 18446744073709551615),), (flags,))
         _pb_o1 = _pb_alloc(_pb_t8)
         _pb_r = _pb_fn(_pb_exact_int(flags), _pb_o1, _NULL)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
         return _pb_o1[0]
@@ -18768,6 +20308,8 @@ class Library:
         _pb_a0 = _pb_alloc(_pb_t9, _pb_n0 or 1)
         _pb_l1[0] = _pb_n0
         _pb_r = _pb_fn(_pb_a0, _pb_l1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetInterfaceList')
         if _pb_l1[0] < _pb_n0:
@@ -18782,14 +20324,18 @@ class Library:
         try:
             _pb_o2 = _pb_alloc(_pb_t11)
             _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetInterface')
             return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _pb_alloc(_pb_t11)
         _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetInterface')
         return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
@@ -18806,15 +20352,19 @@ class Library:
             _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t12, 'argument 3 (pPin)')
             _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _pb_t3, 'argument 4 (pUsername)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2, _pb_a4, _pb_n4)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_LoginUser')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, userType, pPin, pUsername, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True), ('array', 'argument 4 (pUsername)', True, ('int', 'argument 4 (pUsername) items', 0, 255), True)), (hSession, userType, pPin, pUsername,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t12, 'argument 3 (pPin)')
         _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _pb_t3, 'argument 4 (pUsername)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2, _pb_a4, _pb_n4)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_LoginUser')
         return None
@@ -18825,13 +20375,17 @@ class Library:
         _pb_fn = self._f_C_SessionCancel
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(flags))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SessionCancel')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (hSession, flags,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SessionCancel')
         return None
@@ -18842,13 +20396,17 @@ class Library:
         _pb_fn = self._f_C_MessageEncryptInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageEncryptInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageEncryptInit')
         return None
@@ -18883,14 +20441,16 @@ class Library:
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             if _pb_l8[0] < _pb_n7:
                 _pb_n7 = _pb_l8[0]
             _pb_res7 = _ffi.buffer(_pb_a7, _pb_n7 * 1)[:]
             return _pb_res7
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
@@ -18913,6 +20473,8 @@ class Library:
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         if _pb_l8[0] < _pb_n7:
@@ -18936,11 +20498,13 @@ class Library:
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         if ulParameterLen.__class__ is not int:
@@ -18951,6 +20515,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
         return None
@@ -18982,14 +20548,16 @@ class Library:
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             if _pb_l6[0] < _pb_n5:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -19011,6 +20579,8 @@ class Library:
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -19024,13 +20594,17 @@ class Library:
         _pb_fn = self._f_C_MessageEncryptFinal
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
         return None
@@ -19041,13 +20615,17 @@ class Library:
         _pb_fn = self._f_C_MessageDecryptInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageDecryptInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageDecryptInit')
         return None
@@ -19082,14 +20660,16 @@ class Library:
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             if _pb_l8[0] < _pb_n7:
                 _pb_n7 = _pb_l8[0]
             _pb_res7 = _ffi.buffer(_pb_a7, _pb_n7 * 1)[:]
             return _pb_res7
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
@@ -19112,6 +20692,8 @@ class Library:
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         if _pb_l8[0] < _pb_n7:
@@ -19135,11 +20717,13 @@ class Library:
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         if ulParameterLen.__class__ is not int:
@@ -19150,6 +20734,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
         return None
@@ -19181,14 +20767,16 @@ class Library:
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             if _pb_l6[0] < _pb_n5:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -19210,6 +20798,8 @@ class Library:
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -19223,13 +20813,17 @@ class Library:
         _pb_fn = self._f_C_MessageDecryptFinal
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
         return None
@@ -19240,13 +20834,17 @@ class Library:
         _pb_fn = self._f_C_MessageSignInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageSignInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageSignInit')
         return None
@@ -19278,14 +20876,16 @@ class Library:
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             if _pb_l6[0] < _pb_n5:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -19307,6 +20907,8 @@ class Library:
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         if _pb_l6[0] < _pb_n5:
@@ -19327,11 +20929,13 @@ class Library:
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageBegin')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
@@ -19341,6 +20945,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
         return None
@@ -19372,14 +20978,16 @@ class Library:
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             if _pb_l6[0] < _pb_n5:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -19401,6 +21009,8 @@ class Library:
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         if _pb_l6[0] < _pb_n5:
@@ -19414,13 +21024,17 @@ class Library:
         _pb_fn = self._f_C_MessageSignFinal
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageSignFinal')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageSignFinal')
         return None
@@ -19431,13 +21045,17 @@ class Library:
         _pb_fn = self._f_C_MessageVerifyInit
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageVerifyInit')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageVerifyInit')
         return None
@@ -19461,11 +21079,13 @@ class Library:
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessage')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
@@ -19477,6 +21097,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
         return None
@@ -19494,11 +21116,13 @@ class Library:
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
@@ -19508,6 +21132,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
         return None
@@ -19531,11 +21157,13 @@ class Library:
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageNext')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
@@ -19547,6 +21175,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')
         return None
@@ -19557,13 +21187,17 @@ class Library:
         _pb_fn = self._f_C_MessageVerifyFinal
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
         return None

@@ -368,10 +368,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -2597,6 +2611,1267 @@ def _pb_function_pointer_value(value, ctype, what):
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
+
+
+class CK_NOTIFY(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, void *) made from a Python callable: made once, passed where C takes a CK_NOTIFY as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NOTIFY() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_0(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
+        self._owner = None
+
+
+class CK_CREATEMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void **) made from a Python callable: made once, passed where C takes a CK_CREATEMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_CREATEMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_1(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(void **)'
+        self._owner = None
+
+
+class CK_DESTROYMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_DESTROYMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_DESTROYMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_LOCKMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_LOCKMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_LOCKMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_UNLOCKMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_UNLOCKMUTEX as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_UNLOCKMUTEX() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_NSS_GetFIPSStatus(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_3(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_Initialize(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Initialize as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Initialize() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_C_Finalize(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Finalize as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Finalize() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(void *)'
+        self._owner = None
+
+
+class CK_C_GetInfo(FunctionPointer):
+    'A C unsigned long (*)(struct CK_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_4(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(struct CK_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetFunctionList(FunctionPointer):
+    'A C unsigned long (*)(struct CK_FUNCTION_LIST **) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_5(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
+        self._owner = None
+
+
+class CK_C_GetSlotList(FunctionPointer):
+    'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_6(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetSlotInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_7(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetTokenInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetTokenInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_8(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetMechanismList(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_9(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetMechanismInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_10(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
+        self._owner = None
+
+
+class CK_C_InitToken(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) made from a Python callable: made once, passed where C takes a CK_C_InitToken as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_11(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
+        self._owner = None
+
+
+class CK_C_InitPIN(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_InitPIN as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SetPIN(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetPIN as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_13(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_CloseSession(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseSession as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_CloseAllSessions(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseAllSessions as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_GetSessionInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSessionInfo as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_15(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
+        self._owner = None
+
+
+class CK_C_GetOperationState(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetOperationState as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SetOperationState(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetOperationState as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_17(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Login(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Login as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_18(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Logout(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Logout as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_CreateObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CreateObject as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_19(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_CopyObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CopyObject as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_20(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DestroyObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DestroyObject as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_21(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_GetObjectSize(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetObjectSize as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_22(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetAttributeValue(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetAttributeValue as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_23(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SetAttributeValue(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetAttributeValue as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_23(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_FindObjectsInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_24(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_FindObjects(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_FindObjects as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_25(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_FindObjectsFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_EncryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Encrypt(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Encrypt as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_EncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_EncryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Decrypt(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Decrypt as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DigestInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) made from a Python callable: made once, passed where C takes a CK_C_DigestInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_28(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
+        self._owner = None
+
+
+class CK_C_Digest(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Digest as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DigestUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DigestKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_21(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DigestFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Sign(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Sign as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_16(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignRecoverInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignRecoverInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignRecover(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignRecover as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_VerifyInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_Verify(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Verify as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_13(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyRecoverInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecoverInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyRecover(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecover as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DigestEncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestEncryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptDigestUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptDigestUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignEncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignEncryptUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptVerifyUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptVerifyUpdate as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_27(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GenerateKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_29(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GenerateKeyPair(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKeyPair as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_30(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_WrapKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_WrapKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_31(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_UnwrapKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_UnwrapKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_32(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DeriveKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DeriveKey as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_33(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SeedRandom(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SeedRandom as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_GenerateRandom(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GenerateRandom as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_12(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_GetFunctionStatus(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionStatus as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_CancelFunction(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CancelFunction as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_WaitForSlotEvent(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, void *) made from a Python callable: made once, passed where C takes a CK_C_WaitForSlotEvent as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_34(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
+        self._owner = None
+
+
+class CK_C_GetInterfaceList(FunctionPointer):
+    'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetInterfaceList as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_35(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_GetInterface(FunctionPointer):
+    'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetInterface as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_36(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
+        self._owner = None
+
+
+class CK_C_LoginUser(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_LoginUser as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_37(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SessionCancel(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SessionCancel as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_21(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageEncryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_EncryptMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_38(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_EncryptMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_39(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_EncryptMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_40(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageEncryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageDecryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DecryptMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_38(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_DecryptMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_39(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_DecryptMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_40(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageDecryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageSignInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_41(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_SignMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_42(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_SignMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_41(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+        self._owner = None
+
+
+class CK_C_MessageSignFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageVerifyInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyInit as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_26(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessage as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_43(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageBegin as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_42(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_VerifyMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageNext as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_43(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+        self._owner = None
+
+
+class CK_C_MessageVerifyFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyFinal as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_14(function)
+        self._ptr = pointer
+        self._ctype = 'unsigned long (*)(unsigned long)'
+        self._owner = None
 # ---- cells -------------------------------------------------------------
 
 
@@ -2839,6 +4114,7 @@ c_ssize_t = c_long
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'unsigned char *': ('char', _ct.POINTER(_ct.c_uint8), None),
     'unsigned char **': ('string', _ct.POINTER(_ct.c_char_p), None),
     'unsigned long *': ('int', _ct.POINTER(_ct.c_uint64), None),
 }
@@ -15927,6 +17203,798 @@ CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
 # ---- functions ---------------------------------------------------------
+
+
+def _pb_callback_0(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, a1, _pb_pointer(a2, 'void *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_1(function):
+    'A C unsigned long (*)(void **) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            result = function(_pb_pointer(a0, 'void **', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_2(function):
+    'A C unsigned long (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            result = function(_pb_pointer(a0, 'void *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_3(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, a1, a2, _pb_pointer(a3, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_4(function):
+    'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            result = function(_pb_view_at(CK_INFO, _S1, a0, None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_5(function):
+    'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            result = function(_pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_6(function):
+    'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), _pb_pointer(a2, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_7(function):
+    'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_view_at(CK_SLOT_INFO, _S2, a1, None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_8(function):
+    'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_view_at(CK_TOKEN_INFO, _S3, a1, None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_9(function):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), _pb_pointer(a2, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_10(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, a1, _pb_view_at(CK_MECHANISM_INFO, _S8, a2, None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_11(function):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, _pb_pointer(a3, 'unsigned char *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_12(function):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_13(function):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_14(function):
+    'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            result = function(a0)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_15(function):
+    'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_view_at(CK_SESSION_INFO, _S4, a1, None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_16(function):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), _pb_pointer(a2, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_17(function):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_18(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, a1, _pb_pointer(a2, 'unsigned char *', None), a3)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_19(function):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2, _pb_pointer(a3, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_20(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, a1, _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, _pb_pointer(a4, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_21(function):
+    'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, a1)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_22(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, a1, _pb_pointer(a2, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_23(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, a1, _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_24(function):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_25(function):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), a2, _pb_pointer(a3, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_26(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_27(function):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, _pb_pointer(a3, 'unsigned char *', None), _pb_pointer(a4, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_28(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_29(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, _pb_pointer(a4, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_30(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, _pb_view_at(CK_ATTRIBUTE, _S5, a4, None), a5, _pb_pointer(a6, 'unsigned long *', None), _pb_pointer(a7, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_31(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, a3, _pb_pointer(a4, 'unsigned char *', None), _pb_pointer(a5, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_32(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_view_at(CK_ATTRIBUTE, _S5, a5, None), a6, _pb_pointer(a7, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_33(function):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5):
+        try:
+            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, _pb_view_at(CK_ATTRIBUTE, _S5, a3, None), a4, _pb_pointer(a5, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_34(function):
+    'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), _pb_pointer(a2, 'void *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_35(function):
+    'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(_pb_view_at(CK_INTERFACE, _S11, a0, None), _pb_pointer(a1, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_36(function):
+    'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(_pb_pointer(a0, 'unsigned char *', None), _pb_view_at(CK_VERSION, _S0, a1, None), _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_37(function):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5):
+        try:
+            result = function(a0, a1, _pb_pointer(a2, 'unsigned char *', None), a3, _pb_pointer(a4, 'unsigned char *', None), a5)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_38(function):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
+        try:
+            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), a6, _pb_pointer(a7, 'unsigned char *', None), _pb_pointer(a8, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_39(function):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_40(function):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        try:
+            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), _pb_pointer(a6, 'unsigned long *', None), a7)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_41(function):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5, a6):
+        try:
+            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), _pb_pointer(a6, 'unsigned long *', None))
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_42(function):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_pointer(a1, 'void *', None), a2)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_43(function):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2, a3, a4, a5, a6):
+        try:
+            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), a6)
+            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
 _pt_C_Initialize = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_Finalize = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_GetInfo = _ct.CFUNCTYPE(_ct.c_uint64, _ct.POINTER(_S1))
@@ -16044,13 +18112,17 @@ class Library:
         _pb_fn = self._f_C_Initialize
         try:
             _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
+            if _pb_pending:
+                _pb_raise_kept()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
         _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Initialize')
         return None
@@ -16060,6 +18132,8 @@ class Library:
         'C_Finalize() -> None\n\nC: CK_RV C_Finalize(CK_VOID_PTR pReserved);'
         _pb_fn = self._f_C_Finalize
         _pb_r = _pb_fn(None)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Finalize')
         return None
@@ -16071,6 +18145,8 @@ class Library:
         _pb_o0 = _pb_new(CK_INFO)
         _pb_o0._s = _pb_c0 = _S1()
         _pb_r = _pb_fn(_pb_c0)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetInfo')
         return _pb_o0
@@ -16093,14 +18169,16 @@ class Library:
                 _pb_a1 = (_ct.c_uint64 * (_pb_n1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn(tokenPresent, _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSlotList')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1[:_pb_n1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         tokenPresent, = _pb_fix((('int', 'argument 1 (tokenPresent)', 0, 255),), (tokenPresent,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -16114,6 +18192,8 @@ class Library:
         _pb_a1 = (_ct.c_uint64 * (_pb_n1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn(tokenPresent, _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetSlotList')
         if _pb_l2.value < _pb_n1:
@@ -16130,15 +18210,19 @@ class Library:
                 _pb_o1 = _pb_new(CK_SLOT_INFO)
                 _pb_o1._s = _pb_c1 = _S2()
                 _pb_r = _pb_fn(slotID, _pb_c1)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSlotInfo')
                 return _pb_o1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_SLOT_INFO)
         _pb_o1._s = _pb_c1 = _S2()
         _pb_r = _pb_fn(slotID, _pb_c1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetSlotInfo')
         return _pb_o1
@@ -16152,15 +18236,19 @@ class Library:
                 _pb_o1 = _pb_new(CK_TOKEN_INFO)
                 _pb_o1._s = _pb_c1 = _S3()
                 _pb_r = _pb_fn(slotID, _pb_c1)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetTokenInfo')
                 return _pb_o1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_TOKEN_INFO)
         _pb_o1._s = _pb_c1 = _S3()
         _pb_r = _pb_fn(slotID, _pb_c1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetTokenInfo')
         return _pb_o1
@@ -16183,14 +18271,16 @@ class Library:
                 _pb_a1 = (_ct.c_uint64 * (_pb_n1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetMechanismList')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1[:_pb_n1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -16204,6 +18294,8 @@ class Library:
         _pb_a1 = (_ct.c_uint64 * (_pb_n1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetMechanismList')
         if _pb_l2.value < _pb_n1:
@@ -16220,15 +18312,19 @@ class Library:
                 _pb_o2 = _pb_new(CK_MECHANISM_INFO)
                 _pb_o2._s = _pb_c2 = _S8()
                 _pb_r = _pb_fn(slotID, type_, _pb_c2)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetMechanismInfo')
                 return _pb_o2
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, type_, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (type_)', 0, 18446744073709551615)), (slotID, type_,))
         _pb_o2 = _pb_new(CK_MECHANISM_INFO)
         _pb_o2._s = _pb_c2 = _S8()
         _pb_r = _pb_fn(slotID, type_, _pb_c2)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetMechanismInfo')
         return _pb_o2
@@ -16243,14 +18339,18 @@ class Library:
             if ((slotID := _pb_exact_int(slotID)) >= 0 and slotID <= 1073741823 or slotID >= 0 and slotID <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitToken')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_InitToken')
         return None
@@ -16265,14 +18365,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitPIN')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True)), (hSession, pPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_InitPIN')
         return None
@@ -16290,15 +18394,19 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pOldPin, _ct.c_uint8, 0, 255, 'argument 2 (pOldPin)')
                 _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _ct.c_uint8, 0, 255, 'argument 3 (pNewPin)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetPIN')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pOldPin, pNewPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOldPin)', True, ('int', 'argument 2 (pOldPin) items', 0, 255), True), ('array', 'argument 3 (pNewPin)', True, ('int', 'argument 3 (pNewPin) items', 0, 255), True)), (hSession, pOldPin, pNewPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOldPin, _ct.c_uint8, 0, 255, 'argument 2 (pOldPin)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _ct.c_uint8, 0, 255, 'argument 3 (pNewPin)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SetPIN')
         return None
@@ -16311,14 +18419,18 @@ class Library:
             if ((slotID := _pb_exact_int(slotID)) >= 0 and slotID <= 1073741823 or slotID >= 0 and slotID <= 18446744073709551615) and ((flags := _pb_exact_int(flags)) >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_o4 = _ct.c_uint64()
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)), None, None, _ct.byref(_pb_o4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_OpenSession')
                 return _pb_o4.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, flags, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (slotID, flags,))
         _pb_o4 = _ct.c_uint64()
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)), None, None, _ct.byref(_pb_o4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_OpenSession')
         return _pb_o4.value
@@ -16330,13 +18442,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CloseSession')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CloseSession')
         return None
@@ -16348,13 +18464,17 @@ class Library:
         try:
             if ((slotID := _pb_exact_int(slotID)) >= 0 and slotID <= 1073741823 or slotID >= 0 and slotID <= 18446744073709551615):
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CloseAllSessions')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CloseAllSessions')
         return None
@@ -16368,15 +18488,19 @@ class Library:
                 _pb_o1 = _pb_new(CK_SESSION_INFO)
                 _pb_o1._s = _pb_c1 = _S4()
                 _pb_r = _pb_fn(hSession, _pb_c1)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSessionInfo')
                 return _pb_o1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_o1 = _pb_new(CK_SESSION_INFO)
         _pb_o1._s = _pb_c1 = _S4()
         _pb_r = _pb_fn(hSession, _pb_c1)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetSessionInfo')
         return _pb_o1
@@ -16399,14 +18523,16 @@ class Library:
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetOperationState')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -16420,6 +18546,8 @@ class Library:
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetOperationState')
         if _pb_l2.value < _pb_n1:
@@ -16437,14 +18565,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((hEncryptionKey := _pb_exact_int(hEncryptionKey)) >= 0 and hEncryptionKey <= 1073741823 or hEncryptionKey >= 0 and hEncryptionKey <= 18446744073709551615) and ((hAuthenticationKey := _pb_exact_int(hAuthenticationKey)) >= 0 and hAuthenticationKey <= 1073741823 or hAuthenticationKey >= 0 and hAuthenticationKey <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _ct.c_uint8, 0, 255, 'argument 2 (pOperationState)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), (hEncryptionKey if hEncryptionKey <= 1073741823 else _ct.c_uint64(hEncryptionKey)), (hAuthenticationKey if hAuthenticationKey <= 1073741823 else _ct.c_uint64(hAuthenticationKey)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetOperationState')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pOperationState, hEncryptionKey, hAuthenticationKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOperationState)', True, ('int', 'argument 2 (pOperationState) items', 0, 255), True), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615)), (hSession, pOperationState, hEncryptionKey, hAuthenticationKey,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _ct.c_uint8, 0, 255, 'argument 2 (pOperationState)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), (hEncryptionKey if hEncryptionKey <= 1073741823 else _ct.c_uint64(hEncryptionKey)), (hAuthenticationKey if hAuthenticationKey <= 1073741823 else _ct.c_uint64(hAuthenticationKey)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SetOperationState')
         return None
@@ -16459,14 +18591,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((userType := _pb_exact_int(userType)) >= 0 and userType <= 1073741823 or userType >= 0 and userType <= 18446744073709551615):
                 _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Login')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, userType, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True)), (hSession, userType, pPin,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Login')
         return None
@@ -16478,13 +18614,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Logout')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Logout')
         return None
@@ -16506,14 +18646,16 @@ class Library:
                     _pb_n1 = len(_pb_a1)
                 _pb_o3 = _ct.c_uint64()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _ct.byref(_pb_o3))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CreateObject')
                 if _pb_a1 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s1):
                         _ct.pointer(_pb_item._s)[0] = _pb_a1[_pb_k]
                 return _pb_o3.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = None
@@ -16524,6 +18666,8 @@ class Library:
             _pb_n1 = len(_pb_a1)
         _pb_o3 = _ct.c_uint64()
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _ct.byref(_pb_o3))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CreateObject')
         if _pb_a1 is not None:
@@ -16548,14 +18692,16 @@ class Library:
                     _pb_n2 = len(_pb_a2)
                 _pb_o4 = _ct.c_uint64()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)), _ct.byref(_pb_o4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CopyObject')
                 if _pb_a2 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return _pb_o4.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -16566,6 +18712,8 @@ class Library:
             _pb_n2 = len(_pb_a2)
         _pb_o4 = _ct.c_uint64()
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)), _ct.byref(_pb_o4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CopyObject')
         if _pb_a2 is not None:
@@ -16580,13 +18728,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((hObject := _pb_exact_int(hObject)) >= 0 and hObject <= 1073741823 or hObject >= 0 and hObject <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DestroyObject')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DestroyObject')
         return None
@@ -16599,14 +18751,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((hObject := _pb_exact_int(hObject)) >= 0 and hObject <= 1073741823 or hObject >= 0 and hObject <= 18446744073709551615):
                 _pb_o2 = _ct.c_uint64()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _ct.byref(_pb_o2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetObjectSize')
                 return _pb_o2.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_o2 = _ct.c_uint64()
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _ct.byref(_pb_o2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetObjectSize')
         return _pb_o2.value
@@ -16627,14 +18783,16 @@ class Library:
                     _pb_a2 = (_S5 * len(_pb_s2))(*[_pb_item._s for _pb_item in _pb_s2])
                     _pb_n2 = len(_pb_a2)
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetAttributeValue')
                 if _pb_a2 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -16644,6 +18802,8 @@ class Library:
             _pb_a2 = (_S5 * len(_pb_s2))(*[_pb_item._s for _pb_item in _pb_s2])
             _pb_n2 = len(_pb_a2)
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetAttributeValue')
         if _pb_a2 is not None:
@@ -16667,14 +18827,16 @@ class Library:
                     _pb_a2 = (_S5 * len(_pb_s2))(*[_pb_item._s for _pb_item in _pb_s2])
                     _pb_n2 = len(_pb_a2)
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetAttributeValue')
                 if _pb_a2 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -16684,6 +18846,8 @@ class Library:
             _pb_a2 = (_S5 * len(_pb_s2))(*[_pb_item._s for _pb_item in _pb_s2])
             _pb_n2 = len(_pb_a2)
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SetAttributeValue')
         if _pb_a2 is not None:
@@ -16707,14 +18871,16 @@ class Library:
                     _pb_a1 = (_S5 * len(_pb_s1))(*[_pb_item._s for _pb_item in _pb_s1])
                     _pb_n1 = len(_pb_a1)
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjectsInit')
                 if _pb_a1 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s1):
                         _ct.pointer(_pb_item._s)[0] = _pb_a1[_pb_k]
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = None
@@ -16724,6 +18890,8 @@ class Library:
             _pb_a1 = (_S5 * len(_pb_s1))(*[_pb_item._s for _pb_item in _pb_s1])
             _pb_n1 = len(_pb_a1)
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjectsInit')
         if _pb_a1 is not None:
@@ -16744,11 +18912,13 @@ class Library:
                 elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjects')
                 return _pb_o3.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
         if phObject.__class__ is bytes:
@@ -16757,6 +18927,8 @@ class Library:
         elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjects')
         return _pb_o3.value
@@ -16768,13 +18940,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjectsFinal')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_FindObjectsFinal')
         return None
@@ -16786,13 +18962,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptInit')
         return None
@@ -16818,14 +18998,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Encrypt')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -16840,6 +19022,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Encrypt')
         if _pb_l4.value < _pb_n3:
@@ -16868,14 +19052,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptUpdate')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -16890,6 +19076,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptUpdate')
         if _pb_l4.value < _pb_n3:
@@ -16915,14 +19103,16 @@ class Library:
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptFinal')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -16936,6 +19126,8 @@ class Library:
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptFinal')
         if _pb_l2.value < _pb_n1:
@@ -16950,13 +19142,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptInit')
         return None
@@ -16982,14 +19178,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Decrypt')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedData)', True, ('int', 'argument 2 (pEncryptedData) items', 0, 255), True)), (hSession, pEncryptedData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedData, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17004,6 +19202,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Decrypt')
         if _pb_l4.value < _pb_n3:
@@ -17032,14 +19232,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptUpdate')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17054,6 +19256,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptUpdate')
         if _pb_l4.value < _pb_n3:
@@ -17079,14 +19283,16 @@ class Library:
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptFinal')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -17100,6 +19306,8 @@ class Library:
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptFinal')
         if _pb_l2.value < _pb_n1:
@@ -17114,13 +19322,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True)), (hSession, pMechanism,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestInit')
         return None
@@ -17146,14 +19358,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Digest')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17168,6 +19382,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Digest')
         if _pb_l4.value < _pb_n3:
@@ -17185,14 +19401,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestUpdate')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestUpdate')
         return None
@@ -17204,13 +19424,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((hKey := _pb_exact_int(hKey)) >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hKey if hKey <= 1073741823 else _ct.c_uint64(hKey)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestKey')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hKey)', 0, 18446744073709551615)), (hSession, hKey,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hKey if hKey <= 1073741823 else _ct.c_uint64(hKey)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestKey')
         return None
@@ -17233,14 +19457,16 @@ class Library:
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestFinal')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -17254,6 +19480,8 @@ class Library:
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestFinal')
         if _pb_l2.value < _pb_n1:
@@ -17268,13 +19496,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignInit')
         return None
@@ -17300,14 +19532,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Sign')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17322,6 +19556,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Sign')
         if _pb_l4.value < _pb_n3:
@@ -17339,14 +19575,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignUpdate')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignUpdate')
         return None
@@ -17369,14 +19609,16 @@ class Library:
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignFinal')
                 if _pb_l2.value < _pb_n1:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -17390,6 +19632,8 @@ class Library:
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
         _pb_l2.value = _pb_n1
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignFinal')
         if _pb_l2.value < _pb_n1:
@@ -17404,13 +19648,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignRecoverInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignRecoverInit')
         return None
@@ -17436,14 +19684,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignRecover')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17458,6 +19708,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignRecover')
         if _pb_l4.value < _pb_n3:
@@ -17472,13 +19724,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyInit')
         return None
@@ -17496,15 +19752,19 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
                 _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 3 (pSignature)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Verify')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True), ('array', 'argument 3 (pSignature)', True, ('int', 'argument 3 (pSignature) items', 0, 255), True)), (hSession, pData, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 3 (pSignature)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_Verify')
         return None
@@ -17519,14 +19779,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyUpdate')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyUpdate')
         return None
@@ -17541,14 +19805,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 2 (pSignature)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyFinal')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 2 (pSignature)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyFinal')
         return None
@@ -17560,13 +19828,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
         return None
@@ -17592,14 +19864,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyRecover')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 2 (pSignature)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17614,6 +19888,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyRecover')
         if _pb_l4.value < _pb_n3:
@@ -17642,14 +19918,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestEncryptUpdate')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17664,6 +19942,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DigestEncryptUpdate')
         if _pb_l4.value < _pb_n3:
@@ -17692,14 +19972,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptDigestUpdate')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17714,6 +19996,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptDigestUpdate')
         if _pb_l4.value < _pb_n3:
@@ -17742,14 +20026,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignEncryptUpdate')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17764,6 +20050,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignEncryptUpdate')
         if _pb_l4.value < _pb_n3:
@@ -17792,14 +20080,16 @@ class Library:
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptVerifyUpdate')
                 if _pb_l4.value < _pb_n3:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -17814,6 +20104,8 @@ class Library:
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
         _pb_l4.value = _pb_n3
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptVerifyUpdate')
         if _pb_l4.value < _pb_n3:
@@ -17838,14 +20130,16 @@ class Library:
                     _pb_n2 = len(_pb_a2)
                 _pb_o4 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, _pb_a2, _pb_n2, _ct.byref(_pb_o4))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateKey')
                 if _pb_a2 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return _pb_o4.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -17856,6 +20150,8 @@ class Library:
             _pb_n2 = len(_pb_a2)
         _pb_o4 = _ct.c_uint64()
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, _pb_a2, _pb_n2, _ct.byref(_pb_o4))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GenerateKey')
         if _pb_a2 is not None:
@@ -17890,6 +20186,8 @@ class Library:
                 _pb_o6 = _ct.c_uint64()
                 _pb_o7 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, _pb_a2, _pb_n2, _pb_a4, _pb_n4, _ct.byref(_pb_o6), _ct.byref(_pb_o7))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateKeyPair')
                 if _pb_a2 is not None:
@@ -17899,8 +20197,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s4):
                         _ct.pointer(_pb_item._s)[0] = _pb_a4[_pb_k]
                 return (_pb_o6.value, _pb_o7.value)
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pPublicKeyTemplate)', True, ('record', 'argument 3 (pPublicKeyTemplate) items', CK_ATTRIBUTE, False), False), ('array', 'argument 4 (pPrivateKeyTemplate)', True, ('record', 'argument 4 (pPrivateKeyTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate,))
         if pPublicKeyTemplate is None:
             _pb_a2 = None
@@ -17919,6 +20217,8 @@ class Library:
         _pb_o6 = _ct.c_uint64()
         _pb_o7 = _ct.c_uint64()
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, _pb_a2, _pb_n2, _pb_a4, _pb_n4, _ct.byref(_pb_o6), _ct.byref(_pb_o7))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GenerateKeyPair')
         if _pb_a2 is not None:
@@ -17947,14 +20247,16 @@ class Library:
                 _pb_a4 = (_ct.c_char * (_pb_n4 * 1 or 1))()
                 _pb_l5.value = _pb_n4
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hWrappingKey, hKey, _pb_a4, _ct.byref(_pb_l5))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_WrapKey')
                 if _pb_l5.value < _pb_n4:
                     _pb_n4 = _pb_l5.value
                 _pb_res4 = _pb_a4.raw[:_pb_n4 * 1]
                 return _pb_res4
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hWrappingKey, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hWrappingKey)', 0, 18446744073709551615), ('int', 'argument 4 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hWrappingKey, hKey,))
         _pb_l5 = _ct.c_uint64(0)
         _pb_a4 = None
@@ -17968,6 +20270,8 @@ class Library:
         _pb_a4 = (_ct.c_char * (_pb_n4 * 1 or 1))()
         _pb_l5.value = _pb_n4
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hWrappingKey, hKey, _pb_a4, _ct.byref(_pb_l5))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_WrapKey')
         if _pb_l5.value < _pb_n4:
@@ -17995,14 +20299,16 @@ class Library:
                     _pb_n5 = len(_pb_a5)
                 _pb_o7 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hUnwrappingKey, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _ct.byref(_pb_o7))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_UnwrapKey')
                 if _pb_a5 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s5):
                         _ct.pointer(_pb_item._s)[0] = _pb_a5[_pb_k]
                 return _pb_o7.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), ('array', 'argument 4 (pWrappedKey)', True, ('int', 'argument 4 (pWrappedKey) items', 0, 255), True), ('array', 'argument 5 (pTemplate)', True, ('record', 'argument 5 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pWrappedKey, _ct.c_uint8, 0, 255, 'argument 4 (pWrappedKey)')
         if pTemplate is None:
@@ -18014,6 +20320,8 @@ class Library:
             _pb_n5 = len(_pb_a5)
         _pb_o7 = _ct.c_uint64()
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hUnwrappingKey, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _ct.byref(_pb_o7))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_UnwrapKey')
         if _pb_a5 is not None:
@@ -18038,14 +20346,16 @@ class Library:
                     _pb_n3 = len(_pb_a3)
                 _pb_o5 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hBaseKey, _pb_a3, _pb_n3, _ct.byref(_pb_o5))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DeriveKey')
                 if _pb_a3 is not None:
                     for _pb_k, _pb_item in enumerate(_pb_s3):
                         _ct.pointer(_pb_item._s)[0] = _pb_a3[_pb_k]
                 return _pb_o5.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hBaseKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), ('array', 'argument 4 (pTemplate)', True, ('record', 'argument 4 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hBaseKey, pTemplate,))
         if pTemplate is None:
             _pb_a3 = None
@@ -18056,6 +20366,8 @@ class Library:
             _pb_n3 = len(_pb_a3)
         _pb_o5 = _ct.c_uint64()
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hBaseKey, _pb_a3, _pb_n3, _ct.byref(_pb_o5))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DeriveKey')
         if _pb_a3 is not None:
@@ -18073,14 +20385,18 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _ct.c_uint8, 0, 255, 'argument 2 (pSeed)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SeedRandom')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pSeed, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSeed)', True, ('int', 'argument 2 (pSeed) items', 0, 255), True)), (hSession, pSeed,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _ct.c_uint8, 0, 255, 'argument 2 (pSeed)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SeedRandom')
         return None
@@ -18096,18 +20412,22 @@ class Library:
                     raise OverflowError('C_GenerateRandom: RandomData would need more memory than can be addressed')
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (ulRandomLen if ulRandomLen <= 1073741823 else _ct.c_uint64(ulRandomLen)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateRandom')
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, ulRandomLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('count', 'argument 2 (ulRandomLen)', 0, 18446744073709551615)), (hSession, ulRandomLen,))
         _pb_n1 = ulRandomLen
         if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
             raise OverflowError('C_GenerateRandom: RandomData would need more memory than can be addressed')
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (ulRandomLen if ulRandomLen <= 1073741823 else _ct.c_uint64(ulRandomLen)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GenerateRandom')
         _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
@@ -18120,13 +20440,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetFunctionStatus')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetFunctionStatus')
         return None
@@ -18138,13 +20462,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CancelFunction')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_CancelFunction')
         return None
@@ -18157,14 +20485,18 @@ class Library:
             if ((flags := _pb_exact_int(flags)) >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_o1 = _ct.c_uint64()
                 _pb_r = _pb_fn((flags if flags <= 1073741823 else _ct.c_uint64(flags)), _ct.byref(_pb_o1), None)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
                 return _pb_o1.value
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         flags, = _pb_fix((('int', 'argument 1 (flags)', 0, 18446744073709551615),), (flags,))
         _pb_o1 = _ct.c_uint64()
         _pb_r = _pb_fn((flags if flags <= 1073741823 else _ct.c_uint64(flags)), _ct.byref(_pb_o1), None)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
         return _pb_o1.value
@@ -18185,6 +20517,8 @@ class Library:
         _pb_a0 = (_S11 * (_pb_n0 or 1))()
         _pb_l1.value = _pb_n0
         _pb_r = _pb_fn(_pb_a0, _ct.byref(_pb_l1))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetInterfaceList')
         if _pb_l1.value < _pb_n0:
@@ -18200,14 +20534,18 @@ class Library:
             if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_o2 = _ct.c_void_p()
                 _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetInterface')
                 return _pb_view_at(CK_INTERFACE, _S11, _pb_o2.value, pVersion)
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _ct.c_void_p()
         _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_GetInterface')
         return _pb_view_at(CK_INTERFACE, _S11, _pb_o2.value, pVersion)
@@ -18225,15 +20563,19 @@ class Library:
                 _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
                 _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _ct.c_uint8, 0, 255, 'argument 4 (pUsername)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)), _pb_a4, (_pb_n4 if _pb_n4 <= 1073741823 else _ct.c_uint64(_pb_n4)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_LoginUser')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, userType, pPin, pUsername, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True), ('array', 'argument 4 (pUsername)', True, ('int', 'argument 4 (pUsername) items', 0, 255), True)), (hSession, userType, pPin, pUsername,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
         _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _ct.c_uint8, 0, 255, 'argument 4 (pUsername)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)), _pb_a4, (_pb_n4 if _pb_n4 <= 1073741823 else _ct.c_uint64(_pb_n4)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_LoginUser')
         return None
@@ -18245,13 +20587,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((flags := _pb_exact_int(flags)) >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SessionCancel')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (hSession, flags,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SessionCancel')
         return None
@@ -18263,13 +20609,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageEncryptInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageEncryptInit')
         return None
@@ -18305,14 +20655,16 @@ class Library:
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessage')
                 if _pb_l8.value < _pb_n7:
                     _pb_n7 = _pb_l8.value
                 _pb_res7 = _pb_a7.raw[:_pb_n7 * 1]
                 return _pb_res7
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
@@ -18335,6 +20687,8 @@ class Library:
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         if _pb_l8.value < _pb_n7:
@@ -18357,11 +20711,13 @@ class Library:
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
@@ -18370,6 +20726,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
         return None
@@ -18402,14 +20760,16 @@ class Library:
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageNext')
                 if _pb_l6.value < _pb_n5:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _ct.c_uint64(0)
@@ -18431,6 +20791,8 @@ class Library:
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         if _pb_l6.value < _pb_n5:
@@ -18445,13 +20807,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
         return None
@@ -18463,13 +20829,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageDecryptInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageDecryptInit')
         return None
@@ -18505,14 +20875,16 @@ class Library:
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessage')
                 if _pb_l8.value < _pb_n7:
                     _pb_n7 = _pb_l8.value
                 _pb_res7 = _pb_a7.raw[:_pb_n7 * 1]
                 return _pb_res7
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
@@ -18535,6 +20907,8 @@ class Library:
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         if _pb_l8.value < _pb_n7:
@@ -18557,11 +20931,13 @@ class Library:
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
@@ -18570,6 +20946,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
         return None
@@ -18602,14 +20980,16 @@ class Library:
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageNext')
                 if _pb_l6.value < _pb_n5:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _ct.c_uint64(0)
@@ -18631,6 +21011,8 @@ class Library:
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         if _pb_l6.value < _pb_n5:
@@ -18645,13 +21027,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
         return None
@@ -18663,13 +21049,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageSignInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageSignInit')
         return None
@@ -18700,14 +21090,16 @@ class Library:
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessage')
                 if _pb_l6.value < _pb_n5:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
@@ -18727,6 +21119,8 @@ class Library:
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         if _pb_l6.value < _pb_n5:
@@ -18746,11 +21140,13 @@ class Library:
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageBegin')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
@@ -18758,6 +21154,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageBegin')
         return None
@@ -18788,14 +21186,16 @@ class Library:
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageNext')
                 if _pb_l6.value < _pb_n5:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
@@ -18815,6 +21215,8 @@ class Library:
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         if _pb_l6.value < _pb_n5:
@@ -18829,13 +21231,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageSignFinal')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageSignFinal')
         return None
@@ -18847,13 +21253,17 @@ class Library:
         try:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageVerifyInit')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageVerifyInit')
         return None
@@ -18878,11 +21288,13 @@ class Library:
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessage')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
@@ -18894,6 +21306,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessage')
         return None
@@ -18910,11 +21324,13 @@ class Library:
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
@@ -18922,6 +21338,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
         return None
@@ -18946,11 +21364,13 @@ class Library:
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageNext')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
@@ -18962,6 +21382,8 @@ class Library:
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_VerifyMessageNext')
         return None
@@ -18973,13 +21395,17 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+                if _pb_pending:
+                    _pb_raise_kept()
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
                 return None
-        except _PB_RETRY:
-            pass
+        except _PB_RETRY as _pb_error:
+            _pb_not_kept(_pb_error)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
+        if _pb_pending:
+            _pb_raise_kept()
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
         return None

@@ -23,6 +23,7 @@ from enum import IntEnum as _IntEnum
 import operator as _operator
 import sys as _sys
 import threading as _threading
+import ctypes as _ct
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -398,10 +399,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -860,12 +875,14 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 
 
 # What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
-_pb_element_types = frozenset({'unsigned char **', 'unsigned long *'})
+_pb_element_types = frozenset({'unsigned char *', 'unsigned char **', 'unsigned long *'})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count):
     # count elements from index start (characters as bytes); None for a type not in _pb_element_types
     cdef Py_ssize_t i
+    if ctype == 'unsigned char *':
+        return PyBytes_FromStringAndSize(<char *>ptr + start, count)
     if ctype == 'unsigned char **':
         return [None if (<char **>ptr)[i] == NULL else <bytes>(<char **>ptr)[i] for i in range(start, start + count)]
     if ctype == 'unsigned long *':
@@ -919,6 +936,2103 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
         _pb_fix_value(spec, value)  # raises
     memcpy(target, &address, sizeof(void *))
     return 0
+
+
+def _pb_callback_0(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_1(function):
+    # A C unsigned long (*)(void **) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void **', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_2(function):
+    # A C unsigned long (*)(void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_3(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, a1, a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_4(function):
+    # A C unsigned long (*)(struct CK_INFO *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            result = function(_pb_at_CK_INFO(<void *><size_t>(a0 or 0), None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_5(function):
+    # A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'struct CK_FUNCTION_LIST **', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_6(function):
+    # A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_7(function):
+    # A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_at_CK_SLOT_INFO(<void *><size_t>(a1 or 0), None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_8(function):
+    # A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_at_CK_TOKEN_INFO(<void *><size_t>(a1 or 0), None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_9(function):
+    # A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_10(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, a1, _pb_at_CK_MECHANISM_INFO(<void *><size_t>(a2 or 0), None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_11(function):
+    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_12(function):
+    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_13(function):
+    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_14(function):
+    # A C unsigned long (*)(unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            result = function(a0)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_15(function):
+    # A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_at_CK_SESSION_INFO(<void *><size_t>(a1 or 0), None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_16(function):
+    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_17(function):
+    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, a3, a4)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_18(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned char *', None), a3)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_19(function):
+    # A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a1 or 0), None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_20(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, a1, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_21(function):
+    # A C unsigned long (*)(unsigned long, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, a1)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_22(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_23(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, a1, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_24(function):
+    # A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a1 or 0), None), a2)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_25(function):
+    # A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_26(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_27(function):
+    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_28(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_29(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_30(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a4 or 0), None), a5, _pb_new_pointer(<void *><size_t>(a6 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a7 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_31(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2, a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_32(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a5 or 0), None), a6, _pb_new_pointer(<void *><size_t>(a7 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_33(function):
+    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5):
+        try:
+            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a3 or 0), None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_34(function):
+    # A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_35(function):
+    # A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(_pb_at_CK_INTERFACE(<void *><size_t>(a0 or 0), None), _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_36(function):
+    # A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3):
+        try:
+            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'unsigned char *', None), _pb_at_CK_VERSION(<void *><size_t>(a1 or 0), None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'struct CK_INTERFACE **', None), a3)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_37(function):
+    # A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5):
+        try:
+            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned char *', None), a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned char *', None), a5)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_38(function):
+    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), a6, _pb_new_pointer(<void *><size_t>(a7 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a8 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_39(function):
+    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_40(function):
+    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a6 or 0), 'unsigned long *', None), a7)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_41(function):
+    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5, a6):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a6 or 0), 'unsigned long *', None))
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_42(function):
+    # A C unsigned long (*)(unsigned long, void *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_43(function):
+    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2, a3, a4, a5, a6):
+        try:
+            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), a6)
+            if type(result) is int and 0 <= result <= 18446744073709551615:
+                return result
+            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+cdef class CK_NOTIFY(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, void *) made from a Python callable: made once, passed where C takes a CK_NOTIFY as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NOTIFY() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_0(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
+
+
+cdef class CK_CREATEMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void **) made from a Python callable: made once, passed where C takes a CK_CREATEMUTEX as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_CREATEMUTEX() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_1(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void **)'
+
+
+cdef class CK_DESTROYMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_DESTROYMUTEX as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_DESTROYMUTEX() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void *)'
+
+
+cdef class CK_LOCKMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_LOCKMUTEX as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_LOCKMUTEX() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void *)'
+
+
+cdef class CK_UNLOCKMUTEX(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_UNLOCKMUTEX as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_UNLOCKMUTEX() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void *)'
+
+
+cdef class CK_NSS_GetFIPSStatus(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_3(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_Initialize(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Initialize as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Initialize() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void *)'
+
+
+cdef class CK_C_Finalize(FunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Finalize as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Finalize() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(void *)'
+
+
+cdef class CK_C_GetInfo(FunctionPointer):
+    'A C unsigned long (*)(struct CK_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetInfo as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_4(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(struct CK_INFO *)'
+
+
+cdef class CK_C_GetFunctionList(FunctionPointer):
+    'A C unsigned long (*)(struct CK_FUNCTION_LIST **) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionList as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_5(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
+
+
+cdef class CK_C_GetSlotList(FunctionPointer):
+    'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotList as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_6(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
+
+
+cdef class CK_C_GetSlotInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotInfo as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_7(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
+
+
+cdef class CK_C_GetTokenInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetTokenInfo as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_8(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
+
+
+cdef class CK_C_GetMechanismList(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismList as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_9(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
+
+
+cdef class CK_C_GetMechanismInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismInfo as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_10(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
+
+
+cdef class CK_C_InitToken(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) made from a Python callable: made once, passed where C takes a CK_C_InitToken as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_11(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
+
+
+cdef class CK_C_InitPIN(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_InitPIN as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_SetPIN(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetPIN as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_13(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_CloseSession(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseSession as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_CloseAllSessions(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseAllSessions as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_GetSessionInfo(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSessionInfo as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_15(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
+
+
+cdef class CK_C_GetOperationState(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetOperationState as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_16(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_SetOperationState(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetOperationState as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_17(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
+
+
+cdef class CK_C_Login(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Login as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_18(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_Logout(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Logout as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_CreateObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CreateObject as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_19(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_CopyObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CopyObject as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_20(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_DestroyObject(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DestroyObject as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_21(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+
+
+cdef class CK_C_GetObjectSize(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetObjectSize as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_22(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_GetAttributeValue(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetAttributeValue as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_23(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+
+
+cdef class CK_C_SetAttributeValue(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetAttributeValue as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_23(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+
+
+cdef class CK_C_FindObjectsInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_24(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+
+
+cdef class CK_C_FindObjects(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_FindObjects as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_25(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_FindObjectsFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_EncryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_Encrypt(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Encrypt as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_EncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_EncryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_16(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DecryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_Decrypt(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Decrypt as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DecryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DecryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_16(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DigestInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) made from a Python callable: made once, passed where C takes a CK_C_DigestInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_28(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
+
+
+cdef class CK_C_Digest(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Digest as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DigestUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_DigestKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestKey as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_21(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+
+
+cdef class CK_C_DigestFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_16(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_SignInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_Sign(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Sign as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_SignUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_SignFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_16(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_SignRecoverInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignRecoverInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_SignRecover(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignRecover as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_VerifyInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_Verify(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Verify as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_13(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_VerifyUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_VerifyFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_VerifyRecoverInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecoverInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_VerifyRecover(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecover as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DigestEncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestEncryptUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DecryptDigestUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptDigestUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_SignEncryptUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignEncryptUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DecryptVerifyUpdate(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptVerifyUpdate as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_27(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_GenerateKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKey as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_29(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_GenerateKeyPair(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKeyPair as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_30(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
+
+
+cdef class CK_C_WrapKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_WrapKey as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_31(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_UnwrapKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_UnwrapKey as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_32(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_DeriveKey(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DeriveKey as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_33(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+cdef class CK_C_SeedRandom(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SeedRandom as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_GenerateRandom(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GenerateRandom as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_12(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_GetFunctionStatus(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionStatus as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_CancelFunction(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CancelFunction as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_WaitForSlotEvent(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, void *) made from a Python callable: made once, passed where C takes a CK_C_WaitForSlotEvent as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_34(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
+
+
+cdef class CK_C_GetInterfaceList(FunctionPointer):
+    'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetInterfaceList as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_35(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
+
+
+cdef class CK_C_GetInterface(FunctionPointer):
+    'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetInterface as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_36(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
+
+
+cdef class CK_C_LoginUser(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_LoginUser as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_37(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_SessionCancel(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SessionCancel as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_21(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+
+
+cdef class CK_C_MessageEncryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_EncryptMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessage as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_38(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_EncryptMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageBegin as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_39(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_EncryptMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageNext as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_40(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+
+
+cdef class CK_C_MessageEncryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_MessageDecryptInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_DecryptMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessage as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_38(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_DecryptMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageBegin as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_39(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_DecryptMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageNext as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_40(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+
+
+cdef class CK_C_MessageDecryptFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_MessageSignInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_SignMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessage as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_41(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_SignMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignMessageBegin as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_42(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+
+
+cdef class CK_C_SignMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessageNext as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_41(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+cdef class CK_C_MessageSignFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
+
+
+cdef class CK_C_MessageVerifyInit(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyInit as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_26(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+cdef class CK_C_VerifyMessage(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessage as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_43(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_VerifyMessageBegin(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageBegin as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_42(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+
+
+cdef class CK_C_VerifyMessageNext(FunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageNext as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_43(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+cdef class CK_C_MessageVerifyFinal(FunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyFinal as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_14(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'unsigned long (*)(unsigned long)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -18667,6 +20781,8 @@ cdef class Library:
                 raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__)
 
             _pb_r = _pb_fn(_pb_a0)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Initialize")
 
@@ -18688,6 +20804,8 @@ cdef class Library:
         _pb_a0 = <_c_CK_VOID_PTR>0
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_Finalize")
 
@@ -18708,6 +20826,8 @@ cdef class Library:
         _pb_a0 = <_c_CK_INFO_PTR>(<CK_INFO>_pb_o0)._ptr
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetInfo")
 
@@ -18761,6 +20881,8 @@ cdef class Library:
             _pb_l2 = <_c_CK_ULONG>_pb_n1
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetSlotList")
 
@@ -18796,6 +20918,8 @@ cdef class Library:
         _pb_a1 = <_c_CK_SLOT_INFO_PTR>(<CK_SLOT_INFO>_pb_o1)._ptr
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetSlotInfo")
 
@@ -18827,6 +20951,8 @@ cdef class Library:
         _pb_a1 = <_c_CK_TOKEN_INFO_PTR>(<CK_TOKEN_INFO>_pb_o1)._ptr
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetTokenInfo")
 
@@ -18880,6 +21006,8 @@ cdef class Library:
             _pb_l2 = <_c_CK_ULONG>_pb_n1
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetMechanismList")
 
@@ -18923,6 +21051,8 @@ cdef class Library:
         _pb_a2 = <_c_CK_MECHANISM_INFO_PTR>(<CK_MECHANISM_INFO>_pb_o2)._ptr
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetMechanismInfo")
 
@@ -19013,6 +21143,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_InitToken")
 
@@ -19088,6 +21220,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_InitPIN")
 
@@ -19204,6 +21338,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SetPIN")
 
@@ -19254,6 +21390,8 @@ cdef class Library:
         _pb_a4 = <_c_CK_SESSION_HANDLE_PTR>&_pb_o4
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_OpenSession")
 
@@ -19280,6 +21418,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_CloseSession")
 
@@ -19304,6 +21444,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_CloseAllSessions")
 
@@ -19333,6 +21475,8 @@ cdef class Library:
         _pb_a1 = <_c_CK_SESSION_INFO_PTR>(<CK_SESSION_INFO>_pb_o1)._ptr
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetSessionInfo")
 
@@ -19383,6 +21527,8 @@ cdef class Library:
         _pb_l2 = <_c_CK_ULONG>_pb_n1
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetOperationState")
 
@@ -19472,6 +21618,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SetOperationState")
 
@@ -19553,6 +21701,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Login")
 
@@ -19581,6 +21731,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_Logout")
 
@@ -19640,6 +21792,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_CreateObject")
 
@@ -19715,6 +21869,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_CopyObject")
 
@@ -19756,6 +21912,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_DestroyObject")
 
@@ -19794,6 +21952,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetObjectSize")
 
@@ -19857,6 +22017,8 @@ cdef class Library:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetAttributeValue")
 
@@ -19925,6 +22087,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SetAttributeValue")
 
@@ -19985,6 +22149,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_FindObjectsInit")
 
@@ -20059,6 +22225,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_FindObjects")
 
@@ -20089,6 +22257,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_FindObjectsFinal")
 
@@ -20130,6 +22300,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_EncryptInit")
 
@@ -20224,6 +22396,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Encrypt")
 
@@ -20326,6 +22500,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_EncryptUpdate")
 
@@ -20384,6 +22560,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_EncryptFinal")
 
@@ -20429,6 +22607,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_DecryptInit")
 
@@ -20523,6 +22703,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Decrypt")
 
@@ -20625,6 +22807,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DecryptUpdate")
 
@@ -20683,6 +22867,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_DecryptFinal")
 
@@ -20720,6 +22906,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_DigestInit")
 
@@ -20814,6 +23002,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Digest")
 
@@ -20891,6 +23081,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DigestUpdate")
 
@@ -20928,6 +23120,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_DigestKey")
 
@@ -20978,6 +23172,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_DigestFinal")
 
@@ -21023,6 +23219,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_SignInit")
 
@@ -21117,6 +23315,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Sign")
 
@@ -21194,6 +23394,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SignUpdate")
 
@@ -21248,6 +23450,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_SignFinal")
 
@@ -21293,6 +23497,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_SignRecoverInit")
 
@@ -21387,6 +23593,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SignRecover")
 
@@ -21436,6 +23644,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_VerifyInit")
 
@@ -21548,6 +23758,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_Verify")
 
@@ -21624,6 +23836,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_VerifyUpdate")
 
@@ -21697,6 +23911,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_VerifyFinal")
 
@@ -21742,6 +23958,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_VerifyRecoverInit")
 
@@ -21836,6 +24054,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_VerifyRecover")
 
@@ -21938,6 +24158,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
 
@@ -22040,6 +24262,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DecryptDigestUpdate")
 
@@ -22142,6 +24366,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SignEncryptUpdate")
 
@@ -22244,6 +24470,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DecryptVerifyUpdate")
 
@@ -22319,6 +24547,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GenerateKey")
 
@@ -22427,6 +24657,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GenerateKeyPair")
 
@@ -22516,6 +24748,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_WrapKey")
 
@@ -22638,6 +24872,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_UnwrapKey")
 
@@ -22724,6 +24960,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DeriveKey")
 
@@ -22801,6 +25039,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SeedRandom")
 
@@ -22848,6 +25088,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GenerateRandom")
 
@@ -22874,6 +25116,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetFunctionStatus")
 
@@ -22898,6 +25142,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_CancelFunction")
 
@@ -22931,6 +25177,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_WaitForSlotEvent")
 
@@ -22975,6 +25223,8 @@ cdef class Library:
             _pb_l1 = <_c_CK_ULONG>_pb_n0
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetInterfaceList")
 
@@ -23042,6 +25292,8 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
             _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetInterface")
 
@@ -23167,6 +25419,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_LoginUser")
 
@@ -23207,6 +25461,8 @@ cdef class Library:
 
         with nogil:
             _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_SessionCancel")
 
@@ -23247,6 +25503,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageEncryptInit")
 
@@ -23416,6 +25674,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_EncryptMessage")
 
@@ -23530,6 +25790,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_EncryptMessageBegin")
 
@@ -23670,6 +25932,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_EncryptMessageNext")
 
@@ -23704,6 +25968,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageEncryptFinal")
 
@@ -23744,6 +26010,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageDecryptInit")
 
@@ -23913,6 +26181,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DecryptMessage")
 
@@ -24027,6 +26297,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DecryptMessageBegin")
 
@@ -24167,6 +26439,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DecryptMessageNext")
 
@@ -24201,6 +26475,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageDecryptFinal")
 
@@ -24241,6 +26517,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageSignInit")
 
@@ -24367,6 +26645,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SignMessage")
 
@@ -24435,6 +26715,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SignMessageBegin")
 
@@ -24564,6 +26846,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_SignMessageNext")
 
@@ -24598,6 +26882,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageSignFinal")
 
@@ -24638,6 +26924,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
         _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageVerifyInit")
 
@@ -24782,6 +27070,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_VerifyMessage")
 
@@ -24849,6 +27139,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_VerifyMessageBegin")
 
@@ -24996,6 +27288,8 @@ cdef class Library:
 
             with nogil:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_VerifyMessageNext")
 
@@ -25029,6 +27323,8 @@ cdef class Library:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
         _pb_r = _pb_fn(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_MessageVerifyFinal")
 

@@ -368,10 +368,24 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
+#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+_pb_raising: dict = {}
+
+
 def _pb_raise_kept():
     """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
-    error = _pb_pending.pop(_threading.get_ident(), None)
+    ident = _threading.get_ident()
+    error = _pb_pending.pop(ident, None)
     if error is not None:
+        _pb_raising[ident] = id(error)
+        raise error
+
+
+def _pb_not_kept(error):
+    """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
+    retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
+    run the call again would repeat what it did)."""
+    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
         raise error
 
 
@@ -1368,8 +1382,8 @@ def sum_all(values, count, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
     if values.__class__ is bytes:
         if count > len(values) // 8:
@@ -1398,8 +1412,8 @@ def apply(op, a, b, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
     _pb_r = _f_apply(None if op is None else op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)), a, b)
     if _pb_pending:
@@ -1421,8 +1435,8 @@ def each(cb, user_data, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
     _f_each(None if cb is None else cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
     if _pb_pending:
