@@ -26,6 +26,7 @@ from .config import (
     builtin_module_problem,
     is_module_name,
     load_config,
+    parse_on_error,
     parse_owner,
     parse_role,
 )
@@ -69,6 +70,12 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
         "--function", dest="functions", action="append", default=[], metavar="GLOB:PARAM=ROLE[,...]",
         help="parameter roles for matching functions, e.g. 'C_GetSlotList:pSlotList=out-array(pulCount)'; "
              "'json_loads:return=owned(json_delete)' names the function that frees a result",
+    )
+    parser.add_argument(
+        "--callback", dest="callbacks", action="append", default=[], metavar="TYPEDEF=on_error(VALUE)",
+        help="what the callables of a function pointer type give C when they raise, e.g. "
+             "'curl_write_callback=on_error(CURL_WRITEFUNC_ERROR)' (for one parameter: "
+             "--function 'sqlite3_exec:callback=on_error(1)')",
     )
     parser.add_argument("--release-gil", action="store_true", default=None, help="release the GIL in every call")
     parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER")
@@ -232,6 +239,16 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
         changes["error_policy"] = ErrorPolicy(pieces[0], success, pieces[2] if len(pieces) > 2 else "*")
     if args.functions:
         changes["functions"] = (*(base.functions if base else ()), *(_function_rule(t) for t in args.functions))
+    if args.callbacks:
+        callbacks = dict(base.callbacks) if base else {}
+        for item in args.callbacks:
+            name, _, text = item.partition("=")
+            try:
+                callbacks[name.strip()] = parse_on_error(text)
+            except ValueError:
+                raise ConfigError(Diagnostic(
+                    None, f"--callback: expected TYPEDEF=on_error(VALUE), got {item!r}")) from None
+        changes["callbacks"] = callbacks
     # The module name: --name, else the config's (checked when read), else the first header's stem.
     name = args.name or (None if base else Path(args.headers[0]).stem.replace("-", "_").replace(".", "_"))
     if name is not None:

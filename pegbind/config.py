@@ -33,10 +33,13 @@ PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len"
 class ParamRole:
     """How one parameter is presented to Python (``out``, ``in-array(len)``, ``out owned(free)`` ...)."""
 
-    role: str  #: one of :data:`PARAM_ROLES`; ``""``: the default role (``owned(F)`` alone)
+    role: str  #: one of :data:`PARAM_ROLES`; ``""``: the default role (a modifier alone)
     length: str | None = None  #: the parameter holding the length, for array/bytes roles
     #: ``owned(F)``: the C function that frees what the call writes to this ``out`` parameter
     owner: str | None = None
+    #: ``on_error(V)``: what a function pointer parameter's callable gives C when it raises
+    #: (a constant's name or a number; the default is zero)
+    on_error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,9 @@ class BindingConfig:
     bind_headers: tuple[str, ...] = ()
     output_dir: Path = Path("build/pegbind")
     source: str = "<command line>"  #: the file this config came from, for messages
+    #: function pointer typedef -> what its callables give C when they raise (``on_error(V)``'s V),
+    #: as in ``callbacks = { curl_write_callback = "on_error(CURL_WRITEFUNC_ERROR)" }``
+    callbacks: Mapping[str, str] = field(default_factory=dict)
 
     def rules_for(self, function: str) -> list[FunctionRule]:
         """The rules matching ``function``, in file order (later ones win on conflicts)."""
@@ -146,6 +152,7 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
     "skip_includes": (list, str),
     "bind_headers": (list, str),
     "output_dir": (str,),
+    "callbacks": (dict,),
 }
 
 
@@ -238,6 +245,8 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         values["error_policy"] = _error_policy(reader, prefix + "error_policy", table["error_policy"])
     if "functions" in table:
         values["functions"] = _function_rules(reader, prefix + "functions", table["functions"])
+    if "callbacks" in table:
+        values["callbacks"] = _callbacks(reader, prefix + "callbacks", table["callbacks"])
     if reader.problems:
         raise ConfigError(reader.problems)
     return BindingConfig(**values)
@@ -310,6 +319,9 @@ def _error_policy(reader: _Reader, key: str, value: Mapping[str, Any]) -> ErrorP
 
 _OWNED = re.compile(r"owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
 _OWNED_AT_END = re.compile(r"(?:^|\s)owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)$")
+#: a constant's name or a number (``-1``, ``0xFFFFFFFF``, ``1.5``)
+_ON_ERROR = re.compile(r"on_error\(\s*(-?[A-Za-z0-9_.+]+)\s*\)")
+_ON_ERROR_AT_END = re.compile(r"(?:^|\s)on_error\(\s*(-?[A-Za-z0-9_.+]+)\s*\)$")
 
 
 def parse_owner(text: str) -> str:
@@ -320,22 +332,49 @@ def parse_owner(text: str) -> str:
     return found.group(1)
 
 
+def parse_on_error(text: str) -> str:
+    """``"on_error(SQLITE_ABORT)"`` -> ``"SQLITE_ABORT"``: what a callable gives C when it raises;
+    ValueError otherwise."""
+    found = _ON_ERROR.fullmatch(text.strip())
+    if found is None:
+        raise ValueError(text)
+    return found.group(1)
+
+
 def parse_role(text: str) -> ParamRole:
     """``"out"`` -> ParamRole("out"); ``"in-array(count)"`` -> ParamRole("in-array", "count");
-    ``"out owned(free)"`` -> ParamRole("out", owner="free"); ``"owned(free)"`` keeps the default role."""
+    ``"out owned(free)"`` -> ParamRole("out", owner="free"); ``"owned(free)"`` and
+    ``"on_error(1)"`` keep the default role."""
     text = text.strip()
-    owner = None
+    owner = on_error = None
+    found = _ON_ERROR_AT_END.search(text)
+    if found is not None:
+        on_error, text = found.group(1), text[: found.start()].strip()
+        if not text:
+            return ParamRole("", on_error=on_error)
     found = _OWNED_AT_END.search(text)
     if found is not None:
         owner, text = found.group(1), text[: found.start()].strip()
         if not text:
-            return ParamRole("", owner=owner)
+            return ParamRole("", owner=owner, on_error=on_error)
     role, sep, rest = text.partition("(")
     role = role.strip()
     length = rest.rstrip(")").strip() if sep else None
     if role not in PARAM_ROLES or (sep and not rest.endswith(")")) or (sep and not length):
         raise ValueError(text)
-    return ParamRole(role, length, owner)
+    return ParamRole(role, length, owner, on_error)
+
+
+def _callbacks(reader: _Reader, key: str, value: Mapping[str, Any]) -> dict[str, str]:
+    """``callbacks = { TYPEDEF = "on_error(VALUE)" }``: typedef -> VALUE."""
+    found = {}
+    for name, text in value.items():
+        try:
+            found[name] = parse_on_error(text if isinstance(text, str) else "")
+        except ValueError:
+            reader.fail(f"{key}.{name}", "expected \"on_error(VALUE)\", what the callables of this function "
+                                         f"pointer type give C when they raise (a constant or a number), got {text!r}")
+    return found
 
 
 def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule, ...]:
@@ -369,7 +408,8 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
                 reader.fail(
                     f"{where}.params.{pname}",
                     f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), "
-                    "len, null; followed by owned(FUNCTION) for what FUNCTION frees)",
+                    "len, null; followed by owned(FUNCTION) for what FUNCTION frees, or on_error(VALUE) for what "
+                    "a callable gives C when it raises)",
                 )
         for flag in ("release_gil", "errors"):
             if flag in item and not isinstance(item[flag], bool):

@@ -236,6 +236,7 @@ def test_what_a_callable_raises_is_raised_by_the_call_that_gave_it(capi):
 
     with pytest.raises(KeyError, match="boom"):
         capi.capi_apply(boom, None, 1)
+    assert capi.capi_applied() == 0  # what C got from it: a zero, with no rule saying otherwise
     with pytest.raises(TypeError, match=r"^the result of a callback int \(\*\)\(int, void \*\) must be an integer, not str$"):
         capi.capi_apply(lambda value, user: "two", None, 1)
     with pytest.raises(OverflowError, match=r"^the result of a callback int \(\*\)\(int, void \*\): 1099511627776 is out of range \[-2147483648, 2147483647\]$"):
@@ -800,3 +801,42 @@ def test_a_function_pointer_among_extra_arguments_is_kept_in_its_own_slot(capi):
     assert capi.capi_db_say(db, "quiet") == 3
     assert heard == [b"hi", 1.5, 1.5, 1.5]
     capi.capi_db_close(db)
+
+
+# ---- what a callable that raised gives C --------------------------------------------------------
+
+def test_a_raising_callable_gives_c_what_the_config_names(owned, monkeypatch):
+    def boom(value, user):
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError, match="boom"):
+        owned.capi_apply(boom, None, 1)
+    assert owned.capi_applied() == owned.CAPI_BLUE  # callbacks.capi_visit = "on_error(CAPI_BLUE)"
+    with pytest.raises(KeyError, match="boom"):
+        owned.capi_apply(owned.capi_visit(boom), None, 1)  # the typedef's class gives the same
+    assert owned.capi_applied() == owned.CAPI_BLUE
+    # one parameter's rule: with no Python beneath the callable, C's result is all the caller sees
+    monkeypatch.setattr("sys.unraisablehook", lambda unraisable: None)
+    assert owned.capi_in_thread(lambda value: 1 / 0, 3) == -7
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--callback", "capi_listener=on_error(1)"],
+     "callbacks.capi_listener: on_error(1): the function returns void: C takes no result from it"),
+    (["--callback", "capi_visit=on_error(NO_SUCH)"],
+     "callbacks.capi_visit: on_error(NO_SUCH): no constant of the headers has that name, and it is no number"),
+    (["--callback", "capi_visit=on_error(2147483648)"],
+     "callbacks.capi_visit: on_error(2147483648): 2147483648 is no value of its result type int "
+     "[-2147483648, 2147483647]"),
+    (["--callback", "no_such_t=on_error(1)"],
+     "callbacks.no_such_t: the headers declare no function pointer type no_such_t"),
+    (["--function", "capi_apply:x=on_error(1)"],
+     "--function.params.x: on_error(1) is for a function pointer parameter, but 'x' of capi_apply is not one"),
+    (["--callback", "capi_visit"], "--callback: expected TYPEDEF=on_error(VALUE), got 'capi_visit'"),
+])
+def test_what_a_raising_callable_gives_c_is_checked_against_the_headers(repo_root, tmp_path, flags, message):
+    result = run_pegbind("generate", str(repo_root / "tests" / "capi" / "capi.h"), "--backend", "ctypes",
+                         "-o", str(tmp_path), *flags)
+    assert result.returncode != 0
+    assert message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr

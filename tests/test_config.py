@@ -121,13 +121,16 @@ def test_invalid_toml_points_at_line_and_column(tmp_path):
 @pytest.mark.parametrize(
     ("text", "role"),
     [("out", ParamRole("out")), ("in-array(n)", ParamRole("in-array", "n")), (" out-bytes( len ) ", ParamRole("out-bytes", "len")),
-     ("out owned(sqlite3_free)", ParamRole("out", owner="sqlite3_free")), ("owned( free )", ParamRole("", owner="free"))],
+     ("out owned(sqlite3_free)", ParamRole("out", owner="sqlite3_free")), ("owned( free )", ParamRole("", owner="free")),
+     ("on_error(SQLITE_ABORT)", ParamRole("", on_error="SQLITE_ABORT")), ("in on_error(-1)", ParamRole("in", on_error="-1")),
+     ("out owned(f) on_error(0x1)", ParamRole("out", owner="f", on_error="0x1"))],
 )
 def test_parse_role(text, role):
     assert parse_role(text) == role
 
 
-@pytest.mark.parametrize("text", ["", "outt", "in-array(", "in-array()", "out(x", "owned()", "out owned(1x)", "owned(a) out"])
+@pytest.mark.parametrize("text", ["", "outt", "in-array(", "in-array()", "out(x", "owned()", "out owned(1x)", "owned(a) out",
+                                  "on_error()", "on_error(a b)", "on_error(1) out"])
 def test_parse_role_rejects(text):
     with pytest.raises(ValueError):
         parse_role(text)
@@ -160,3 +163,24 @@ def test_a_returns_key_that_names_no_function_is_an_error(tmp_path, value):
         load_config(path)
     message = caught.value.diagnostics[0].message
     assert message.startswith('functions[0].returns: expected "owned(FUNCTION)", the C function that frees the result')
+
+
+def test_callbacks_name_what_a_raising_callable_gives_c(tmp_path):
+    path = write(tmp_path, '''
+name = "m"
+headers = ["a.h"]
+
+[callbacks]
+curl_write_callback = "on_error(CURL_WRITEFUNC_ERROR)"
+''')
+    (config,) = load_config(path)
+    assert config.callbacks == {"curl_write_callback": "CURL_WRITEFUNC_ERROR"}
+
+
+@pytest.mark.parametrize("value", ['"CURL_WRITEFUNC_ERROR"', '"on_error()"', "3"])
+def test_a_callbacks_entry_that_is_no_on_error_is_an_error(tmp_path, value):
+    path = write(tmp_path, f'name = "m"\nheaders = ["a.h"]\n[callbacks]\nsink = {value}\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = caught.value.diagnostics[0].message
+    assert message.startswith('callbacks.sink: expected "on_error(VALUE)", what the callables of this function pointer')

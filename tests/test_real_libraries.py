@@ -160,9 +160,16 @@ def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
     assert printed.splitlines() == [repr([(7, "caf\u00e9".encode())]), "True"]
 
 
+#: SQLite's documented rules: what sqlite3_mprintf returns and sqlite3_exec's error message are
+#: freed with sqlite3_free; a callback that raised asks sqlite3_exec to stop (any non-zero result)
+SQLITE_RULES = ("--function", "sqlite3_mprintf:return=owned(sqlite3_free)",
+                "--function", "sqlite3_exec:callback=on_error(1),errmsg=owned(sqlite3_free)")
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_sqlite_exec_calls_back_with_each_row(backend, built):
-    printed = run_with(built("sqlite3", backend), """
+def test_sqlite_exec_calls_back_with_each_row_and_stops_when_one_raises(backend, built):
+    printed = run_with(built("sqlite3", backend, *SQLITE_RULES), """
+        import gc
         rc, db = m.sqlite3_open(":memory:")
         rows = []
 
@@ -170,23 +177,47 @@ def test_sqlite_exec_calls_back_with_each_row(backend, built):
             rows.append((count, values[:count], names[:count]))
             return 0
 
-        print(m.sqlite3_exec(db, "SELECT 1 AS n, 'x' AS s UNION ALL SELECT 2, 'y'", collect, None))
+        print(m.sqlite3_exec(db, "SELECT 1, 'x' UNION ALL SELECT 2, 'y'", collect, None))
         print(rows)
+        calls = []
 
         def fail(user, count, values, names):
+            calls.append(values[0])
             raise LookupError("no such row")
 
         try:
-            m.sqlite3_exec(db, "SELECT 1", fail, None)
+            m.sqlite3_exec(db, "SELECT 1 UNION ALL SELECT 2", fail, None)
         except LookupError as error:
             print("raised", error)
+        # the callback gave sqlite3_exec a non-zero result: it stopped at once, returning SQLITE_ABORT
+        print(calls, m.sqlite3_errcode(db) == m.SQLITE_ABORT)
+        gc.collect()
         print(m.sqlite3_close(db))
     """)
     assert printed.splitlines() == [
         "(0, None)",
-        repr([(2, [b"1", b"x"], [b"n", b"s"]), (2, [b"2", b"y"], [b"n", b"s"])]),
+        repr([(2, [b"1", b"x"], [b"1", b"'x'"]), (2, [b"2", b"y"], [b"1", b"'x'"])]),
         "raised no such row",
+        "[b'1'] True",
         "0",
+    ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sqlite_mprintf_formats_its_extra_arguments_into_memory_freed_by_the_rule(backend, built):
+    printed = run_with(built("sqlite3", backend, *SQLITE_RULES), """
+        print(m.sqlite3_mprintf("%d|%s|%.2f|%lld", 7, "x", 2.5, 2**40))
+        print(m.sqlite3_mprintf("%q|%Q|%w", "it's", None, b'say "hi"').decode())
+        try:
+            m.sqlite3_mprintf("%s", object())
+        except TypeError as error:
+            print(error)
+    """)
+    assert printed.splitlines() == [
+        "b'7|x|2.50|1099511627776'",
+        "it''s|NULL|say \"\"hi\"\"",
+        "argument 2 (...) must be an int, float, str, bytes, buffer, record, Pointer, FunctionPointer, cell, "
+        "typed argument (c_int.arg(5)) or None, not object",
     ]
 
 
@@ -256,6 +287,48 @@ def test_curl_makes_a_handle_and_escapes_with_an_ownership_rule(backend, built):
         m.curl_easy_cleanup(handle)
     """)
     assert printed.split() == ["CURL", "b'a%20b'", "b'a'"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_curl_reads_a_url_through_a_write_callback_and_reports_through_a_cell(backend, built, tmp_path):
+    data = bytes(range(256)) * 400  # 100 kB: more than one call of the write callback
+    source = tmp_path / "data.bin"
+    source.write_bytes(data)
+    module = built("curl", backend, "--function", "curl_easy_escape:return=owned(curl_free)")
+    printed = run_with(module, f"""
+        import gc
+        handle = m.curl_easy_init()
+        chunks = []
+
+        def write(ptr, size, nmemb, user):
+            chunks.append(ptr[:size * nmemb])
+            return size * nmemb
+
+        print(repr(m.curl_easy_setopt(handle, m.CURLOPT_URL, {source.as_uri()!r})))
+        print(repr(m.curl_easy_setopt(handle, m.CURLOPT_WRITEFUNCTION, m.curl_write_callback(write))))
+        gc.collect()  # the handle keeps the function pointer the caller dropped
+        print(repr(m.curl_easy_perform(handle)), len(chunks) > 1)
+        with open({str(tmp_path / "got.bin")!r}, "wb") as out:
+            out.write(b"".join(chunks))
+        code, size = m.c_long(-1), m.c_double(-1.0)
+        print(m.curl_easy_getinfo(handle, m.CURLINFO_RESPONSE_CODE, code) == m.CURLE_OK, code.value)
+        print(m.curl_easy_getinfo(handle, m.CURLINFO_SIZE_DOWNLOAD, size) == m.CURLE_OK, size.value)
+
+        def refuse(ptr, size, nmemb, user):
+            raise OSError("disk full")
+
+        m.curl_easy_setopt(handle, m.CURLOPT_WRITEFUNCTION, m.curl_write_callback(refuse))
+        try:
+            m.curl_easy_perform(handle)
+        except OSError as error:
+            print("raised", error)
+        m.curl_easy_cleanup(handle)
+    """)
+    assert printed.splitlines() == [
+        "<CURLcode.CURLE_OK: 0>", "<CURLcode.CURLE_OK: 0>", "<CURLcode.CURLE_OK: 0> True",
+        "True 0", f"True {float(len(data))}", "raised disk full",
+    ]
+    assert (tmp_path / "got.bin").read_bytes() == data
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

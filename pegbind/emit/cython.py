@@ -560,10 +560,10 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     speller = CtypesSpeller(binding)
     made = [p.callback for f in binding.functions for p in f.params if p.callback is not None]
     for cb in [*made, *(c.callback for c in binding.callback_classes)]:
-        if cb.c_text not in callbacks:
+        if cb.factory_key not in callbacks:
             spelled = [speller.spell(cb.ret.ctype)]
             spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]
-            callbacks[cb.c_text] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb, "ctypes": spelled}
+            callbacks[cb.factory_key] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb, "ctypes": spelled}
     return {
         **base_context(binding),
         "callbacks": callbacks,

@@ -289,9 +289,9 @@ class WrapperWriter(ABC):
 
     def callback_factory(self, cb: CallbackBinding) -> str:
         """The name of the module function making a C function pointer of type ``cb`` from a
-        callable: ``(closure, pointer)``; written once per type, in :attr:`callbacks`."""
-        if cb.c_text in self.callbacks:
-            return self.callbacks[cb.c_text][0]
+        callable: ``(closure, pointer)``; written once per type (and result on error), in :attr:`callbacks`."""
+        if cb.factory_key in self.callbacks:
+            return self.callbacks[cb.factory_key][0]
         name = f"_pb_callback_{len(self.callbacks)}"
         names = [f"a{i}" for i in range(len(cb.args))]
         args = ", ".join(self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
@@ -305,13 +305,13 @@ class WrapperWriter(ABC):
                     f"            if result.__class__ is int and {lo} <= result <= {hi}:\n"
                     f"                return result\n"
                     f"            return _pb_index(result, {what}, {lo}, {hi})")
-            failed = "0"
         elif r.kind == "bool":
-            body, failed = f"return _pb_bool(function({args}), {what})", "False"
+            body = f"return _pb_bool(function({args}), {what})"
         elif r.kind == "float":
-            body, failed = f"return _pb_float(function({args}), {what})", "0.0"
+            body = f"return _pb_float(function({args}), {what})"
         else:
-            body, failed = f"function({args})\n            return None", "None"
+            body = f"function({args})\n            return None"
+        failed = cb.failed
         closure, pointer = self.closure(cb, "trampoline")
         doc = f"A C {cb.c_text} calling function: (the closure to keep alive, the pointer C is given)."
         source = (
@@ -326,7 +326,7 @@ class WrapperWriter(ABC):
             f"    closure = {closure}\n"
             f"    return closure, {pointer}\n"
         )
-        self.callbacks[cb.c_text] = (name, source)
+        self.callbacks[cb.factory_key] = (name, source)
         return name
 
     def class_factories(self) -> dict[str, tuple[str, str]]:

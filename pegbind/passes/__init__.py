@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
-from ..diagnostics import Diagnostic, PegbindError
+from ..diagnostics import ConfigError, Coord, Diagnostic, PegbindError
 from ..model import Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from .binding import (
@@ -41,6 +41,7 @@ from .naming import anonymous_types, assign_names, python_identifier
 from .order import order_types
 from .plan import (
     Unsupported,
+    callback_on_error,
     plan_callback,
     plan_cells,
     plan_error_classes,
@@ -215,8 +216,8 @@ PIPELINE: tuple[tuple[str, Callable[[PassState], PassState]], ...] = (
 )
 
 
-def callback_classes(module: Module, target: TargetInfo, functions: tuple[FunctionBinding, ...], names: dict
-                     ) -> tuple[CallbackClass, ...]:
+def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, functions: tuple[FunctionBinding, ...],
+                     names: dict) -> tuple[CallbackClass, ...]:
     """A class for each function pointer typedef: of those callable parameters are declared
     with, and of every other the library declares whose values can cross to Python (curl's
     ``curl_write_callback``, given to ``curl_easy_setopt`` among its extra arguments).  Named
@@ -231,22 +232,31 @@ def callback_classes(module: Module, target: TargetInfo, functions: tuple[Functi
 
     for function in functions:
         for param in function.params:
-            if param.callback is not None and isinstance(param.ctype, TypedefRef):
+            # a parameter's own on_error is its own: the class gives what the typedef's says
+            if param.callback is not None and isinstance(param.ctype, TypedefRef) and param.role.on_error is None:
                 add(param.ctype.name, param.callback)
+    pointers = set()
     for typedef in module.typedefs:
-        if typedef.name in found or typedef.name.startswith("_"):
-            continue
         ref = TypedefRef(typedef.name)
         resolved = module.resolve(ref)
-        if not isinstance(resolved, Pointer):
-            continue
-        function_type = module.resolve(resolved.target)
+        function_type = module.resolve(resolved.target) if isinstance(resolved, Pointer) else None
         if not isinstance(function_type, FunctionType):
             continue
+        pointers.add(typedef.name)
+        if typedef.name in found or typedef.name.startswith("_"):
+            continue
         try:
-            add(typedef.name, plan_callback(module, target, names, ref, function_type))
+            callback = plan_callback(module, target, names, ref, function_type)
         except Unsupported:
             continue  # an argument or result no Python value stands for: no class, as no parameter
+        if typedef.name in config.callbacks:
+            callback = callback_on_error(module, config, callback, config.callbacks[typedef.name],
+                                         f"callbacks.{typedef.name}")
+        add(typedef.name, callback)
+    for name in config.callbacks:
+        if name not in pointers:
+            raise ConfigError(Diagnostic(Coord(config.source, 1, 1),
+                                         f"callbacks.{name}: the headers declare no function pointer type {name}"))
     return tuple(found.values())
 
 
@@ -279,7 +289,7 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     pointers += [p.element for f in state.functions for p in f.params
                  if p.kind == "pointer" and p.role.role == "out" and p.element is not None]
     pointers += [field.ctype for r in state.records for field in r.fields if field.kind == "data_pointer"]
-    classes = callback_classes(state.module, target, state.functions, names)
+    classes = callback_classes(state.module, config, target, state.functions, names)
     callbacks = [p.callback for f in state.functions for p in f.params if p.callback is not None]
     callbacks += [c.callback for c in classes]
     pointers += [a.ctype for cb in callbacks for a in cb.args if a.kind == "pointer"]

@@ -228,6 +228,25 @@ class CallbackBinding:
     ret: CallbackValue
     #: the index of the parameter whose object keeps the closure alive (None: the module)
     keeper: int | None = None
+    #: what C gets from a callable that raised (config ``on_error(V)``; None: a zero)
+    on_error: int | float | None = None
+
+    @property
+    def factory_key(self) -> str:
+        """What tells closures apart: the C type, and what they give C when the callable raises."""
+        return self.c_text if self.on_error is None else f"{self.c_text} on_error({self.on_error!r})"
+
+    @property
+    def failed(self) -> str:
+        """What a closure returns to C when its callable raised, as a Python literal."""
+        kind = self.ret.kind
+        if kind == "void":
+            return "None"
+        if kind == "bool":
+            return repr(bool(self.on_error))
+        if kind == "float":
+            return repr(float(self.on_error or 0))
+        return repr(int(self.on_error or 0))
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,6 +213,39 @@ _CALLBACK_ARGS = ("int", "bool", "float", "enum", "handle", "record_ptr", "strin
 _CALLBACK_RESULTS = ("void", "int", "bool", "float", "enum")
 
 
+def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding, text: str, where: str
+                      ) -> CallbackBinding:
+    """``cb`` giving C the value ``text`` names (a constant of the headers, or a number) when its
+    callable raises; a ConfigError naming ``where`` (the config key) when that cannot be."""
+    def fail(problem: str) -> ConfigError:
+        return ConfigError(Diagnostic(Coord(config.source, 1, 1), f"{where}: on_error({text}): {problem}"))
+
+    value: int | float | None = None
+    named = next((c.value for c in module.constants if c.name == text), None)
+    if named is None:
+        named = next((m.value for e in module.enums for m in e.members if m.name == text), None)
+    if isinstance(named, (int, float)) and not isinstance(named, bool):
+        value = named
+    else:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                raise fail("no constant of the headers has that name, and it is no number") from None
+    kind = cb.ret.kind
+    if kind == "void":
+        raise fail("the function returns void: C takes no result from it")
+    if kind in ("int", "enum"):
+        lo, hi = cb.ret.int_range  # type: ignore[misc]  # set for int results
+        if not isinstance(value, int) or not lo <= value <= hi:
+            raise fail(f"{value!r} is no value of its result type {cb.ret.ctype.to_c()} [{lo}, {hi}]")
+    elif kind == "bool" and not isinstance(value, int):
+        raise fail(f"{value!r} is no value of its result type {cb.ret.ctype.to_c()}")
+    return dataclasses.replace(cb, on_error=value)
+
+
 def _const_plain_char(module: Module, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
     return isinstance(resolved, Primitive) and resolved.name == "char" and resolved.is_const
@@ -531,8 +564,8 @@ def _with_default(configured: ParamRole | None, default: ParamRole) -> ParamRole
     """A parameter's role: the configured one, or the default, with an ``owned(F)`` the config gives either."""
     if configured is None:
         return default
-    if configured.role == "":  # "owned(F)" alone: the default role, owned
-        return ParamRole(default.role, default.length, configured.owner)
+    if configured.role == "":  # "owned(F)" or "on_error(V)" alone: the default role, with them
+        return ParamRole(default.role, default.length, configured.owner, configured.on_error)
     return configured
 
 
@@ -624,6 +657,17 @@ def plan_function(
                         if kind == "callback" else None)
         except Unsupported as exc:
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
+        typedef = param.type.name if isinstance(param.type, TypedefRef) else ""
+        if role.on_error is not None or typedef in config.callbacks:
+            where = (role_keys.get(param.name or "", "functions") if role.on_error is not None
+                     else f"callbacks.{typedef}")
+            text = role.on_error or config.callbacks[typedef]
+            if callback is None:
+                raise ConfigError(Diagnostic(
+                    Coord(config.source, 1, 1),
+                    f"{where}: on_error({text}) is for a function pointer parameter, but {param.name!r} "
+                    f"of {function.name} is not one"))
+            callback = callback_on_error(module, config, callback, text, where)
         if index in length_of and role.role == "len":
             measured_role = param_roles[length_of[index]].role
             measured_kind = _plan_param(module, names, length_of[index], function.params[length_of[index]].type,

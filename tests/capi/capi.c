@@ -215,7 +215,9 @@ int capi_holder_constant(const capi_holder *h, int index) { return h->constants 
 int capi_holder_row_sum(const capi_holder *h, int row) { return h->rows ? capi_row_sum(h->rows, row) : -1; }
 int capi_holder_refs(const capi_holder *h) { return h->ref ? h->ref->refs : -1; }
 
-int capi_apply(capi_visit f, void *user, int x) { return f ? f(x, user) + 1 : -1; }
+static int applied;
+int capi_apply(capi_visit f, void *user, int x) { return f ? (applied = f(x, user)) + 1 : -1; }
+int capi_applied(void) { return applied; }
 
 static int (*comparator)(const int *, const int *);
 static int compare(const void *a, const void *b) { return comparator(a, b); }

@@ -61,6 +61,7 @@ int **capi_rows(void);
    library keeps to call later, one called from a thread the library starts. */
 typedef int (*capi_visit)(int value, void *user);
 int capi_apply(capi_visit f, void *user, int x);  /* f(x, user) + 1; -1 for NULL */
+int capi_applied(void);  /* what f gave capi_apply last */
 void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *));
 typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
 void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */

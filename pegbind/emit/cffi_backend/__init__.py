@@ -84,6 +84,6 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "defined_check": DEFINED_CHECK,
         "types": types,
         "callbacks": [source for _, source in callbacks.values()],
-        "callback_factories": {c_text: name for c_text, (name, _) in callbacks.items()},
+        "callback_factories": {key: name for key, (name, _) in callbacks.items()},
         "left_out": left_out(binding),
     }

@@ -86,7 +86,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         # what a cell class's arg() passes: its type as C promotes it among extra arguments
         "cell_arg_types": {cell.py_name: speller.spell(Primitive(cell.promoted)) for cell in binding.cells},
         "callbacks": [source for _, source in writer.class_factories().values()],
-        "callback_factories": {c_text: name for c_text, (name, _) in writer.callbacks.items()},
+        "callback_factories": {key: name for key, (name, _) in writer.callbacks.items()},
         # what a Pointer's elements are read as: a pointer to characters as c_char_p (bytes or None)
         "element_types": {
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))

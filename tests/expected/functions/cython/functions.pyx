@@ -794,7 +794,7 @@ def _pb_callback_0(function):
     def trampoline(a0):
         try:
             return _pb_float(function(a0), 'the result of a callback double (*)(double)')
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0.0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True

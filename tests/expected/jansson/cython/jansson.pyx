@@ -803,7 +803,7 @@ def _pb_callback_0(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -822,7 +822,7 @@ def _pb_callback_1(function):
             if type(result) is int and -2147483648 <= result <= 2147483647:
                 return result
             return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -839,7 +839,7 @@ def _pb_callback_2(function):
         try:
             function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None))
             return None
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True

@@ -947,7 +947,7 @@ def _pb_callback_0(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -966,7 +966,7 @@ def _pb_callback_1(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -985,7 +985,7 @@ def _pb_callback_2(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1004,7 +1004,7 @@ def _pb_callback_3(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1023,7 +1023,7 @@ def _pb_callback_4(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1042,7 +1042,7 @@ def _pb_callback_5(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1061,7 +1061,7 @@ def _pb_callback_6(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1080,7 +1080,7 @@ def _pb_callback_7(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1099,7 +1099,7 @@ def _pb_callback_8(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1118,7 +1118,7 @@ def _pb_callback_9(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1137,7 +1137,7 @@ def _pb_callback_10(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1156,7 +1156,7 @@ def _pb_callback_11(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1175,7 +1175,7 @@ def _pb_callback_12(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1194,7 +1194,7 @@ def _pb_callback_13(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1213,7 +1213,7 @@ def _pb_callback_14(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1232,7 +1232,7 @@ def _pb_callback_15(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1251,7 +1251,7 @@ def _pb_callback_16(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1270,7 +1270,7 @@ def _pb_callback_17(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1289,7 +1289,7 @@ def _pb_callback_18(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1308,7 +1308,7 @@ def _pb_callback_19(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1327,7 +1327,7 @@ def _pb_callback_20(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1346,7 +1346,7 @@ def _pb_callback_21(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1365,7 +1365,7 @@ def _pb_callback_22(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1384,7 +1384,7 @@ def _pb_callback_23(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1403,7 +1403,7 @@ def _pb_callback_24(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1422,7 +1422,7 @@ def _pb_callback_25(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1441,7 +1441,7 @@ def _pb_callback_26(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1460,7 +1460,7 @@ def _pb_callback_27(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1479,7 +1479,7 @@ def _pb_callback_28(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1498,7 +1498,7 @@ def _pb_callback_29(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1517,7 +1517,7 @@ def _pb_callback_30(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1536,7 +1536,7 @@ def _pb_callback_31(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1555,7 +1555,7 @@ def _pb_callback_32(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1574,7 +1574,7 @@ def _pb_callback_33(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1593,7 +1593,7 @@ def _pb_callback_34(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1612,7 +1612,7 @@ def _pb_callback_35(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1631,7 +1631,7 @@ def _pb_callback_36(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1650,7 +1650,7 @@ def _pb_callback_37(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1669,7 +1669,7 @@ def _pb_callback_38(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1688,7 +1688,7 @@ def _pb_callback_39(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1707,7 +1707,7 @@ def _pb_callback_40(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1726,7 +1726,7 @@ def _pb_callback_41(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1745,7 +1745,7 @@ def _pb_callback_42(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
@@ -1764,7 +1764,7 @@ def _pb_callback_43(function):
             if type(result) is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets a zero
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
