@@ -840,3 +840,23 @@ def test_what_a_raising_callable_gives_c_is_checked_against_the_headers(repo_roo
     assert result.returncode != 0
     assert message in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_function_pointer_field_takes_a_callable_the_record_keeps(capi):
+    handler = capi.capi_handler(visit=lambda value, user: value + 1)
+    handler.twice = lambda value: 2 * value
+    gc.collect()  # the caller kept neither callable: the record does
+    assert capi.capi_handler_run(handler, 5) == 6 + 10
+    assert isinstance(handler.visit, capi.FunctionPointer)
+    handler.visit = capi.capi_visit(lambda value, user: -value)  # a typedef's class, as before
+    handler.twice = None
+    assert capi.capi_handler_run(handler, 5) == -5
+
+    def fail(value):
+        raise ArithmeticError("no")
+
+    handler.twice = fail
+    with pytest.raises(ArithmeticError, match="no"):
+        capi.capi_handler_run(handler, 5)  # raised by the call during which C called it
+    with pytest.raises(TypeError, match=r"^capi_handler.twice must be a callable, a FunctionPointer or None, not int$"):
+        handler.twice = 3

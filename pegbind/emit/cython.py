@@ -558,8 +558,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     # (the closures are ctypes', libffi's, which CPython carries: they need no user-data pointer)
     callbacks: dict[str, dict[str, Any]] = {}
     speller = CtypesSpeller(binding)
-    made = [p.callback for f in binding.functions for p in f.params if p.callback is not None]
-    for cb in [*made, *(c.callback for c in binding.callback_classes)]:
+    for cb in binding.callables():
         if cb.factory_key not in callbacks:
             spelled = [speller.spell(cb.ret.ctype)]
             spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]

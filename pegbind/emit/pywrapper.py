@@ -282,8 +282,7 @@ class WrapperWriter(ABC):
         self.callbacks: dict[str, tuple[str, str]] = {}
         #: whether some function takes a callable, or a function pointer class makes one (given
         #: among extra arguments, or set in a field): then every wrapper raises what one raised
-        self.takes_callables = bool(binding.callback_classes) or any(
-            p.kind == "callback" for f in binding.functions for p in f.params)
+        self.takes_callables = bool(binding.callables())
 
     # ---- callbacks --------------------------------------------------------
 
@@ -330,9 +329,9 @@ class WrapperWriter(ABC):
         return name
 
     def class_factories(self) -> dict[str, tuple[str, str]]:
-        """:attr:`callbacks`, with the factory of every function pointer class's type among them."""
-        for c in self.binding.callback_classes:
-            self.callback_factory(c.callback)
+        """:attr:`callbacks`, with the factories of the typedef classes and record fields among them."""
+        for cb in self.binding.callables():
+            self.callback_factory(cb)
         return self.callbacks
 
     def callback_arg(self, f: FunctionBinding, p: ParamBinding, keeper: str) -> str:

@@ -115,7 +115,7 @@ def _order(state: PassState) -> PassState:
 
 
 def _plan_records(state: PassState) -> PassState:
-    records, dropped = plan_records(state.module, state.names, state.target)
+    records, dropped = plan_records(state.module, state.names, state.target, state.config)
     return replace(state, records=tuple(records), type_notes=state.type_notes + tuple(dropped))
 
 
@@ -290,9 +290,10 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
                  if p.kind == "pointer" and p.role.role == "out" and p.element is not None]
     pointers += [field.ctype for r in state.records for field in r.fields if field.kind == "data_pointer"]
     classes = callback_classes(state.module, config, target, state.functions, names)
-    callbacks = [p.callback for f in state.functions for p in f.params if p.callback is not None]
-    callbacks += [c.callback for c in classes]
-    pointers += [a.ctype for cb in callbacks for a in cb.args if a.kind == "pointer"]
+    callables = [p.callback for f in state.functions for p in f.params if p.callback is not None]
+    callables += [c.callback for c in classes]
+    callables += [field.callback for r in state.records for field in r.fields if field.callback is not None]
+    pointers += [a.ctype for cb in callables for a in cb.args if a.kind == "pointer"]
     wrapped = {f.function.name: f.py_name for f in state.functions}
     function_aliases = tuple(
         (names[("function_alias", a.name)], wrapped[a.target])

@@ -364,8 +364,9 @@ class FieldBinding:
     other object pointer)     type`, or None                            that type or of ``void *`` (for
                                                                         ``void *``: any Pointer, handle or
                                                                         record), or None
-    ``function_pointer``      a ``FunctionPointer``, or None            one read from a field of the same C
-                                                                        type, or None
+    ``function_pointer``      a ``FunctionPointer``, or None            a callable (:attr:`callback`), one read
+                                                                        from a field of the same C type or
+                                                                        made by its typedef's class, or None
     ========================= ========================================= ========================================
 
     What a pointer member is set to is kept alive with the record (the
@@ -410,6 +411,10 @@ class FieldBinding:
     #: carries the data pointer's facts too: it is one where a backend has no class
     #: for the record (one its FFI cannot hold, left out with a warning)
     pointer_type: str = ""
+    #: ``function_pointer``: how a Python callable assigned to it is called (None: its
+    #: arguments or result cannot cross, and it takes only FunctionPointers); the closure
+    #: is kept alive with the record, as a FunctionPointer assigned is
+    callback: CallbackBinding | None = None
     #: the C spelling of the member's type with its outer typedefs resolved: tells
     #: function pointer types apart (an assigned value must match), and is what a
     #: pointer stored in the member is cast to
@@ -646,6 +651,14 @@ class BindingModel:
     pointer_elements: tuple[PointerElements, ...] = ()
     #: the classes of the function pointer typedefs parameters are declared with
     callback_classes: tuple[CallbackClass, ...] = ()
+
+    def callables(self) -> list[CallbackBinding]:
+        """Every function pointer type the module makes closures of Python callables for: those
+        of parameters, of the typedef classes and of record fields, in that order."""
+        found = [p.callback for f in self.functions for p in f.params if p.callback is not None]
+        found += [c.callback for c in self.callback_classes]
+        found += [f.callback for r in self.records for f in r.fields if f.callback is not None]
+        return found
 
     def aliases_of(self, wrapped: Iterable[FunctionBinding]) -> tuple[tuple[str, str], ...]:
         """The function aliases of functions a backend wraps (one it left out has no name to alias)."""

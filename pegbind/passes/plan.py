@@ -985,7 +985,11 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
     """A pointer member: what it points to decides how it reads and what it takes (see :class:`FieldBinding`)."""
     pointee = module.resolve(pointer.target)
     if isinstance(pointee, FunctionType):
-        return FieldBinding(path, py_name, member.type, "function_pointer")
+        try:
+            callback: CallbackBinding | None = plan_callback(module, target, names, member.type, pointee)
+        except Unsupported:
+            callback = None  # only FunctionPointers: what C calls it with cannot reach Python
+        return FieldBinding(path, py_name, member.type, "function_pointer", callback=callback)
     key = opaque_key(module, names, pointer.target)
     if key is not None:
         return FieldBinding(path, py_name, member.type, "handle", record_key=key)
@@ -1074,9 +1078,10 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
 
 
 def plan_records(
-    module: Module, names: dict, target: TargetInfo
+    module: Module, names: dict, target: TargetInfo, config: BindingConfig | None = None
 ) -> tuple[list[RecordBinding], list[tuple[tuple[str, str], Diagnostic]]]:
-    """Each named record's class, and why a field is left out (keyed by ``("record", key)``)."""
+    """Each named record's class, and why a field is left out (keyed by ``("record", key)``);
+    ``config``: its ``callbacks`` say what the callables of function pointer fields give C on error."""
     from .naming import record_class_names  # the same preference order as the naming pass
 
     bindings, dropped = [], []
@@ -1089,6 +1094,10 @@ def plan_records(
                 binding = plan_field(module, names, member, path, target)
                 if shared and follows_text(module, member.type):
                     binding = dataclasses.replace(binding, elided_in_repr=True)
+                typedef = member.type.name if isinstance(member.type, TypedefRef) else ""
+                if binding.callback is not None and config is not None and typedef in config.callbacks:
+                    binding = dataclasses.replace(binding, callback=callback_on_error(
+                        module, config, binding.callback, config.callbacks[typedef], f"callbacks.{typedef}"))
                 fields.append(binding)
             except Unsupported as exc:
                 dropped.append((("record", record.key),

@@ -316,3 +316,7 @@ int capi_db_getinfo(capi_db *db, int info, ...) {
     va_end(ap);
     return status;
 }
+
+int capi_handler_run(const capi_handler *handler, int x) {
+    return (handler->visit ? handler->visit(x, handler->user) : 0) + (handler->twice ? handler->twice(x) : 0);
+}

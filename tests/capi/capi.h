@@ -190,6 +190,10 @@ int capi_holder_constant(const capi_holder *holder, int index);
 int capi_holder_row_sum(const capi_holder *holder, int row);
 int capi_holder_refs(const capi_holder *holder);
 
+/* A record holding callables, as libpng's and zlib's hold their allocators. */
+typedef struct capi_handler { capi_visit visit; int (*twice)(int); void *user; } capi_handler;
+int capi_handler_run(const capi_handler *handler, int x);  /* visit(x, user) + twice(x); NULL ones count 0 */
+
 /* Variadic functions, as sqlite3_mprintf, curl_easy_setopt and curl_easy_getinfo. */
 int capi_format(char *buf, size_t size, const char *format, ...);  /* vsnprintf into buf */
 long long capi_add(int count, ...);  /* count extra arguments, each read as a long long */

@@ -588,13 +588,13 @@ cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
-cdef void *_pb_function_pointer_value(object value, str ctype, str what) except? NULL:
+cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wanted="a FunctionPointer or None") except? NULL:
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return NULL
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
     return (<FunctionPointer>value)._ptr

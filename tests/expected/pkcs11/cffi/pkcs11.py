@@ -3983,13 +3983,19 @@ def _pb_function_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_function_pointer_value(value, ctype, what):
+def _pb_made_function_pointer(factory, ctype, function):
+    """A FunctionPointer of type ``ctype`` calling ``function`` through a closure it keeps alive."""
+    closure, pointer = factory(function)
+    return _pb_function_pointer(pointer, ctype, closure)
+
+
+def _pb_function_pointer_value(value, ctype, what, wanted="a FunctionPointer or None"):
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return None
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
@@ -6585,8 +6591,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize')
-        self._p.C_Initialize = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Initialize', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Initialize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), pointer)
         _pb_keep(self, 'C_Initialize', value)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Initialize'))
@@ -6597,8 +6607,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize')
-        self._p.C_Finalize = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_Finalize', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Finalize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), pointer)
         _pb_keep(self, 'C_Finalize', value)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Finalize'))
@@ -6609,8 +6623,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo')
-        self._p.C_GetInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), pointer)
         _pb_keep(self, 'C_GetInfo', value)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetInfo'))
@@ -6621,8 +6639,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList')
-        self._p.C_GetFunctionList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetFunctionList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), pointer)
         _pb_keep(self, 'C_GetFunctionList', value)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionList'))
@@ -6633,8 +6655,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList')
-        self._p.C_GetSlotList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetSlotList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), pointer)
         _pb_keep(self, 'C_GetSlotList', value)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotList'))
@@ -6645,8 +6671,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo')
-        self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetSlotInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), pointer)
         _pb_keep(self, 'C_GetSlotInfo', value)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSlotInfo'))
@@ -6657,8 +6687,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo')
-        self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetTokenInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), pointer)
         _pb_keep(self, 'C_GetTokenInfo', value)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetTokenInfo'))
@@ -6669,8 +6703,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList')
-        self._p.C_GetMechanismList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetMechanismList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), pointer)
         _pb_keep(self, 'C_GetMechanismList', value)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismList'))
@@ -6681,8 +6719,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo')
-        self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetMechanismInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), pointer)
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetMechanismInfo'))
@@ -6693,8 +6735,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken')
-        self._p.C_InitToken = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_InitToken = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), pointer)
         _pb_keep(self, 'C_InitToken', value)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitToken'))
@@ -6705,8 +6751,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN')
-        self._p.C_InitPIN = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_InitPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), pointer)
         _pb_keep(self, 'C_InitPIN', value)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_InitPIN'))
@@ -6717,8 +6767,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN')
-        self._p.C_SetPIN = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SetPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), pointer)
         _pb_keep(self, 'C_SetPIN', value)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetPIN'))
@@ -6729,8 +6783,9 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession')
-        self._p.C_OpenSession = _NULL if pointer is None else pointer
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_OpenSession', 'a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_OpenSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), pointer)
         _pb_keep(self, 'C_OpenSession', value)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_OpenSession'))
@@ -6741,8 +6796,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession')
-        self._p.C_CloseSession = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CloseSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), pointer)
         _pb_keep(self, 'C_CloseSession', value)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseSession'))
@@ -6753,8 +6812,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions')
-        self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SLOT_ID)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CloseAllSessions = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), pointer)
         _pb_keep(self, 'C_CloseAllSessions', value)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CloseAllSessions'))
@@ -6765,8 +6828,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo')
-        self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetSessionInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), pointer)
         _pb_keep(self, 'C_GetSessionInfo', value)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetSessionInfo'))
@@ -6777,8 +6844,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState')
-        self._p.C_GetOperationState = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), pointer)
         _pb_keep(self, 'C_GetOperationState', value)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetOperationState'))
@@ -6789,8 +6860,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState')
-        self._p.C_SetOperationState = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), pointer)
         _pb_keep(self, 'C_SetOperationState', value)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetOperationState'))
@@ -6801,8 +6876,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Login.setter
     def C_Login(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login')
-        self._p.C_Login = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Login = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Login), pointer)
         _pb_keep(self, 'C_Login', value)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Login'))
@@ -6813,8 +6892,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Logout.setter
     def C_Logout(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout')
-        self._p.C_Logout = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Logout = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), pointer)
         _pb_keep(self, 'C_Logout', value)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Logout'))
@@ -6825,8 +6908,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject')
-        self._p.C_CreateObject = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CreateObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), pointer)
         _pb_keep(self, 'C_CreateObject', value)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CreateObject'))
@@ -6837,8 +6924,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject')
-        self._p.C_CopyObject = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CopyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), pointer)
         _pb_keep(self, 'C_CopyObject', value)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CopyObject'))
@@ -6849,8 +6940,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject')
-        self._p.C_DestroyObject = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DestroyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), pointer)
         _pb_keep(self, 'C_DestroyObject', value)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DestroyObject'))
@@ -6861,8 +6956,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize')
-        self._p.C_GetObjectSize = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetObjectSize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), pointer)
         _pb_keep(self, 'C_GetObjectSize', value)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetObjectSize'))
@@ -6873,8 +6972,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue')
-        self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), pointer)
         _pb_keep(self, 'C_GetAttributeValue', value)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetAttributeValue'))
@@ -6885,8 +6988,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue')
-        self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), pointer)
         _pb_keep(self, 'C_SetAttributeValue', value)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SetAttributeValue'))
@@ -6897,8 +7004,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit')
-        self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_FindObjectsInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), pointer)
         _pb_keep(self, 'C_FindObjectsInit', value)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsInit'))
@@ -6909,8 +7020,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects')
-        self._p.C_FindObjects = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_FindObjects = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), pointer)
         _pb_keep(self, 'C_FindObjects', value)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjects'))
@@ -6921,8 +7036,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal')
-        self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_FindObjectsFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), pointer)
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_FindObjectsFinal'))
@@ -6933,8 +7052,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit')
-        self._p.C_EncryptInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), pointer)
         _pb_keep(self, 'C_EncryptInit', value)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptInit'))
@@ -6945,8 +7068,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt')
-        self._p.C_Encrypt = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Encrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), pointer)
         _pb_keep(self, 'C_Encrypt', value)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Encrypt'))
@@ -6957,8 +7084,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate')
-        self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), pointer)
         _pb_keep(self, 'C_EncryptUpdate', value)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptUpdate'))
@@ -6969,8 +7100,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal')
-        self._p.C_EncryptFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), pointer)
         _pb_keep(self, 'C_EncryptFinal', value)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_EncryptFinal'))
@@ -6981,8 +7116,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit')
-        self._p.C_DecryptInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), pointer)
         _pb_keep(self, 'C_DecryptInit', value)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptInit'))
@@ -6993,8 +7132,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt')
-        self._p.C_Decrypt = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Decrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), pointer)
         _pb_keep(self, 'C_Decrypt', value)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Decrypt'))
@@ -7005,8 +7148,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate')
-        self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), pointer)
         _pb_keep(self, 'C_DecryptUpdate', value)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptUpdate'))
@@ -7017,8 +7164,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal')
-        self._p.C_DecryptFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), pointer)
         _pb_keep(self, 'C_DecryptFinal', value)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptFinal'))
@@ -7029,8 +7180,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit')
-        self._p.C_DigestInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), pointer)
         _pb_keep(self, 'C_DigestInit', value)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestInit'))
@@ -7041,8 +7196,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Digest.setter
     def C_Digest(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest')
-        self._p.C_Digest = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Digest = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), pointer)
         _pb_keep(self, 'C_Digest', value)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Digest'))
@@ -7053,8 +7212,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate')
-        self._p.C_DigestUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), pointer)
         _pb_keep(self, 'C_DigestUpdate', value)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestUpdate'))
@@ -7065,8 +7228,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey')
-        self._p.C_DigestKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), pointer)
         _pb_keep(self, 'C_DigestKey', value)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestKey'))
@@ -7077,8 +7244,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal')
-        self._p.C_DigestFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), pointer)
         _pb_keep(self, 'C_DigestFinal', value)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestFinal'))
@@ -7089,8 +7260,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit')
-        self._p.C_SignInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), pointer)
         _pb_keep(self, 'C_SignInit', value)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignInit'))
@@ -7101,8 +7276,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Sign.setter
     def C_Sign(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign')
-        self._p.C_Sign = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Sign = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), pointer)
         _pb_keep(self, 'C_Sign', value)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Sign'))
@@ -7113,8 +7292,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate')
-        self._p.C_SignUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), pointer)
         _pb_keep(self, 'C_SignUpdate', value)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignUpdate'))
@@ -7125,8 +7308,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal')
-        self._p.C_SignFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), pointer)
         _pb_keep(self, 'C_SignFinal', value)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignFinal'))
@@ -7137,8 +7324,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit')
-        self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), pointer)
         _pb_keep(self, 'C_SignRecoverInit', value)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecoverInit'))
@@ -7149,8 +7340,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover')
-        self._p.C_SignRecover = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), pointer)
         _pb_keep(self, 'C_SignRecover', value)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignRecover'))
@@ -7161,8 +7356,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit')
-        self._p.C_VerifyInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), pointer)
         _pb_keep(self, 'C_VerifyInit', value)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyInit'))
@@ -7173,8 +7372,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_Verify.setter
     def C_Verify(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify')
-        self._p.C_Verify = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Verify = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), pointer)
         _pb_keep(self, 'C_Verify', value)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_Verify'))
@@ -7185,8 +7388,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate')
-        self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), pointer)
         _pb_keep(self, 'C_VerifyUpdate', value)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyUpdate'))
@@ -7197,8 +7404,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal')
-        self._p.C_VerifyFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), pointer)
         _pb_keep(self, 'C_VerifyFinal', value)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyFinal'))
@@ -7209,8 +7420,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit')
-        self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), pointer)
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecoverInit'))
@@ -7221,8 +7436,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover')
-        self._p.C_VerifyRecover = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), pointer)
         _pb_keep(self, 'C_VerifyRecover', value)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_VerifyRecover'))
@@ -7233,8 +7452,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate')
-        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), pointer)
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DigestEncryptUpdate'))
@@ -7245,8 +7468,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate')
-        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), pointer)
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptDigestUpdate'))
@@ -7257,8 +7484,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate')
-        self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), pointer)
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SignEncryptUpdate'))
@@ -7269,8 +7500,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate')
-        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), pointer)
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DecryptVerifyUpdate'))
@@ -7281,8 +7516,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey')
-        self._p.C_GenerateKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GenerateKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), pointer)
         _pb_keep(self, 'C_GenerateKey', value)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKey'))
@@ -7293,8 +7532,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair')
-        self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GenerateKeyPair = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), pointer)
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateKeyPair'))
@@ -7305,8 +7548,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey')
-        self._p.C_WrapKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_WrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), pointer)
         _pb_keep(self, 'C_WrapKey', value)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WrapKey'))
@@ -7317,8 +7564,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey')
-        self._p.C_UnwrapKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_UnwrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), pointer)
         _pb_keep(self, 'C_UnwrapKey', value)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_UnwrapKey'))
@@ -7329,8 +7580,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey')
-        self._p.C_DeriveKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DeriveKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), pointer)
         _pb_keep(self, 'C_DeriveKey', value)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_DeriveKey'))
@@ -7341,8 +7596,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom')
-        self._p.C_SeedRandom = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SeedRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), pointer)
         _pb_keep(self, 'C_SeedRandom', value)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_SeedRandom'))
@@ -7353,8 +7612,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom')
-        self._p.C_GenerateRandom = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GenerateRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), pointer)
         _pb_keep(self, 'C_GenerateRandom', value)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GenerateRandom'))
@@ -7365,8 +7628,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus')
-        self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetFunctionStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), pointer)
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_GetFunctionStatus'))
@@ -7377,8 +7644,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction')
-        self._p.C_CancelFunction = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CancelFunction = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), pointer)
         _pb_keep(self, 'C_CancelFunction', value)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_CancelFunction'))
@@ -7389,8 +7660,12 @@ class CK_FUNCTION_LIST(_pb_Record):
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent')
-        self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_WaitForSlotEvent = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), pointer)
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST.C_WaitForSlotEvent'))
@@ -7628,8 +7903,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize')
-        self._p.C_Initialize = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Initialize', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Initialize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Initialize), pointer)
         _pb_keep(self, 'C_Initialize', value)
 
     C_Initialize = C_Initialize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Initialize'))
@@ -7640,8 +7919,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize')
-        self._p.C_Finalize = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_Finalize', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Finalize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Finalize), pointer)
         _pb_keep(self, 'C_Finalize', value)
 
     C_Finalize = C_Finalize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Finalize'))
@@ -7652,8 +7935,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo')
-        self._p.C_GetInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), pointer)
         _pb_keep(self, 'C_GetInfo', value)
 
     C_GetInfo = C_GetInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInfo'))
@@ -7664,8 +7951,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList')
-        self._p.C_GetFunctionList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetFunctionList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), pointer)
         _pb_keep(self, 'C_GetFunctionList', value)
 
     C_GetFunctionList = C_GetFunctionList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionList'))
@@ -7676,8 +7967,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList')
-        self._p.C_GetSlotList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetSlotList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), pointer)
         _pb_keep(self, 'C_GetSlotList', value)
 
     C_GetSlotList = C_GetSlotList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotList'))
@@ -7688,8 +7983,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo')
-        self._p.C_GetSlotInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetSlotInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), pointer)
         _pb_keep(self, 'C_GetSlotInfo', value)
 
     C_GetSlotInfo = C_GetSlotInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSlotInfo'))
@@ -7700,8 +7999,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo')
-        self._p.C_GetTokenInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetTokenInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), pointer)
         _pb_keep(self, 'C_GetTokenInfo', value)
 
     C_GetTokenInfo = C_GetTokenInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetTokenInfo'))
@@ -7712,8 +8015,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList')
-        self._p.C_GetMechanismList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetMechanismList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), pointer)
         _pb_keep(self, 'C_GetMechanismList', value)
 
     C_GetMechanismList = C_GetMechanismList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismList'))
@@ -7724,8 +8031,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo')
-        self._p.C_GetMechanismInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetMechanismInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), pointer)
         _pb_keep(self, 'C_GetMechanismInfo', value)
 
     C_GetMechanismInfo = C_GetMechanismInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetMechanismInfo'))
@@ -7736,8 +8047,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken')
-        self._p.C_InitToken = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_InitToken = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), pointer)
         _pb_keep(self, 'C_InitToken', value)
 
     C_InitToken = C_InitToken.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitToken'))
@@ -7748,8 +8063,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN')
-        self._p.C_InitPIN = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_InitPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), pointer)
         _pb_keep(self, 'C_InitPIN', value)
 
     C_InitPIN = C_InitPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_InitPIN'))
@@ -7760,8 +8079,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN')
-        self._p.C_SetPIN = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SetPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), pointer)
         _pb_keep(self, 'C_SetPIN', value)
 
     C_SetPIN = C_SetPIN.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetPIN'))
@@ -7772,8 +8095,9 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession')
-        self._p.C_OpenSession = _NULL if pointer is None else pointer
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_OpenSession', 'a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_OpenSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_OpenSession), pointer)
         _pb_keep(self, 'C_OpenSession', value)
 
     C_OpenSession = C_OpenSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_OpenSession'))
@@ -7784,8 +8108,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession')
-        self._p.C_CloseSession = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CloseSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), pointer)
         _pb_keep(self, 'C_CloseSession', value)
 
     C_CloseSession = C_CloseSession.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseSession'))
@@ -7796,8 +8124,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions')
-        self._p.C_CloseAllSessions = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SLOT_ID)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CloseAllSessions = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), pointer)
         _pb_keep(self, 'C_CloseAllSessions', value)
 
     C_CloseAllSessions = C_CloseAllSessions.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CloseAllSessions'))
@@ -7808,8 +8140,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo')
-        self._p.C_GetSessionInfo = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetSessionInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), pointer)
         _pb_keep(self, 'C_GetSessionInfo', value)
 
     C_GetSessionInfo = C_GetSessionInfo.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetSessionInfo'))
@@ -7820,8 +8156,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState')
-        self._p.C_GetOperationState = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), pointer)
         _pb_keep(self, 'C_GetOperationState', value)
 
     C_GetOperationState = C_GetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetOperationState'))
@@ -7832,8 +8172,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState')
-        self._p.C_SetOperationState = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), pointer)
         _pb_keep(self, 'C_SetOperationState', value)
 
     C_SetOperationState = C_SetOperationState.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetOperationState'))
@@ -7844,8 +8188,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Login.setter
     def C_Login(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login')
-        self._p.C_Login = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Login = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Login), pointer)
         _pb_keep(self, 'C_Login', value)
 
     C_Login = C_Login.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Login'))
@@ -7856,8 +8204,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Logout.setter
     def C_Logout(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout')
-        self._p.C_Logout = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Logout = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), pointer)
         _pb_keep(self, 'C_Logout', value)
 
     C_Logout = C_Logout.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Logout'))
@@ -7868,8 +8220,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject')
-        self._p.C_CreateObject = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CreateObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), pointer)
         _pb_keep(self, 'C_CreateObject', value)
 
     C_CreateObject = C_CreateObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CreateObject'))
@@ -7880,8 +8236,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject')
-        self._p.C_CopyObject = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CopyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), pointer)
         _pb_keep(self, 'C_CopyObject', value)
 
     C_CopyObject = C_CopyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CopyObject'))
@@ -7892,8 +8252,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject')
-        self._p.C_DestroyObject = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DestroyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), pointer)
         _pb_keep(self, 'C_DestroyObject', value)
 
     C_DestroyObject = C_DestroyObject.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DestroyObject'))
@@ -7904,8 +8268,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize')
-        self._p.C_GetObjectSize = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetObjectSize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), pointer)
         _pb_keep(self, 'C_GetObjectSize', value)
 
     C_GetObjectSize = C_GetObjectSize.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetObjectSize'))
@@ -7916,8 +8284,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue')
-        self._p.C_GetAttributeValue = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), pointer)
         _pb_keep(self, 'C_GetAttributeValue', value)
 
     C_GetAttributeValue = C_GetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetAttributeValue'))
@@ -7928,8 +8300,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue')
-        self._p.C_SetAttributeValue = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), pointer)
         _pb_keep(self, 'C_SetAttributeValue', value)
 
     C_SetAttributeValue = C_SetAttributeValue.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SetAttributeValue'))
@@ -7940,8 +8316,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit')
-        self._p.C_FindObjectsInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_FindObjectsInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), pointer)
         _pb_keep(self, 'C_FindObjectsInit', value)
 
     C_FindObjectsInit = C_FindObjectsInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsInit'))
@@ -7952,8 +8332,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects')
-        self._p.C_FindObjects = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_FindObjects = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), pointer)
         _pb_keep(self, 'C_FindObjects', value)
 
     C_FindObjects = C_FindObjects.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjects'))
@@ -7964,8 +8348,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal')
-        self._p.C_FindObjectsFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_FindObjectsFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), pointer)
         _pb_keep(self, 'C_FindObjectsFinal', value)
 
     C_FindObjectsFinal = C_FindObjectsFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_FindObjectsFinal'))
@@ -7976,8 +8364,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit')
-        self._p.C_EncryptInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), pointer)
         _pb_keep(self, 'C_EncryptInit', value)
 
     C_EncryptInit = C_EncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptInit'))
@@ -7988,8 +8380,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt')
-        self._p.C_Encrypt = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Encrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), pointer)
         _pb_keep(self, 'C_Encrypt', value)
 
     C_Encrypt = C_Encrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Encrypt'))
@@ -8000,8 +8396,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate')
-        self._p.C_EncryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), pointer)
         _pb_keep(self, 'C_EncryptUpdate', value)
 
     C_EncryptUpdate = C_EncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptUpdate'))
@@ -8012,8 +8412,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal')
-        self._p.C_EncryptFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), pointer)
         _pb_keep(self, 'C_EncryptFinal', value)
 
     C_EncryptFinal = C_EncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptFinal'))
@@ -8024,8 +8428,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit')
-        self._p.C_DecryptInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), pointer)
         _pb_keep(self, 'C_DecryptInit', value)
 
     C_DecryptInit = C_DecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptInit'))
@@ -8036,8 +8444,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt')
-        self._p.C_Decrypt = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Decrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), pointer)
         _pb_keep(self, 'C_Decrypt', value)
 
     C_Decrypt = C_Decrypt.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Decrypt'))
@@ -8048,8 +8460,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate')
-        self._p.C_DecryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), pointer)
         _pb_keep(self, 'C_DecryptUpdate', value)
 
     C_DecryptUpdate = C_DecryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptUpdate'))
@@ -8060,8 +8476,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal')
-        self._p.C_DecryptFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), pointer)
         _pb_keep(self, 'C_DecryptFinal', value)
 
     C_DecryptFinal = C_DecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptFinal'))
@@ -8072,8 +8492,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit')
-        self._p.C_DigestInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), pointer)
         _pb_keep(self, 'C_DigestInit', value)
 
     C_DigestInit = C_DigestInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestInit'))
@@ -8084,8 +8508,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Digest.setter
     def C_Digest(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest')
-        self._p.C_Digest = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Digest = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), pointer)
         _pb_keep(self, 'C_Digest', value)
 
     C_Digest = C_Digest.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Digest'))
@@ -8096,8 +8524,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate')
-        self._p.C_DigestUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), pointer)
         _pb_keep(self, 'C_DigestUpdate', value)
 
     C_DigestUpdate = C_DigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestUpdate'))
@@ -8108,8 +8540,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey')
-        self._p.C_DigestKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), pointer)
         _pb_keep(self, 'C_DigestKey', value)
 
     C_DigestKey = C_DigestKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestKey'))
@@ -8120,8 +8556,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal')
-        self._p.C_DigestFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), pointer)
         _pb_keep(self, 'C_DigestFinal', value)
 
     C_DigestFinal = C_DigestFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestFinal'))
@@ -8132,8 +8572,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit')
-        self._p.C_SignInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), pointer)
         _pb_keep(self, 'C_SignInit', value)
 
     C_SignInit = C_SignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignInit'))
@@ -8144,8 +8588,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Sign.setter
     def C_Sign(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign')
-        self._p.C_Sign = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Sign = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), pointer)
         _pb_keep(self, 'C_Sign', value)
 
     C_Sign = C_Sign.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Sign'))
@@ -8156,8 +8604,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate')
-        self._p.C_SignUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), pointer)
         _pb_keep(self, 'C_SignUpdate', value)
 
     C_SignUpdate = C_SignUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignUpdate'))
@@ -8168,8 +8620,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal')
-        self._p.C_SignFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), pointer)
         _pb_keep(self, 'C_SignFinal', value)
 
     C_SignFinal = C_SignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignFinal'))
@@ -8180,8 +8636,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit')
-        self._p.C_SignRecoverInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), pointer)
         _pb_keep(self, 'C_SignRecoverInit', value)
 
     C_SignRecoverInit = C_SignRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecoverInit'))
@@ -8192,8 +8652,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover')
-        self._p.C_SignRecover = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), pointer)
         _pb_keep(self, 'C_SignRecover', value)
 
     C_SignRecover = C_SignRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignRecover'))
@@ -8204,8 +8668,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit')
-        self._p.C_VerifyInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), pointer)
         _pb_keep(self, 'C_VerifyInit', value)
 
     C_VerifyInit = C_VerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyInit'))
@@ -8216,8 +8684,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_Verify.setter
     def C_Verify(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify')
-        self._p.C_Verify = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_Verify = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), pointer)
         _pb_keep(self, 'C_Verify', value)
 
     C_Verify = C_Verify.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_Verify'))
@@ -8228,8 +8700,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate')
-        self._p.C_VerifyUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), pointer)
         _pb_keep(self, 'C_VerifyUpdate', value)
 
     C_VerifyUpdate = C_VerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyUpdate'))
@@ -8240,8 +8716,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal')
-        self._p.C_VerifyFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), pointer)
         _pb_keep(self, 'C_VerifyFinal', value)
 
     C_VerifyFinal = C_VerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyFinal'))
@@ -8252,8 +8732,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit')
-        self._p.C_VerifyRecoverInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), pointer)
         _pb_keep(self, 'C_VerifyRecoverInit', value)
 
     C_VerifyRecoverInit = C_VerifyRecoverInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit'))
@@ -8264,8 +8748,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover')
-        self._p.C_VerifyRecover = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), pointer)
         _pb_keep(self, 'C_VerifyRecover', value)
 
     C_VerifyRecover = C_VerifyRecover.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyRecover'))
@@ -8276,8 +8764,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate')
-        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DigestEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), pointer)
         _pb_keep(self, 'C_DigestEncryptUpdate', value)
 
     C_DigestEncryptUpdate = C_DigestEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate'))
@@ -8288,8 +8780,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate')
-        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptDigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), pointer)
         _pb_keep(self, 'C_DecryptDigestUpdate', value)
 
     C_DecryptDigestUpdate = C_DecryptDigestUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate'))
@@ -8300,8 +8796,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate')
-        self._p.C_SignEncryptUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), pointer)
         _pb_keep(self, 'C_SignEncryptUpdate', value)
 
     C_SignEncryptUpdate = C_SignEncryptUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate'))
@@ -8312,8 +8812,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate')
-        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), pointer)
         _pb_keep(self, 'C_DecryptVerifyUpdate', value)
 
     C_DecryptVerifyUpdate = C_DecryptVerifyUpdate.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate'))
@@ -8324,8 +8828,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey')
-        self._p.C_GenerateKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GenerateKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), pointer)
         _pb_keep(self, 'C_GenerateKey', value)
 
     C_GenerateKey = C_GenerateKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKey'))
@@ -8336,8 +8844,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair')
-        self._p.C_GenerateKeyPair = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GenerateKeyPair = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), pointer)
         _pb_keep(self, 'C_GenerateKeyPair', value)
 
     C_GenerateKeyPair = C_GenerateKeyPair.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateKeyPair'))
@@ -8348,8 +8860,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey')
-        self._p.C_WrapKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_WrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), pointer)
         _pb_keep(self, 'C_WrapKey', value)
 
     C_WrapKey = C_WrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WrapKey'))
@@ -8360,8 +8876,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey')
-        self._p.C_UnwrapKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_UnwrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), pointer)
         _pb_keep(self, 'C_UnwrapKey', value)
 
     C_UnwrapKey = C_UnwrapKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_UnwrapKey'))
@@ -8372,8 +8892,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey')
-        self._p.C_DeriveKey = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DeriveKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), pointer)
         _pb_keep(self, 'C_DeriveKey', value)
 
     C_DeriveKey = C_DeriveKey.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DeriveKey'))
@@ -8384,8 +8908,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom')
-        self._p.C_SeedRandom = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SeedRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), pointer)
         _pb_keep(self, 'C_SeedRandom', value)
 
     C_SeedRandom = C_SeedRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SeedRandom'))
@@ -8396,8 +8924,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom')
-        self._p.C_GenerateRandom = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GenerateRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), pointer)
         _pb_keep(self, 'C_GenerateRandom', value)
 
     C_GenerateRandom = C_GenerateRandom.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GenerateRandom'))
@@ -8408,8 +8940,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus')
-        self._p.C_GetFunctionStatus = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetFunctionStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), pointer)
         _pb_keep(self, 'C_GetFunctionStatus', value)
 
     C_GetFunctionStatus = C_GetFunctionStatus.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetFunctionStatus'))
@@ -8420,8 +8956,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction')
-        self._p.C_CancelFunction = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_CancelFunction = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), pointer)
         _pb_keep(self, 'C_CancelFunction', value)
 
     C_CancelFunction = C_CancelFunction.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_CancelFunction'))
@@ -8432,8 +8972,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent')
-        self._p.C_WaitForSlotEvent = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_WaitForSlotEvent = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), pointer)
         _pb_keep(self, 'C_WaitForSlotEvent', value)
 
     C_WaitForSlotEvent = C_WaitForSlotEvent.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent'))
@@ -8444,8 +8988,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList')
-        self._p.C_GetInterfaceList = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetInterfaceList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterfaceList), pointer)
         _pb_keep(self, 'C_GetInterfaceList', value)
 
     C_GetInterfaceList = C_GetInterfaceList.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterfaceList'))
@@ -8456,8 +9004,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_GetInterface.setter
     def C_GetInterface(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface')
-        self._p.C_GetInterface = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_GetInterface = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterface), pointer)
         _pb_keep(self, 'C_GetInterface', value)
 
     C_GetInterface = C_GetInterface.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_GetInterface'))
@@ -8468,8 +9020,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_LoginUser.setter
     def C_LoginUser(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser')
-        self._p.C_LoginUser = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_LoginUser = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_LoginUser), pointer)
         _pb_keep(self, 'C_LoginUser', value)
 
     C_LoginUser = C_LoginUser.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_LoginUser'))
@@ -8480,8 +9036,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel')
-        self._p.C_SessionCancel = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SessionCancel = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SessionCancel), pointer)
         _pb_keep(self, 'C_SessionCancel', value)
 
     C_SessionCancel = C_SessionCancel.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SessionCancel'))
@@ -8492,8 +9052,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit')
-        self._p.C_MessageEncryptInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageEncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptInit), pointer)
         _pb_keep(self, 'C_MessageEncryptInit', value)
 
     C_MessageEncryptInit = C_MessageEncryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptInit'))
@@ -8504,8 +9068,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage')
-        self._p.C_EncryptMessage = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessage), pointer)
         _pb_keep(self, 'C_EncryptMessage', value)
 
     C_EncryptMessage = C_EncryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessage'))
@@ -8516,8 +9084,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin')
-        self._p.C_EncryptMessageBegin = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageBegin), pointer)
         _pb_keep(self, 'C_EncryptMessageBegin', value)
 
     C_EncryptMessageBegin = C_EncryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin'))
@@ -8528,8 +9100,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext')
-        self._p.C_EncryptMessageNext = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_EncryptMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageNext), pointer)
         _pb_keep(self, 'C_EncryptMessageNext', value)
 
     C_EncryptMessageNext = C_EncryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_EncryptMessageNext'))
@@ -8540,8 +9116,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal')
-        self._p.C_MessageEncryptFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageEncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptFinal), pointer)
         _pb_keep(self, 'C_MessageEncryptFinal', value)
 
     C_MessageEncryptFinal = C_MessageEncryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal'))
@@ -8552,8 +9132,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit')
-        self._p.C_MessageDecryptInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageDecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptInit), pointer)
         _pb_keep(self, 'C_MessageDecryptInit', value)
 
     C_MessageDecryptInit = C_MessageDecryptInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptInit'))
@@ -8564,8 +9148,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage')
-        self._p.C_DecryptMessage = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessage), pointer)
         _pb_keep(self, 'C_DecryptMessage', value)
 
     C_DecryptMessage = C_DecryptMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessage'))
@@ -8576,8 +9164,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin')
-        self._p.C_DecryptMessageBegin = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageBegin), pointer)
         _pb_keep(self, 'C_DecryptMessageBegin', value)
 
     C_DecryptMessageBegin = C_DecryptMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin'))
@@ -8588,8 +9180,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext')
-        self._p.C_DecryptMessageNext = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_DecryptMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageNext), pointer)
         _pb_keep(self, 'C_DecryptMessageNext', value)
 
     C_DecryptMessageNext = C_DecryptMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_DecryptMessageNext'))
@@ -8600,8 +9196,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal')
-        self._p.C_MessageDecryptFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageDecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptFinal), pointer)
         _pb_keep(self, 'C_MessageDecryptFinal', value)
 
     C_MessageDecryptFinal = C_MessageDecryptFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal'))
@@ -8612,8 +9212,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit')
-        self._p.C_MessageSignInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageSignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignInit), pointer)
         _pb_keep(self, 'C_MessageSignInit', value)
 
     C_MessageSignInit = C_MessageSignInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignInit'))
@@ -8624,8 +9228,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignMessage.setter
     def C_SignMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage')
-        self._p.C_SignMessage = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessage), pointer)
         _pb_keep(self, 'C_SignMessage', value)
 
     C_SignMessage = C_SignMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessage'))
@@ -8636,8 +9244,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin')
-        self._p.C_SignMessageBegin = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageBegin), pointer)
         _pb_keep(self, 'C_SignMessageBegin', value)
 
     C_SignMessageBegin = C_SignMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageBegin'))
@@ -8648,8 +9260,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext')
-        self._p.C_SignMessageNext = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_SignMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageNext), pointer)
         _pb_keep(self, 'C_SignMessageNext', value)
 
     C_SignMessageNext = C_SignMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_SignMessageNext'))
@@ -8660,8 +9276,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal')
-        self._p.C_MessageSignFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageSignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignFinal), pointer)
         _pb_keep(self, 'C_MessageSignFinal', value)
 
     C_MessageSignFinal = C_MessageSignFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageSignFinal'))
@@ -8672,8 +9292,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit')
-        self._p.C_MessageVerifyInit = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageVerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyInit), pointer)
         _pb_keep(self, 'C_MessageVerifyInit', value)
 
     C_MessageVerifyInit = C_MessageVerifyInit.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyInit'))
@@ -8684,8 +9308,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage')
-        self._p.C_VerifyMessage = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessage), pointer)
         _pb_keep(self, 'C_VerifyMessage', value)
 
     C_VerifyMessage = C_VerifyMessage.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessage'))
@@ -8696,8 +9324,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin')
-        self._p.C_VerifyMessageBegin = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageBegin), pointer)
         _pb_keep(self, 'C_VerifyMessageBegin', value)
 
     C_VerifyMessageBegin = C_VerifyMessageBegin.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin'))
@@ -8708,8 +9340,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext')
-        self._p.C_VerifyMessageNext = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_VerifyMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageNext), pointer)
         _pb_keep(self, 'C_VerifyMessageNext', value)
 
     C_VerifyMessageNext = C_VerifyMessageNext.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_VerifyMessageNext'))
@@ -8720,8 +9356,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal')
-        self._p.C_MessageVerifyFinal = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.C_MessageVerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyFinal), pointer)
         _pb_keep(self, 'C_MessageVerifyFinal', value)
 
     C_MessageVerifyFinal = C_MessageVerifyFinal.deleter(_pb_undeletable('CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal'))
@@ -8863,8 +9503,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @CreateMutex.setter
     def CreateMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex')
-        self._p.CreateMutex = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', 'CK_C_INITIALIZE_ARGS.CreateMutex', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.CreateMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.CreateMutex), pointer)
         _pb_keep(self, 'CreateMutex', value)
 
     CreateMutex = CreateMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.CreateMutex'))
@@ -8875,8 +9519,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @DestroyMutex.setter
     def DestroyMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex')
-        self._p.DestroyMutex = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.DestroyMutex', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.DestroyMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.DestroyMutex), pointer)
         _pb_keep(self, 'DestroyMutex', value)
 
     DestroyMutex = DestroyMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.DestroyMutex'))
@@ -8887,8 +9535,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @LockMutex.setter
     def LockMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex')
-        self._p.LockMutex = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.LockMutex', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.LockMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.LockMutex), pointer)
         _pb_keep(self, 'LockMutex', value)
 
     LockMutex = LockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.LockMutex'))
@@ -8899,8 +9551,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
 
     @UnlockMutex.setter
     def UnlockMutex(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex')
-        self._p.UnlockMutex = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', 'CK_C_INITIALIZE_ARGS.UnlockMutex', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.UnlockMutex = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.UnlockMutex), pointer)
         _pb_keep(self, 'UnlockMutex', value)
 
     UnlockMutex = UnlockMutex.deleter(_pb_undeletable('CK_C_INITIALIZE_ARGS.UnlockMutex'))
@@ -17728,8 +18384,9 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc')
-        self._p.NSC_ModuleDBFunc = _NULL if pointer is None else pointer
+        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.NSC_ModuleDBFunc = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.NSC_ModuleDBFunc), pointer)
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
 
     NSC_ModuleDBFunc = NSC_ModuleDBFunc.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc'))
@@ -17785,8 +18442,12 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, value):
-        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus')
-        self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_3, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
+        pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.NSC_NSSGetFIPSStatus), pointer)
         _pb_keep(self, 'NSC_NSSGetFIPSStatus', value)
 
     NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus.deleter(_pb_undeletable('CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus'))

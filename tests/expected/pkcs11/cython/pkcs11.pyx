@@ -745,13 +745,13 @@ cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
-cdef void *_pb_function_pointer_value(object value, str ctype, str what) except? NULL:
+cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wanted="a FunctionPointer or None") except? NULL:
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return NULL
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
     return (<FunctionPointer>value)._ptr
@@ -6354,7 +6354,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Initialize")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Initialize", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
@@ -6366,7 +6372,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Finalize")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Finalize", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
@@ -6378,7 +6390,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_4(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
@@ -6390,7 +6408,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_5(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
@@ -6402,7 +6426,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_6(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
@@ -6414,7 +6444,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_7(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
@@ -6426,7 +6462,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_8(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
@@ -6438,7 +6480,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_9(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
@@ -6450,7 +6498,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_10(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
@@ -6462,7 +6516,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_11(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
@@ -6474,7 +6534,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
@@ -6486,7 +6552,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_13(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
@@ -6498,7 +6570,8 @@ cdef class CK_FUNCTION_LIST:
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST.C_OpenSession")
+        cdef void *address
+        address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST.C_OpenSession")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
@@ -6510,7 +6583,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
@@ -6522,7 +6601,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
@@ -6534,7 +6619,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_15(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
@@ -6546,7 +6637,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
@@ -6558,7 +6655,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_17(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
@@ -6570,7 +6673,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Login.setter
     def C_Login(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_18(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
@@ -6582,7 +6691,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Logout.setter
     def C_Logout(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
@@ -6594,7 +6709,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_19(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
@@ -6606,7 +6727,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_20(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
@@ -6618,7 +6745,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_21(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
@@ -6630,7 +6763,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_22(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
@@ -6642,7 +6781,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_23(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
@@ -6654,7 +6799,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_23(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
@@ -6666,7 +6817,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_24(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
@@ -6678,7 +6835,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_25(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
@@ -6690,7 +6853,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
@@ -6702,7 +6871,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
@@ -6714,7 +6889,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
@@ -6726,7 +6907,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
@@ -6738,7 +6925,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
@@ -6750,7 +6943,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
@@ -6762,7 +6961,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
@@ -6774,7 +6979,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
@@ -6786,7 +6997,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
@@ -6798,7 +7015,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_28(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
@@ -6810,7 +7033,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Digest.setter
     def C_Digest(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
@@ -6822,7 +7051,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
@@ -6834,7 +7069,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_21(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
@@ -6846,7 +7087,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
@@ -6858,7 +7105,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
@@ -6870,7 +7123,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Sign.setter
     def C_Sign(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
@@ -6882,7 +7141,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
@@ -6894,7 +7159,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
@@ -6906,7 +7177,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
@@ -6918,7 +7195,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
@@ -6930,7 +7213,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
@@ -6942,7 +7231,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_Verify.setter
     def C_Verify(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_13(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
@@ -6954,7 +7249,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
@@ -6966,7 +7267,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
@@ -6978,7 +7285,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
@@ -6990,7 +7303,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
@@ -7002,7 +7321,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
@@ -7014,7 +7339,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
@@ -7026,7 +7357,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
@@ -7038,7 +7375,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
@@ -7050,7 +7393,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_29(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
@@ -7062,7 +7411,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_30(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
@@ -7074,7 +7429,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_31(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
@@ -7086,7 +7447,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_32(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
@@ -7098,7 +7465,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_33(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
@@ -7110,7 +7483,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
@@ -7122,7 +7501,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
@@ -7134,7 +7519,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
@@ -7146,7 +7537,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
@@ -7158,7 +7555,13 @@ cdef class CK_FUNCTION_LIST:
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_34(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
@@ -7437,7 +7840,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Initialize")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Initialize", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
@@ -7449,7 +7858,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Finalize")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Finalize", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
@@ -7461,7 +7876,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_4(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
@@ -7473,7 +7894,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_5(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
@@ -7485,7 +7912,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_6(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
@@ -7497,7 +7930,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_7(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
@@ -7509,7 +7948,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_8(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
@@ -7521,7 +7966,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_9(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
@@ -7533,7 +7984,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_10(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
@@ -7545,7 +8002,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_11(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
@@ -7557,7 +8020,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
@@ -7569,7 +8038,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_13(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
@@ -7581,7 +8056,8 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
+        cdef void *address
+        address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
@@ -7593,7 +8069,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
@@ -7605,7 +8087,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
@@ -7617,7 +8105,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_15(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
@@ -7629,7 +8123,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
@@ -7641,7 +8141,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_17(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
@@ -7653,7 +8159,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Login.setter
     def C_Login(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_18(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Login, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Login, value)
@@ -7665,7 +8177,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Logout.setter
     def C_Logout(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
@@ -7677,7 +8195,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_19(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
@@ -7689,7 +8213,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_20(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
@@ -7701,7 +8231,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_21(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
@@ -7713,7 +8249,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_22(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
@@ -7725,7 +8267,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_23(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
@@ -7737,7 +8285,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_23(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
@@ -7749,7 +8303,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_24(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
@@ -7761,7 +8321,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_25(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
@@ -7773,7 +8339,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
@@ -7785,7 +8357,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
@@ -7797,7 +8375,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
@@ -7809,7 +8393,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
@@ -7821,7 +8411,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
@@ -7833,7 +8429,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
@@ -7845,7 +8447,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
@@ -7857,7 +8465,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
@@ -7869,7 +8483,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
@@ -7881,7 +8501,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_28(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
@@ -7893,7 +8519,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Digest.setter
     def C_Digest(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
@@ -7905,7 +8537,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
@@ -7917,7 +8555,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_21(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
@@ -7929,7 +8573,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
@@ -7941,7 +8591,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
@@ -7953,7 +8609,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Sign.setter
     def C_Sign(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
@@ -7965,7 +8627,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
@@ -7977,7 +8645,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_16(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
@@ -7989,7 +8663,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
@@ -8001,7 +8681,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
@@ -8013,7 +8699,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
@@ -8025,7 +8717,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_Verify.setter
     def C_Verify(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_13(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
@@ -8037,7 +8735,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
@@ -8049,7 +8753,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
@@ -8061,7 +8771,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
@@ -8073,7 +8789,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
@@ -8085,7 +8807,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
@@ -8097,7 +8825,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
@@ -8109,7 +8843,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
@@ -8121,7 +8861,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_27(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
@@ -8133,7 +8879,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_29(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
@@ -8145,7 +8897,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_30(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
@@ -8157,7 +8915,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_31(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
@@ -8169,7 +8933,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_32(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
@@ -8181,7 +8951,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_33(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
@@ -8193,7 +8969,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
@@ -8205,7 +8987,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_12(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
@@ -8217,7 +9005,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
@@ -8229,7 +9023,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
@@ -8241,7 +9041,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_34(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
@@ -8253,7 +9059,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_35(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInterfaceList, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterfaceList, value)
@@ -8265,7 +9077,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_GetInterface.setter
     def C_GetInterface(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_36(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_GetInterface, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_GetInterface, value)
@@ -8277,7 +9095,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_LoginUser.setter
     def C_LoginUser(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_37(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_LoginUser, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_LoginUser, value)
@@ -8289,7 +9113,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_21(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SessionCancel, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SessionCancel, value)
@@ -8301,7 +9131,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptInit, value)
@@ -8313,7 +9149,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_38(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessage, value)
@@ -8325,7 +9167,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_39(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageBegin, value)
@@ -8337,7 +9185,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_40(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_EncryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageNext, value)
@@ -8349,7 +9203,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageEncryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptFinal, value)
@@ -8361,7 +9221,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageDecryptInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptInit, value)
@@ -8373,7 +9239,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_38(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessage, value)
@@ -8385,7 +9257,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_39(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageBegin, value)
@@ -8397,7 +9275,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_40(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_DecryptMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageNext, value)
@@ -8409,7 +9293,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageDecryptFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptFinal, value)
@@ -8421,7 +9311,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignInit, value)
@@ -8433,7 +9329,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignMessage.setter
     def C_SignMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_41(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessage, value)
@@ -8445,7 +9347,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_42(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageBegin, value)
@@ -8457,7 +9365,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_41(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_SignMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_SignMessageNext, value)
@@ -8469,7 +9383,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageSignFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageSignFinal, value)
@@ -8481,7 +9401,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_26(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageVerifyInit, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyInit, value)
@@ -8493,7 +9419,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_43(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessage, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessage, value)
@@ -8505,7 +9437,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_42(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessageBegin, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageBegin, value)
@@ -8517,7 +9455,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_43(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_VerifyMessageNext, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageNext, value)
@@ -8529,7 +9473,13 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_14(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.C_MessageVerifyFinal, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyFinal, value)
@@ -8736,7 +9686,13 @@ cdef class CK_C_INITIALIZE_ARGS:
 
     @CreateMutex.setter
     def CreateMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', "CK_C_INITIALIZE_ARGS.CreateMutex")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_1(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', "CK_C_INITIALIZE_ARGS.CreateMutex", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.CreateMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.CreateMutex, value)
@@ -8748,7 +9704,13 @@ cdef class CK_C_INITIALIZE_ARGS:
 
     @DestroyMutex.setter
     def DestroyMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.DestroyMutex")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.DestroyMutex", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.DestroyMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.DestroyMutex, value)
@@ -8760,7 +9722,13 @@ cdef class CK_C_INITIALIZE_ARGS:
 
     @LockMutex.setter
     def LockMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.LockMutex")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.LockMutex", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.LockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.LockMutex, value)
@@ -8772,7 +9740,13 @@ cdef class CK_C_INITIALIZE_ARGS:
 
     @UnlockMutex.setter
     def UnlockMutex(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.UnlockMutex")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_2(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.UnlockMutex", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.UnlockMutex, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.UnlockMutex, value)
@@ -20055,7 +21029,8 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
+        cdef void *address
+        address = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
@@ -20152,7 +21127,13 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_3(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)

@@ -981,13 +981,19 @@ def _pb_function_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_function_pointer_value(value, ctype, what):
+def _pb_made_function_pointer(factory, ctype, function):
+    """A FunctionPointer of type ``ctype`` calling ``function`` through a closure it keeps alive."""
+    closure, pointer = factory(function)
+    return _pb_function_pointer(pointer, ctype, closure)
+
+
+def _pb_function_pointer_value(value, ctype, what, wanted="a FunctionPointer or None"):
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return None
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
@@ -1774,8 +1780,12 @@ class node(_pb_Record):
 
     @compare.setter
     def compare(self, value):
-        pointer = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
-        self._p.compare = _NULL if pointer is None else pointer
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_0, 'int (*)(const struct node *, const struct node *)', value)
+        pointer = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare', 'a callable, a FunctionPointer or None')
+        # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
+        self._p.compare = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.compare), pointer)
         _pb_keep(self, 'compare', value)
 
     compare = compare.deleter(_pb_undeletable('node.compare'))
@@ -1816,6 +1826,24 @@ _pb_ptr_matrix = _ffi.typeof('struct matrix *')
 
 # ---- functions ---------------------------------------------------------
 
+
+def _pb_callback_0(function):
+    'A C int (*)(struct node *, struct node *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(_pb_view_at(node, a0, None), _pb_view_at(node, a1, None))
+            if result.__class__ is int and -2147483648 <= result <= 2147483647:
+                return result
+            return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ffi.callback('int (*)(struct node *, struct node *)', trampoline)
+    return closure, closure
+
+
 _f_handle_open = getattr(_lib, 'handle_open')
 
 
@@ -1823,12 +1851,16 @@ def handle_open(name, /):
     'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
     try:
         _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstr(name, 'argument 1 (name)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     name, = _pb_fix((('cstring', 'argument 1 (name)'),), (name,))
     _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstr(name, 'argument 1 (name)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
     return _pb_ret
 
@@ -1839,11 +1871,19 @@ _f_handle_close = getattr(_lib, 'handle_close')
 def handle_close(h, /):
     'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
     try:
-        return _f_handle_close(_NULL if h is None else h._h)
-    except _PB_RETRY:
-        pass
+        _pb_r = _f_handle_close(_NULL if h is None else h._h)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     h, = _pb_fix((('record', 'argument 1 (h)', opaque_handle, True),), (h,))
-    return _f_handle_close(_NULL if h is None else h._h)
+    _pb_r = _f_handle_close(_NULL if h is None else h._h)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 _f_segment_length = getattr(_lib, 'segment_length')
@@ -1852,11 +1892,19 @@ _f_segment_length = getattr(_lib, 'segment_length')
 def segment_length(s, /):
     'segment_length(s: segment | None, /) -> float\n\nC: double segment_length(const struct segment *s);'
     try:
-        return _f_segment_length(_NULL if s is None else s._p)
-    except _PB_RETRY:
-        pass
+        _pb_r = _f_segment_length(_NULL if s is None else s._p)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     s, = _pb_fix((('record', 'argument 1 (s)', segment, True),), (s,))
-    return _f_segment_length(_NULL if s is None else s._p)
+    _pb_r = _f_segment_length(_NULL if s is None else s._p)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 

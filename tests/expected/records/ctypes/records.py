@@ -1031,13 +1031,19 @@ def _pb_function_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_function_pointer_value(value, ctype, what):
+def _pb_made_function_pointer(factory, ctype, function):
+    """A FunctionPointer of type ``ctype`` calling ``function`` through a closure it keeps alive."""
+    closure, pointer = factory(function)
+    return _pb_function_pointer(pointer, ctype, closure)
+
+
+def _pb_function_pointer_value(value, ctype, what, wanted="a FunctionPointer or None"):
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return None
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
@@ -1877,7 +1883,10 @@ class node(_pb_Record):
 
     @compare.setter
     def compare(self, value):
-        self._s.compare = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare')
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_0, 'int (*)(const struct node *, const struct node *)', value)
+        self._s.compare = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', 'node.compare', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'compare', value)
 
     compare = compare.deleter(_pb_undeletable('node.compare'))
@@ -1907,6 +1916,24 @@ class matrix(_pb_Record):
 
 
 # ---- functions ---------------------------------------------------------
+
+
+def _pb_callback_0(function):
+    'A C int (*)(struct node *, struct node *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1):
+        try:
+            result = function(_pb_view_at(node, _S7, a0, None), _pb_view_at(node, _S7, a1, None))
+            if result.__class__ is int and -2147483648 <= result <= 2147483647:
+                return result
+            return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            _pb_callback_failed(error)
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
 _pt_handle_open = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_handle_close = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p)
 _pt_segment_length = _ct.CFUNCTYPE(_ct.c_double, _ct.POINTER(_S1))
@@ -1919,12 +1946,16 @@ def handle_open(name, /):
     'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
     try:
         _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
+        if _pb_pending:
+            _pb_raise_kept()
         _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY:
-        pass
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     name, = _pb_fix((('cstring', 'argument 1 (name)'),), (name,))
     _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
+    if _pb_pending:
+        _pb_raise_kept()
     _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
     return _pb_ret
 
@@ -1939,11 +1970,19 @@ def handle_close(h, /):
     'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
     try:
         if (h is None or h.__class__ is opaque_handle):
-            return _f_handle_close(None if h is None else h._h)
-    except _PB_RETRY:
-        pass
+            _pb_r = _f_handle_close(None if h is None else h._h)
+            if _pb_pending:
+                _pb_raise_kept()
+            _pb_ret = _pb_r
+            return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     h, = _pb_fix((('record', 'argument 1 (h)', opaque_handle, True),), (h,))
-    return _f_handle_close(None if h is None else h._h)
+    _pb_r = _f_handle_close(None if h is None else h._h)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_handle_close is None:
@@ -1955,11 +1994,19 @@ _f_segment_length = _pb_symbol(_pb_libraries, 'segment_length', _pt_segment_leng
 def segment_length(s, /):
     'segment_length(s: segment | None, /) -> float\n\nC: double segment_length(const struct segment *s);'
     try:
-        return _f_segment_length(None if s is None else s._s)
-    except _PB_RETRY:
-        pass
+        _pb_r = _f_segment_length(None if s is None else s._s)
+        if _pb_pending:
+            _pb_raise_kept()
+        _pb_ret = _pb_r
+        return _pb_ret
+    except _PB_RETRY as _pb_error:
+        _pb_not_kept(_pb_error)
     s, = _pb_fix((('record', 'argument 1 (s)', segment, True),), (s,))
-    return _f_segment_length(None if s is None else s._s)
+    _pb_r = _f_segment_length(None if s is None else s._s)
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_r
+    return _pb_ret
 
 
 if _f_segment_length is None:

@@ -23,6 +23,7 @@ from enum import IntEnum as _IntEnum
 import operator as _operator
 import sys as _sys
 import threading as _threading
+import ctypes as _ct
 
 cdef extern from "Python.h":
     bint PyIndex_Check(object)
@@ -624,13 +625,13 @@ cdef object _pb_new_function_pointer(void *ptr, str ctype, object owner):
     return obj
 
 
-cdef void *_pb_function_pointer_value(object value, str ctype, str what) except? NULL:
+cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wanted="a FunctionPointer or None") except? NULL:
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return NULL
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if (<FunctionPointer>value)._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {(<FunctionPointer>value)._ctype}")
     return (<FunctionPointer>value)._ptr
@@ -809,6 +810,25 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
         _pb_fix_value(spec, value)  # raises
     memcpy(target, &address, sizeof(void *))
     return 0
+
+
+def _pb_callback_0(function):
+    # A C int (*)(struct node *, struct node *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1):
+        try:
+            result = function(_pb_at_node(<void *><size_t>(a0 or 0), None), _pb_at_node(<void *><size_t>(a1 or 0), None))
+            if type(result) is int and -2147483648 <= result <= 2147483647:
+                return result
+            return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
+        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return 0
+
+    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -1941,7 +1961,13 @@ cdef class node:
 
     @compare.setter
     def compare(self, value):
-        cdef void *address = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', "node.compare")
+        cdef void *address
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_0(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', "node.compare", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.compare, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.compare, value)
@@ -2092,6 +2118,8 @@ def handle_open(name, /):
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_handle_open(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_new_opaque_handle(<void *>_pb_r, None)
 
@@ -2115,6 +2143,8 @@ def handle_close(h, /):
         _pb_a0 = <_c_handle_t>_pb_handle_arg(h, opaque_handle, "argument 1 (h)", True)
 
     _pb_r = _c_handle_close(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 
@@ -2136,6 +2166,8 @@ def segment_length(s, /):
         raise _pb_wrong_record(s, segment, "argument 1 (s)", True)
 
     _pb_r = _c_segment_length(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
     _pb_ret = _pb_r
 

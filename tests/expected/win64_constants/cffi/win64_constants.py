@@ -988,13 +988,19 @@ def _pb_function_pointer(pointer, ctype, owner):
     return obj
 
 
-def _pb_function_pointer_value(value, ctype, what):
+def _pb_made_function_pointer(factory, ctype, function):
+    """A FunctionPointer of type ``ctype`` calling ``function`` through a closure it keeps alive."""
+    closure, pointer = factory(function)
+    return _pb_function_pointer(pointer, ctype, closure)
+
+
+def _pb_function_pointer_value(value, ctype, what, wanted="a FunctionPointer or None"):
     # Only a FunctionPointer of the same C type (or None) may be stored: an
     # arbitrary address would crash the process when called.
     if value is None:
         return None
     if not isinstance(value, FunctionPointer):
-        raise TypeError(f"{what} must be a FunctionPointer or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
     if value._ctype != ctype:
         raise TypeError(f"{what} holds a {ctype}, not a {value._ctype}")
     return value._ptr
