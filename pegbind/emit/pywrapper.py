@@ -531,8 +531,8 @@ class WrapperWriter(ABC):
             lines += ["        " + line for line in body]
         if self.takes_callables:
             # what a callable raised, raised once C returned, is no argument to retry with
-            lines.append(f"    except {FAST_PATH_ERRORS} as _pb_error:")
-            lines.append("        _pb_not_kept(_pb_error)")
+            lines.append(f"    except {FAST_PATH_ERRORS} as _pb_raised:")
+            lines.append("        _pb_not_kept(_pb_raised)")
         else:
             lines.append(f"    except {FAST_PATH_ERRORS}:")
             lines.append("        pass")

@@ -1498,8 +1498,8 @@ def log_message(format_, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     format_, = _pb_fix((('cstring', 'argument 1 (format_)'),), (format_,))
     _pb_va = _pb_varargs(args, 2, None, ('log_message',))
     _pb_r = _f_log_message(format_ if format_.__class__ is bytes else _pb_cstr(format_, 'argument 1 (format_)'), *_pb_va)
@@ -1538,8 +1538,8 @@ def first_of(values, n, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False, '', ''), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
     if n.__class__ is not int:
         n = _pb_exact_int(n)
@@ -1566,8 +1566,8 @@ def integrate(f, from_, to, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
     _pb_r = _f_integrate(_NULL if f is None else _ffi.cast('double (*)(double)', _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0))), from_, to)
     if _pb_pending:
@@ -1587,8 +1587,8 @@ def unnamed(arg0, arg1, arg2, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '', '')), (arg0, arg1, arg2,))
     _pb_r = _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
     if _pb_pending:
@@ -1615,8 +1615,8 @@ def copy_into(dst, src, n, /):
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
     if n.__class__ is not int:
         n = _pb_exact_int(n)
@@ -1642,8 +1642,8 @@ def die(why, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     why, = _pb_fix((('cstring', 'argument 1 (why)'),), (why,))
     _f_die(why if why.__class__ is bytes else _pb_cstr(why, 'argument 1 (why)'))
     if _pb_pending:
@@ -1662,8 +1662,8 @@ def set_matrix(rows, cols, m, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     rows, cols, m, = _pb_fix((('int', 'argument 1 (rows)', -2147483648, 2147483647), ('int', 'argument 2 (cols)', -2147483648, 2147483647), ('pointer', 'argument 3 (m)', 'double (*)[]', True)), (rows, cols, m,))
     _f_set_matrix(_pb_exact_int(rows), _pb_exact_int(cols), _NULL if m is None else m._h)
     if _pb_pending:

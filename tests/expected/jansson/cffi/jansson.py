@@ -1871,8 +1871,8 @@ def json_string(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -1899,8 +1899,8 @@ def json_stringn(value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -1927,8 +1927,8 @@ def json_string_nocheck(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -1955,8 +1955,8 @@ def json_stringn_nocheck(value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -1983,8 +1983,8 @@ def json_integer(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807),), (value,))
     _pb_r = _f_json_integer(_pb_exact_int(value))
     if _pb_pending:
@@ -2004,8 +2004,8 @@ def json_real(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('float', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_real(value)
     if _pb_pending:
@@ -2061,8 +2061,8 @@ def json_delete(json, /):
             _pb_raise_kept()
         _pb_disown(json)
         return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _f_json_delete(_NULL if json is None else json._p)
     if _pb_pending:
@@ -2081,8 +2081,8 @@ def json_object_seed(seed, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     seed, = _pb_fix((('int', 'argument 1 (seed)', 0, 18446744073709551615),), (seed,))
     _f_json_object_seed(_pb_exact_int(seed))
     if _pb_pending:
@@ -2101,8 +2101,8 @@ def json_object_size(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_size(_NULL if object_ is None else object_._p)
     if _pb_pending:
@@ -2122,8 +2122,8 @@ def json_object_get(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_get(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2150,8 +2150,8 @@ def json_object_getn(object_, key, key_len, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2178,8 +2178,8 @@ def json_object_set_new(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2206,8 +2206,8 @@ def json_object_setn_new(object_, key, key_len, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2234,8 +2234,8 @@ def json_object_set_new_nocheck(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2262,8 +2262,8 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2290,8 +2290,8 @@ def json_object_del(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2318,8 +2318,8 @@ def json_object_deln(object_, key, key_len, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2346,8 +2346,8 @@ def json_object_clear(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_clear(_NULL if object_ is None else object_._p)
     if _pb_pending:
@@ -2367,8 +2367,8 @@ def json_object_update(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2388,8 +2388,8 @@ def json_object_update_existing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2409,8 +2409,8 @@ def json_object_update_missing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2430,8 +2430,8 @@ def json_object_update_recursive(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2451,8 +2451,8 @@ def json_object_iter(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_iter(_NULL if object_ is None else object_._p)
     if _pb_pending:
@@ -2472,8 +2472,8 @@ def json_object_iter_at(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_iter_at(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2493,8 +2493,8 @@ def json_object_key_to_iter(key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     key, = _pb_fix((('cstring', 'argument 1 (key)'),), (key,))
     _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstr(key, 'argument 1 (key)'))
     if _pb_pending:
@@ -2514,8 +2514,8 @@ def json_object_iter_next(object_, iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
     _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2535,8 +2535,8 @@ def json_object_iter_key(iter_, /):
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2556,8 +2556,8 @@ def json_object_iter_key_len(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2577,8 +2577,8 @@ def json_object_iter_value(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
@@ -2598,8 +2598,8 @@ def json_object_iter_set_new(object_, iter_, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
     _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2619,8 +2619,8 @@ def json_array_size(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_size(_NULL if array is None else array._p)
     if _pb_pending:
@@ -2640,8 +2640,8 @@ def json_array_get(array, index, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, array)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_get(_NULL if array is None else array._p, _pb_exact_int(index))
     if _pb_pending:
@@ -2661,8 +2661,8 @@ def json_array_set_new(array, index, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2682,8 +2682,8 @@ def json_array_append_new(array, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (value)', json_t, True)), (array, value,))
     _pb_r = _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2703,8 +2703,8 @@ def json_array_insert_new(array, index, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
     if _pb_pending:
@@ -2724,8 +2724,8 @@ def json_array_remove(array, index, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
     if _pb_pending:
@@ -2745,8 +2745,8 @@ def json_array_clear(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_clear(_NULL if array is None else array._p)
     if _pb_pending:
@@ -2766,8 +2766,8 @@ def json_array_extend(array, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, other, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (array, other,))
     _pb_r = _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
     if _pb_pending:
@@ -2787,8 +2787,8 @@ def json_string_value(string, /):
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_value(_NULL if string is None else string._p)
     if _pb_pending:
@@ -2808,8 +2808,8 @@ def json_string_length(string, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_length(_NULL if string is None else string._p)
     if _pb_pending:
@@ -2829,8 +2829,8 @@ def json_integer_value(integer, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     integer, = _pb_fix((('record', 'argument 1 (integer)', json_t, True),), (integer,))
     _pb_r = _f_json_integer_value(_NULL if integer is None else integer._p)
     if _pb_pending:
@@ -2850,8 +2850,8 @@ def json_real_value(real, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     real, = _pb_fix((('record', 'argument 1 (real)', json_t, True),), (real,))
     _pb_r = _f_json_real_value(_NULL if real is None else real._p)
     if _pb_pending:
@@ -2871,8 +2871,8 @@ def json_number_value(json, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _pb_r = _f_json_number_value(_NULL if json is None else json._p)
     if _pb_pending:
@@ -2892,8 +2892,8 @@ def json_string_set(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -2920,8 +2920,8 @@ def json_string_setn(string, value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -2948,8 +2948,8 @@ def json_string_set_nocheck(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -2976,8 +2976,8 @@ def json_string_setn_nocheck(string, value, len_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -3004,8 +3004,8 @@ def json_integer_set(integer, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     integer, value, = _pb_fix((('record', 'argument 1 (integer)', json_t, True), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807)), (integer, value,))
     _pb_r = _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
     if _pb_pending:
@@ -3025,8 +3025,8 @@ def json_real_set(real, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     real, value, = _pb_fix((('record', 'argument 1 (real)', json_t, True), ('float', 'argument 2 (value)')), (real, value,))
     _pb_r = _f_json_real_set(_NULL if real is None else real._p, value)
     if _pb_pending:
@@ -3047,8 +3047,8 @@ def json_pack(fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
     _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
     _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
@@ -3070,8 +3070,8 @@ def json_pack_ex(error, flags, fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     error, flags, fmt, = _pb_fix((('record', 'argument 1 (error)', json_error_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('cstring', 'argument 3 (fmt)')), (error, flags, fmt,))
     _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
     _pb_r = _f_json_pack_ex(_NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 3 (fmt)'), *_pb_va)
@@ -3093,8 +3093,8 @@ def json_unpack(root, fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     root, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('cstring', 'argument 2 (fmt)')), (root, fmt,))
     _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
     _pb_r = _f_json_unpack(_NULL if root is None else root._p, fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 2 (fmt)'), *_pb_va)
@@ -3116,8 +3116,8 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     root, error, flags, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('record', 'argument 2 (error)', json_error_t, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('cstring', 'argument 4 (fmt)')), (root, error, flags, fmt,))
     _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
     _pb_r = _f_json_unpack_ex(_NULL if root is None else root._p, _NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 4 (fmt)'), *_pb_va)
@@ -3139,8 +3139,8 @@ def json_sprintf(fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
     _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
     _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
@@ -3161,8 +3161,8 @@ def json_equal(value1, value2, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value1, value2, = _pb_fix((('record', 'argument 1 (value1)', json_t, True), ('record', 'argument 2 (value2)', json_t, True)), (value1, value2,))
     _pb_r = _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
     if _pb_pending:
@@ -3182,8 +3182,8 @@ def json_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_copy(_NULL if value is None else value._p)
     if _pb_pending:
@@ -3203,8 +3203,8 @@ def json_deep_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_deep_copy(_NULL if value is None else value._p)
     if _pb_pending:
@@ -3226,8 +3226,8 @@ def json_loads(input_, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_own(_pb_view_at(json_t, _pb_r, error), _pb_free_json_delete, _pb_r)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     input_, flags, error, = _pb_fix((('cstring', 'argument 1 (input_)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     if _pb_free_json_delete is None:
         raise AttributeError("no loaded library defines 'json_delete'")
@@ -3249,8 +3249,8 @@ def json_loadb(buffer, buflen, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -3270,8 +3270,8 @@ def json_loadf(input_, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, input_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     input_, flags, error, = _pb_fix((('record', 'argument 1 (input_)', FILE, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadf(_NULL if input_ is None else input_._h, _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -3291,8 +3291,8 @@ def json_loadfd(input_, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     input_, flags, error, = _pb_fix((('int', 'argument 1 (input_)', -2147483648, 2147483647), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadfd(_pb_exact_int(input_), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -3312,8 +3312,8 @@ def json_load_file(path, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     path, flags, error, = _pb_fix((('cstring', 'argument 1 (path)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (path, flags, error,))
     _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstr(path, 'argument 1 (path)'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -3333,8 +3333,8 @@ def json_load_callback(callback, data, flags, error, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
@@ -3358,8 +3358,8 @@ def json_dumps(json, flags, /):
         if _pb_ret is not None:
             _pb_free_free(_pb_r)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (json, flags,))
     if _pb_free_free is None:
         raise AttributeError("no loaded library defines 'free'")
@@ -3390,8 +3390,8 @@ def json_dumpb(json, buffer, size, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
     if size.__class__ is not int:
         size = _pb_exact_int(size)
@@ -3418,8 +3418,8 @@ def json_dumpf(json, output, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('record', 'argument 2 (output)', FILE, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
     if _pb_pending:
@@ -3439,8 +3439,8 @@ def json_dumpfd(json, output, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (output)', -2147483648, 2147483647), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
     if _pb_pending:
@@ -3460,8 +3460,8 @@ def json_dump_file(json, path, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, path, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('cstring', 'argument 2 (path)'), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, path, flags,))
     _pb_r = _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
     if _pb_pending:
@@ -3481,8 +3481,8 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
     if _pb_pending:
@@ -3502,8 +3502,8 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     malloc_fn, free_fn, = _pb_fix((('pointer', 'argument 1 (malloc_fn)', 'void *(**)(unsigned long)', True), ('pointer', 'argument 2 (free_fn)', 'void (**)(void *)', True)), (malloc_fn, free_fn,))
     _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
     if _pb_pending:
@@ -3534,8 +3534,8 @@ def jansson_version_cmp(major, minor, micro, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     major, minor, micro, = _pb_fix((('int', 'argument 1 (major)', -2147483648, 2147483647), ('int', 'argument 2 (minor)', -2147483648, 2147483647), ('int', 'argument 3 (micro)', -2147483648, 2147483647)), (major, minor, micro,))
     _pb_r = _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
     if _pb_pending:

@@ -2005,8 +2005,8 @@ def json_string(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -2035,8 +2035,8 @@ def json_stringn(value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
         if len_ > len(value):
@@ -2064,8 +2064,8 @@ def json_string_nocheck(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('cstring', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
     if _pb_pending:
@@ -2094,8 +2094,8 @@ def json_stringn_nocheck(value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
         if len_ > len(value):
@@ -2124,8 +2124,8 @@ def json_integer(value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807),), (value,))
     _pb_r = _f_json_integer((value if value <= 1073741823 and value >= -1073741823 else _ct.c_int64(value)))
     if _pb_pending:
@@ -2148,8 +2148,8 @@ def json_real(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('float', 'argument 1 (value)'),), (value,))
     _pb_r = _f_json_real(value)
     if _pb_pending:
@@ -2217,8 +2217,8 @@ def json_delete(json, /):
             _pb_raise_kept()
         _pb_disown(json)
         return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _f_json_delete(None if json is None else json._s)
     if _pb_pending:
@@ -2241,8 +2241,8 @@ def json_object_seed(seed, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     seed, = _pb_fix((('int', 'argument 1 (seed)', 0, 18446744073709551615),), (seed,))
     _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
     if _pb_pending:
@@ -2264,8 +2264,8 @@ def json_object_size(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_size(None if object_ is None else object_._s)
     if _pb_pending:
@@ -2288,8 +2288,8 @@ def json_object_get(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_get(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2320,8 +2320,8 @@ def json_object_getn(object_, key, key_len, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2351,8 +2351,8 @@ def json_object_set_new(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
     if _pb_pending:
@@ -2383,8 +2383,8 @@ def json_object_setn_new(object_, key, key_len, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2414,8 +2414,8 @@ def json_object_set_new_nocheck(object_, key, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('record', 'argument 3 (value)', json_t, True)), (object_, key, value,))
     _pb_r = _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
     if _pb_pending:
@@ -2446,8 +2446,8 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615), ('record', 'argument 4 (value)', json_t, True)), (object_, key, key_len, value,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2477,8 +2477,8 @@ def json_object_del(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2509,8 +2509,8 @@ def json_object_deln(object_, key, key_len, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, key_len, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)'), ('int', 'argument 3 (key_len)', 0, 18446744073709551615)), (object_, key, key_len,))
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
@@ -2540,8 +2540,8 @@ def json_object_clear(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_clear(None if object_ is None else object_._s)
     if _pb_pending:
@@ -2564,8 +2564,8 @@ def json_object_update(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2588,8 +2588,8 @@ def json_object_update_existing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2612,8 +2612,8 @@ def json_object_update_missing(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2636,8 +2636,8 @@ def json_object_update_recursive(object_, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, other, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (object_, other,))
     _pb_r = _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
     if _pb_pending:
@@ -2660,8 +2660,8 @@ def json_object_iter(object_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True),), (object_,))
     _pb_r = _f_json_object_iter(None if object_ is None else object_._s)
     if _pb_pending:
@@ -2684,8 +2684,8 @@ def json_object_iter_at(object_, key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, key, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('cstring', 'argument 2 (key)')), (object_, key,))
     _pb_r = _f_json_object_iter_at(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
     if _pb_pending:
@@ -2708,8 +2708,8 @@ def json_object_key_to_iter(key, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     key, = _pb_fix((('cstring', 'argument 1 (key)'),), (key,))
     _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstring(key, 'argument 1 (key)'))
     if _pb_pending:
@@ -2732,8 +2732,8 @@ def json_object_iter_next(object_, iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
     _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
     if _pb_pending:
@@ -2756,8 +2756,8 @@ def json_object_iter_key(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
@@ -2780,8 +2780,8 @@ def json_object_iter_key_len(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
@@ -2804,8 +2804,8 @@ def json_object_iter_value(iter_, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
     _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
@@ -2828,8 +2828,8 @@ def json_object_iter_set_new(object_, iter_, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
     _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
     if _pb_pending:
@@ -2852,8 +2852,8 @@ def json_array_size(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_size(None if array is None else array._s)
     if _pb_pending:
@@ -2877,8 +2877,8 @@ def json_array_get(array, index, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, array)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_get(None if array is None else array._s, index)
     if _pb_pending:
@@ -2902,8 +2902,8 @@ def json_array_set_new(array, index, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
     if _pb_pending:
@@ -2926,8 +2926,8 @@ def json_array_append_new(array, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (value)', json_t, True)), (array, value,))
     _pb_r = _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
     if _pb_pending:
@@ -2951,8 +2951,8 @@ def json_array_insert_new(array, index, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, value, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615), ('record', 'argument 3 (value)', json_t, True)), (array, index, value,))
     _pb_r = _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
     if _pb_pending:
@@ -2976,8 +2976,8 @@ def json_array_remove(array, index, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, index, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('int', 'argument 2 (index)', 0, 18446744073709551615)), (array, index,))
     _pb_r = _f_json_array_remove(None if array is None else array._s, index)
     if _pb_pending:
@@ -3000,8 +3000,8 @@ def json_array_clear(array, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, = _pb_fix((('record', 'argument 1 (array)', json_t, True),), (array,))
     _pb_r = _f_json_array_clear(None if array is None else array._s)
     if _pb_pending:
@@ -3024,8 +3024,8 @@ def json_array_extend(array, other, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     array, other, = _pb_fix((('record', 'argument 1 (array)', json_t, True), ('record', 'argument 2 (other)', json_t, True)), (array, other,))
     _pb_r = _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
     if _pb_pending:
@@ -3048,8 +3048,8 @@ def json_string_value(string, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_value(None if string is None else string._s)
     if _pb_pending:
@@ -3072,8 +3072,8 @@ def json_string_length(string, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, = _pb_fix((('record', 'argument 1 (string)', json_t, True),), (string,))
     _pb_r = _f_json_string_length(None if string is None else string._s)
     if _pb_pending:
@@ -3096,8 +3096,8 @@ def json_integer_value(integer, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     integer, = _pb_fix((('record', 'argument 1 (integer)', json_t, True),), (integer,))
     _pb_r = _f_json_integer_value(None if integer is None else integer._s)
     if _pb_pending:
@@ -3120,8 +3120,8 @@ def json_real_value(real, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     real, = _pb_fix((('record', 'argument 1 (real)', json_t, True),), (real,))
     _pb_r = _f_json_real_value(None if real is None else real._s)
     if _pb_pending:
@@ -3144,8 +3144,8 @@ def json_number_value(json, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, = _pb_fix((('record', 'argument 1 (json)', json_t, True),), (json,))
     _pb_r = _f_json_number_value(None if json is None else json._s)
     if _pb_pending:
@@ -3168,8 +3168,8 @@ def json_string_set(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -3200,8 +3200,8 @@ def json_string_setn(string, value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -3231,8 +3231,8 @@ def json_string_set_nocheck(string, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)')), (string, value,))
     _pb_r = _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
     if _pb_pending:
@@ -3263,8 +3263,8 @@ def json_string_setn_nocheck(string, value, len_, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     string, value, len_, = _pb_fix((('record', 'argument 1 (string)', json_t, True), ('cstring', 'argument 2 (value)'), ('int', 'argument 3 (len_)', 0, 18446744073709551615)), (string, value, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
@@ -3295,8 +3295,8 @@ def json_integer_set(integer, value, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     integer, value, = _pb_fix((('record', 'argument 1 (integer)', json_t, True), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807)), (integer, value,))
     _pb_r = _f_json_integer_set(None if integer is None else integer._s, value)
     if _pb_pending:
@@ -3319,8 +3319,8 @@ def json_real_set(real, value, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     real, value, = _pb_fix((('record', 'argument 1 (real)', json_t, True), ('float', 'argument 2 (value)')), (real, value,))
     _pb_r = _f_json_real_set(None if real is None else real._s, value)
     if _pb_pending:
@@ -3344,8 +3344,8 @@ def json_pack(fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
     _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
     _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
@@ -3371,8 +3371,8 @@ def json_pack_ex(error, flags, fmt, /, *args):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     error, flags, fmt, = _pb_fix((('record', 'argument 1 (error)', json_error_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('cstring', 'argument 3 (fmt)')), (error, flags, fmt,))
     _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
     _pb_r = _f_json_pack_ex(None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 3 (fmt)'), *_pb_va)
@@ -3397,8 +3397,8 @@ def json_unpack(root, fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     root, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('cstring', 'argument 2 (fmt)')), (root, fmt,))
     _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
     _pb_r = _f_json_unpack(None if root is None else root._s, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 2 (fmt)'), *_pb_va)
@@ -3424,8 +3424,8 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     root, error, flags, fmt, = _pb_fix((('record', 'argument 1 (root)', json_t, True), ('record', 'argument 2 (error)', json_error_t, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('cstring', 'argument 4 (fmt)')), (root, error, flags, fmt,))
     _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
     _pb_r = _f_json_unpack_ex(None if root is None else root._s, None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 4 (fmt)'), *_pb_va)
@@ -3450,8 +3450,8 @@ def json_sprintf(fmt, /, *args):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     fmt, = _pb_fix((('cstring', 'argument 1 (fmt)'),), (fmt,))
     _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
     _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
@@ -3475,8 +3475,8 @@ def json_equal(value1, value2, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value1, value2, = _pb_fix((('record', 'argument 1 (value1)', json_t, True), ('record', 'argument 2 (value2)', json_t, True)), (value1, value2,))
     _pb_r = _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
     if _pb_pending:
@@ -3499,8 +3499,8 @@ def json_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_copy(None if value is None else value._s)
     if _pb_pending:
@@ -3523,8 +3523,8 @@ def json_deep_copy(value, /):
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     value, = _pb_fix((('record', 'argument 1 (value)', json_t, True),), (value,))
     _pb_r = _f_json_deep_copy(None if value is None else value._s)
     if _pb_pending:
@@ -3550,8 +3550,8 @@ def json_loads(input_, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_own(_pb_view_at(json_t, _S0, _pb_r, error), _pb_free_json_delete, _pb_r)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     input_, flags, error, = _pb_fix((('cstring', 'argument 1 (input_)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     if _pb_free_json_delete is None:
         raise AttributeError("no loaded library defines 'json_delete'")
@@ -3577,8 +3577,8 @@ def json_loadb(buffer, buflen, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
     if _pb_pending:
@@ -3602,8 +3602,8 @@ def json_loadf(input_, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, input_)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     input_, flags, error, = _pb_fix((('record', 'argument 1 (input_)', FILE, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadf(None if input_ is None else input_._h, flags, None if error is None else error._s)
     if _pb_pending:
@@ -3627,8 +3627,8 @@ def json_loadfd(input_, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     input_, flags, error, = _pb_fix((('int', 'argument 1 (input_)', -2147483648, 2147483647), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (input_, flags, error,))
     _pb_r = _f_json_loadfd(input_, flags, None if error is None else error._s)
     if _pb_pending:
@@ -3652,8 +3652,8 @@ def json_load_file(path, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     path, flags, error, = _pb_fix((('cstring', 'argument 1 (path)'), ('int', 'argument 2 (flags)', 0, 18446744073709551615), ('record', 'argument 3 (error)', json_error_t, True)), (path, flags, error,))
     _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstring(path, 'argument 1 (path)'), flags, None if error is None else error._s)
     if _pb_pending:
@@ -3677,8 +3677,8 @@ def json_load_callback(callback, data, flags, error, /):
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
     if _pb_pending:
@@ -3706,8 +3706,8 @@ def json_dumps(json, flags, /):
             if _pb_ret is not None:
                 _pb_free_free(_pb_r)
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (json, flags,))
     if _pb_free_free is None:
         raise AttributeError("no loaded library defines 'free'")
@@ -3742,8 +3742,8 @@ def json_dumpb(json, buffer, size, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
     if size.__class__ is not int:
         size = _pb_exact_int(size)
@@ -3774,8 +3774,8 @@ def json_dumpf(json, output, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('record', 'argument 2 (output)', FILE, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
     if _pb_pending:
@@ -3799,8 +3799,8 @@ def json_dumpfd(json, output, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, output, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('int', 'argument 2 (output)', -2147483648, 2147483647), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, output, flags,))
     _pb_r = _f_json_dumpfd(None if json is None else json._s, output, flags)
     if _pb_pending:
@@ -3824,8 +3824,8 @@ def json_dump_file(json, path, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, path, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('cstring', 'argument 2 (path)'), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (json, path, flags,))
     _pb_r = _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
     if _pb_pending:
@@ -3849,8 +3849,8 @@ def json_dump_callback(json, callback, data, flags, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
     if _pb_pending:
@@ -3873,8 +3873,8 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
             if _pb_pending:
                 _pb_raise_kept()
             return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     malloc_fn, free_fn, = _pb_fix((('pointer', 'argument 1 (malloc_fn)', 'void *(**)(unsigned long)', True), ('pointer', 'argument 2 (free_fn)', 'void (**)(void *)', True)), (malloc_fn, free_fn,))
     _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
     if _pb_pending:
@@ -3912,8 +3912,8 @@ def jansson_version_cmp(major, minor, micro, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     major, minor, micro, = _pb_fix((('int', 'argument 1 (major)', -2147483648, 2147483647), ('int', 'argument 2 (minor)', -2147483648, 2147483647), ('int', 'argument 3 (micro)', -2147483648, 2147483647)), (major, minor, micro,))
     _pb_r = _f_jansson_version_cmp(major, minor, micro)
     if _pb_pending:

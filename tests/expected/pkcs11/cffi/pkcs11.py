@@ -18610,8 +18610,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
         _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
         if _pb_pending:
@@ -18671,8 +18671,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.unpack(_pb_a1, _pb_n1)
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         tokenPresent, = _pb_fix((('int', 'argument 1 (tokenPresent)', 0, 255),), (tokenPresent,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -18710,8 +18710,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSlotInfo')
             return _pb_o1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_SLOT_INFO)
         _pb_o1._p = _pb_c1 = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
@@ -18739,8 +18739,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetTokenInfo')
             return _pb_o1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_TOKEN_INFO)
         _pb_o1._p = _pb_c1 = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
@@ -18778,8 +18778,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.unpack(_pb_a1, _pb_n1)
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -18817,8 +18817,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetMechanismInfo')
             return _pb_o2
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, type_, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (type_)', 0, 18446744073709551615)), (slotID, type_,))
         _pb_o2 = _pb_new(CK_MECHANISM_INFO)
         _pb_o2._p = _pb_c2 = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
@@ -18845,8 +18845,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitToken')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
@@ -18870,8 +18870,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitPIN')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True)), (hSession, pPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
@@ -18898,8 +18898,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetPIN')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pOldPin, pNewPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOldPin)', True, ('int', 'argument 2 (pOldPin) items', 0, 255), True), ('array', 'argument 3 (pNewPin)', True, ('int', 'argument 3 (pNewPin) items', 0, 255), True)), (hSession, pOldPin, pNewPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOldPin, _pb_t3, 'argument 2 (pOldPin)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _pb_t3, 'argument 3 (pNewPin)')
@@ -18922,8 +18922,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_OpenSession')
             return _pb_o4[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, flags, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (slotID, flags,))
         _pb_o4 = _pb_alloc(_pb_t4)
         _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(flags), _NULL, _NULL, _pb_o4)
@@ -18944,8 +18944,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CloseSession')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -18965,8 +18965,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CloseAllSessions')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_r = _pb_fn(_pb_exact_int(slotID))
         if _pb_pending:
@@ -18990,8 +18990,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSessionInfo')
             return _pb_o1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_o1 = _pb_new(CK_SESSION_INFO)
         _pb_o1._p = _pb_c1 = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
@@ -19029,8 +19029,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -19067,8 +19067,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetOperationState')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pOperationState, hEncryptionKey, hAuthenticationKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOperationState)', True, ('int', 'argument 2 (pOperationState) items', 0, 255), True), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615)), (hSession, pOperationState, hEncryptionKey, hAuthenticationKey,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _pb_t5, 'argument 2 (pOperationState)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_exact_int(hEncryptionKey), _pb_exact_int(hAuthenticationKey))
@@ -19092,8 +19092,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Login')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, userType, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True)), (hSession, userType, pPin,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t3, 'argument 3 (pPin)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2)
@@ -19114,8 +19114,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Logout')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -19148,8 +19148,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s1):
                     _pb_item._p[0] = _pb_a1[_pb_k]
             return _pb_o3[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = _NULL
@@ -19193,8 +19193,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return _pb_o4[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -19225,8 +19225,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DestroyObject')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject))
         if _pb_pending:
@@ -19247,8 +19247,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetObjectSize')
             return _pb_o2[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_o2 = _pb_alloc(_pb_t0)
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_o2)
@@ -19281,8 +19281,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -19324,8 +19324,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -19367,8 +19367,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s1):
                     _pb_item._p[0] = _pb_a1[_pb_k]
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = _NULL
@@ -19406,8 +19406,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjects')
             return _pb_o3[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
         if ulMaxObjectCount.__class__ is not int:
@@ -19435,8 +19435,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjectsFinal')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -19456,8 +19456,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -19494,8 +19494,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -19547,8 +19547,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -19597,8 +19597,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -19632,8 +19632,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -19670,8 +19670,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedData)', True, ('int', 'argument 2 (pEncryptedData) items', 0, 255), True)), (hSession, pEncryptedData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedData, _pb_t5, 'argument 2 (pEncryptedData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -19723,8 +19723,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _pb_t5, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -19773,8 +19773,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -19808,8 +19808,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True)), (hSession, pMechanism,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p)
         if _pb_pending:
@@ -19846,8 +19846,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -19885,8 +19885,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestUpdate')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
@@ -19907,8 +19907,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestKey')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hKey)', 0, 18446744073709551615)), (hSession, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hKey))
         if _pb_pending:
@@ -19942,8 +19942,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -19977,8 +19977,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -20015,8 +20015,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20054,8 +20054,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignUpdate')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
@@ -20090,8 +20090,8 @@ class Library:
                 _pb_n1 = _pb_l2[0]
             _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
             return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
         _pb_a1 = _NULL
@@ -20125,8 +20125,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignRecoverInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -20163,8 +20163,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20199,8 +20199,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -20226,8 +20226,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Verify')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True), ('array', 'argument 3 (pSignature)', True, ('int', 'argument 3 (pSignature) items', 0, 255), True)), (hSession, pData, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _pb_t5, 'argument 3 (pSignature)')
@@ -20252,8 +20252,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyUpdate')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
@@ -20277,8 +20277,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyFinal')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _pb_t5, 'argument 2 (pSignature)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
@@ -20299,8 +20299,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -20337,8 +20337,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _pb_t5, 'argument 2 (pSignature)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20390,8 +20390,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20443,8 +20443,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _pb_t5, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20496,8 +20496,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20549,8 +20549,8 @@ class Library:
                 _pb_n3 = _pb_l4[0]
             _pb_res3 = _ffi.buffer(_pb_a3, _pb_n3 * 1)[:]
             return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _pb_t5, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
@@ -20598,8 +20598,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s2):
                     _pb_item._p[0] = _pb_a2[_pb_k]
             return _pb_o4[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pTemplate,))
         if pTemplate is None:
             _pb_a2 = _NULL
@@ -20656,8 +20656,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s4):
                     _pb_item._p[0] = _pb_a4[_pb_k]
             return (_pb_o6[0], _pb_o7[0])
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pPublicKeyTemplate)', True, ('record', 'argument 3 (pPublicKeyTemplate) items', CK_ATTRIBUTE, False), False), ('array', 'argument 4 (pPrivateKeyTemplate)', True, ('record', 'argument 4 (pPrivateKeyTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate,))
         if pPublicKeyTemplate is None:
             _pb_a2 = _NULL
@@ -20713,8 +20713,8 @@ class Library:
                 _pb_n4 = _pb_l5[0]
             _pb_res4 = _ffi.buffer(_pb_a4, _pb_n4 * 1)[:]
             return _pb_res4
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hWrappingKey, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hWrappingKey)', 0, 18446744073709551615), ('int', 'argument 4 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hWrappingKey, hKey,))
         _pb_l5 = _pb_alloc(_pb_t0, 0)
         _pb_a4 = _NULL
@@ -20764,8 +20764,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s5):
                     _pb_item._p[0] = _pb_a5[_pb_k]
             return _pb_o7[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), ('array', 'argument 4 (pWrappedKey)', True, ('int', 'argument 4 (pWrappedKey) items', 0, 255), True), ('array', 'argument 5 (pTemplate)', True, ('record', 'argument 5 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pWrappedKey, _pb_t5, 'argument 4 (pWrappedKey)')
         if pTemplate is None:
@@ -20810,8 +20810,8 @@ class Library:
                 for _pb_k, _pb_item in enumerate(_pb_s3):
                     _pb_item._p[0] = _pb_a3[_pb_k]
             return _pb_o5[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hBaseKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), ('array', 'argument 4 (pTemplate)', True, ('record', 'argument 4 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hBaseKey, pTemplate,))
         if pTemplate is None:
             _pb_a3 = _NULL
@@ -20845,8 +20845,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SeedRandom')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pSeed, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSeed)', True, ('int', 'argument 2 (pSeed) items', 0, 255), True)), (hSession, pSeed,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _pb_t5, 'argument 2 (pSeed)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
@@ -20873,8 +20873,8 @@ class Library:
                     raise _pb_error(_pb_r, 'C_GenerateRandom')
                 _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, ulRandomLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('count', 'argument 2 (ulRandomLen)', 0, 18446744073709551615)), (hSession, ulRandomLen,))
         _pb_n1 = ulRandomLen
         if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
@@ -20899,8 +20899,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetFunctionStatus')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -20920,8 +20920,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CancelFunction')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -20942,8 +20942,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
             return _pb_o1[0]
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         flags, = _pb_fix((('int', 'argument 1 (flags)', 0, 18446744073709551615),), (flags,))
         _pb_o1 = _pb_alloc(_pb_t8)
         _pb_r = _pb_fn(_pb_exact_int(flags), _pb_o1, _NULL)
@@ -20990,8 +20990,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetInterface')
             return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _pb_alloc(_pb_t11)
         _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
@@ -21018,8 +21018,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_LoginUser')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, userType, pPin, pUsername, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True), ('array', 'argument 4 (pUsername)', True, ('int', 'argument 4 (pUsername) items', 0, 255), True)), (hSession, userType, pPin, pUsername,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t12, 'argument 3 (pPin)')
         _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _pb_t3, 'argument 4 (pUsername)')
@@ -21041,8 +21041,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SessionCancel')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (hSession, flags,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(flags))
         if _pb_pending:
@@ -21062,8 +21062,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageEncryptInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -21110,8 +21110,8 @@ class Library:
                 _pb_n7 = _pb_l8[0]
             _pb_res7 = _ffi.buffer(_pb_a7, _pb_n7 * 1)[:]
             return _pb_res7
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _pb_t5, 'argument 5 (pPlaintext)')
@@ -21164,8 +21164,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         if ulParameterLen.__class__ is not int:
@@ -21217,8 +21217,8 @@ class Library:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _pb_t5, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -21260,8 +21260,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -21281,8 +21281,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageDecryptInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -21329,8 +21329,8 @@ class Library:
                 _pb_n7 = _pb_l8[0]
             _pb_res7 = _ffi.buffer(_pb_a7, _pb_n7 * 1)[:]
             return _pb_res7
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _pb_t5, 'argument 5 (pCiphertext)')
@@ -21383,8 +21383,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _pb_t5, 'argument 4 (pAssociatedData)')
         if ulParameterLen.__class__ is not int:
@@ -21436,8 +21436,8 @@ class Library:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _pb_t5, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -21479,8 +21479,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -21500,8 +21500,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageSignInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -21545,8 +21545,8 @@ class Library:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -21595,8 +21595,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageBegin')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
@@ -21647,8 +21647,8 @@ class Library:
                 _pb_n5 = _pb_l6[0]
             _pb_res5 = _ffi.buffer(_pb_a5, _pb_n5 * 1)[:]
             return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_l6 = _pb_alloc(_pb_t0, 0)
@@ -21690,8 +21690,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageSignFinal')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:
@@ -21711,8 +21711,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageVerifyInit')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
         if _pb_pending:
@@ -21745,8 +21745,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessage')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
@@ -21782,8 +21782,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
@@ -21823,8 +21823,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageNext')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _pb_t5, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _pb_t5, 'argument 5 (pSignature)')
@@ -21853,8 +21853,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn(_pb_exact_int(hSession))
         if _pb_pending:

@@ -18612,8 +18612,8 @@ class Library:
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
         _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
         if _pb_pending:
@@ -18672,8 +18672,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1[:_pb_n1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         tokenPresent, = _pb_fix((('int', 'argument 1 (tokenPresent)', 0, 255),), (tokenPresent,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -18710,8 +18710,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSlotInfo')
                 return _pb_o1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_SLOT_INFO)
         _pb_o1._s = _pb_c1 = _S2()
@@ -18736,8 +18736,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetTokenInfo')
                 return _pb_o1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_o1 = _pb_new(CK_TOKEN_INFO)
         _pb_o1._s = _pb_c1 = _S3()
@@ -18774,8 +18774,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1[:_pb_n1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -18812,8 +18812,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetMechanismInfo')
                 return _pb_o2
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, type_, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (type_)', 0, 18446744073709551615)), (slotID, type_,))
         _pb_o2 = _pb_new(CK_MECHANISM_INFO)
         _pb_o2._s = _pb_c2 = _S8()
@@ -18839,8 +18839,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitToken')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
@@ -18865,8 +18865,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitPIN')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True)), (hSession, pPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
@@ -18894,8 +18894,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetPIN')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pOldPin, pNewPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOldPin)', True, ('int', 'argument 2 (pOldPin) items', 0, 255), True), ('array', 'argument 3 (pNewPin)', True, ('int', 'argument 3 (pNewPin) items', 0, 255), True)), (hSession, pOldPin, pNewPin,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOldPin, _ct.c_uint8, 0, 255, 'argument 2 (pOldPin)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _ct.c_uint8, 0, 255, 'argument 3 (pNewPin)')
@@ -18919,8 +18919,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_OpenSession')
                 return _pb_o4.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, flags, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (slotID, flags,))
         _pb_o4 = _ct.c_uint64()
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)), None, None, _ct.byref(_pb_o4))
@@ -18942,8 +18942,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CloseSession')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -18964,8 +18964,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CloseAllSessions')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         slotID, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615),), (slotID,))
         _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)))
         if _pb_pending:
@@ -18988,8 +18988,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSessionInfo')
                 return _pb_o1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_o1 = _pb_new(CK_SESSION_INFO)
         _pb_o1._s = _pb_c1 = _S4()
@@ -19026,8 +19026,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -19065,8 +19065,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetOperationState')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pOperationState, hEncryptionKey, hAuthenticationKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pOperationState)', True, ('int', 'argument 2 (pOperationState) items', 0, 255), True), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615)), (hSession, pOperationState, hEncryptionKey, hAuthenticationKey,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _ct.c_uint8, 0, 255, 'argument 2 (pOperationState)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), (hEncryptionKey if hEncryptionKey <= 1073741823 else _ct.c_uint64(hEncryptionKey)), (hAuthenticationKey if hAuthenticationKey <= 1073741823 else _ct.c_uint64(hAuthenticationKey)))
@@ -19091,8 +19091,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Login')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, userType, pPin, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True)), (hSession, userType, pPin,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
@@ -19114,8 +19114,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Logout')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -19149,8 +19149,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s1):
                         _ct.pointer(_pb_item._s)[0] = _pb_a1[_pb_k]
                 return _pb_o3.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = None
@@ -19195,8 +19195,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return _pb_o4.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -19228,8 +19228,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DestroyObject')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)))
         if _pb_pending:
@@ -19251,8 +19251,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetObjectSize')
                 return _pb_o2.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615)), (hSession, hObject,))
         _pb_o2 = _ct.c_uint64()
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _ct.byref(_pb_o2))
@@ -19286,8 +19286,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -19330,8 +19330,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hObject, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, hObject, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -19374,8 +19374,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s1):
                         _ct.pointer(_pb_item._s)[0] = _pb_a1[_pb_k]
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pTemplate)', True, ('record', 'argument 2 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pTemplate,))
         if pTemplate is None:
             _pb_a1 = None
@@ -19412,8 +19412,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjects')
                 return _pb_o3.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
         if phObject.__class__ is bytes:
@@ -19440,8 +19440,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjectsFinal')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -19462,8 +19462,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -19501,8 +19501,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -19555,8 +19555,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -19606,8 +19606,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -19642,8 +19642,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -19681,8 +19681,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedData)', True, ('int', 'argument 2 (pEncryptedData) items', 0, 255), True)), (hSession, pEncryptedData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedData, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -19735,8 +19735,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -19786,8 +19786,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -19822,8 +19822,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True)), (hSession, pMechanism,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s)
         if _pb_pending:
@@ -19861,8 +19861,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -19901,8 +19901,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestUpdate')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
@@ -19924,8 +19924,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestKey')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (hKey)', 0, 18446744073709551615)), (hSession, hKey,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hKey if hKey <= 1073741823 else _ct.c_uint64(hKey)))
         if _pb_pending:
@@ -19960,8 +19960,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -19996,8 +19996,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -20035,8 +20035,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20075,8 +20075,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignUpdate')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
@@ -20112,8 +20112,8 @@ class Library:
                     _pb_n1 = _pb_l2.value
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
         _pb_a1 = None
@@ -20148,8 +20148,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignRecoverInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -20187,8 +20187,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20224,8 +20224,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -20252,8 +20252,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Verify')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True), ('array', 'argument 3 (pSignature)', True, ('int', 'argument 3 (pSignature) items', 0, 255), True)), (hSession, pData, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 3 (pSignature)')
@@ -20279,8 +20279,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyUpdate')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
@@ -20305,8 +20305,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyFinal')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 2 (pSignature)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
@@ -20328,8 +20328,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -20367,8 +20367,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSignature)', True, ('int', 'argument 2 (pSignature) items', 0, 255), True)), (hSession, pSignature,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 2 (pSignature)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20421,8 +20421,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20475,8 +20475,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20529,8 +20529,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pPart)', True, ('int', 'argument 2 (pPart) items', 0, 255), True)), (hSession, pPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20583,8 +20583,8 @@ class Library:
                     _pb_n3 = _pb_l4.value
                 _pb_res3 = _pb_a3.raw[:_pb_n3 * 1]
                 return _pb_res3
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pEncryptedPart, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pEncryptedPart)', True, ('int', 'argument 2 (pEncryptedPart) items', 0, 255), True)), (hSession, pEncryptedPart,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pEncryptedPart, _ct.c_uint8, 0, 255, 'argument 2 (pEncryptedPart)')
         _pb_l4 = _ct.c_uint64(0)
@@ -20633,8 +20633,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s2):
                         _ct.pointer(_pb_item._s)[0] = _pb_a2[_pb_k]
                 return _pb_o4.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pTemplate)', True, ('record', 'argument 3 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pTemplate,))
         if pTemplate is None:
             _pb_a2 = None
@@ -20692,8 +20692,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s4):
                         _ct.pointer(_pb_item._s)[0] = _pb_a4[_pb_k]
                 return (_pb_o6.value, _pb_o7.value)
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('array', 'argument 3 (pPublicKeyTemplate)', True, ('record', 'argument 3 (pPublicKeyTemplate) items', CK_ATTRIBUTE, False), False), ('array', 'argument 4 (pPrivateKeyTemplate)', True, ('record', 'argument 4 (pPrivateKeyTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate,))
         if pPublicKeyTemplate is None:
             _pb_a2 = None
@@ -20750,8 +20750,8 @@ class Library:
                     _pb_n4 = _pb_l5.value
                 _pb_res4 = _pb_a4.raw[:_pb_n4 * 1]
                 return _pb_res4
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hWrappingKey, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hWrappingKey)', 0, 18446744073709551615), ('int', 'argument 4 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hWrappingKey, hKey,))
         _pb_l5 = _ct.c_uint64(0)
         _pb_a4 = None
@@ -20802,8 +20802,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s5):
                         _ct.pointer(_pb_item._s)[0] = _pb_a5[_pb_k]
                 return _pb_o7.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), ('array', 'argument 4 (pWrappedKey)', True, ('int', 'argument 4 (pWrappedKey) items', 0, 255), True), ('array', 'argument 5 (pTemplate)', True, ('record', 'argument 5 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pWrappedKey, _ct.c_uint8, 0, 255, 'argument 4 (pWrappedKey)')
         if pTemplate is None:
@@ -20849,8 +20849,8 @@ class Library:
                     for _pb_k, _pb_item in enumerate(_pb_s3):
                         _ct.pointer(_pb_item._s)[0] = _pb_a3[_pb_k]
                 return _pb_o5.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hBaseKey, pTemplate, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), ('array', 'argument 4 (pTemplate)', True, ('record', 'argument 4 (pTemplate) items', CK_ATTRIBUTE, False), False)), (hSession, pMechanism, hBaseKey, pTemplate,))
         if pTemplate is None:
             _pb_a3 = None
@@ -20885,8 +20885,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SeedRandom')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pSeed, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pSeed)', True, ('int', 'argument 2 (pSeed) items', 0, 255), True)), (hSession, pSeed,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _ct.c_uint8, 0, 255, 'argument 2 (pSeed)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
@@ -20913,8 +20913,8 @@ class Library:
                     raise _pb_error(_pb_r, 'C_GenerateRandom')
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
                 return _pb_res1
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, ulRandomLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('count', 'argument 2 (ulRandomLen)', 0, 18446744073709551615)), (hSession, ulRandomLen,))
         _pb_n1 = ulRandomLen
         if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
@@ -20940,8 +20940,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetFunctionStatus')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -20962,8 +20962,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CancelFunction')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -20985,8 +20985,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
                 return _pb_o1.value
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         flags, = _pb_fix((('int', 'argument 1 (flags)', 0, 18446744073709551615),), (flags,))
         _pb_o1 = _ct.c_uint64()
         _pb_r = _pb_fn((flags if flags <= 1073741823 else _ct.c_uint64(flags)), _ct.byref(_pb_o1), None)
@@ -21034,8 +21034,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetInterface')
                 return _pb_view_at(CK_INTERFACE, _S11, _pb_o2.value, pVersion)
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _ct.c_void_p()
         _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
@@ -21063,8 +21063,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_LoginUser')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, userType, pPin, pUsername, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (userType)', 0, 18446744073709551615), ('array', 'argument 3 (pPin)', True, ('int', 'argument 3 (pPin) items', 0, 255), True), ('array', 'argument 4 (pUsername)', True, ('int', 'argument 4 (pUsername) items', 0, 255), True)), (hSession, userType, pPin, pUsername,))
         _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
         _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _ct.c_uint8, 0, 255, 'argument 4 (pUsername)')
@@ -21087,8 +21087,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SessionCancel')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('int', 'argument 2 (flags)', 0, 18446744073709551615)), (hSession, flags,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)))
         if _pb_pending:
@@ -21109,8 +21109,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageEncryptInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -21158,8 +21158,8 @@ class Library:
                     _pb_n7 = _pb_l8.value
                 _pb_res7 = _pb_a7.raw[:_pb_n7 * 1]
                 return _pb_res7
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
@@ -21211,8 +21211,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
@@ -21263,8 +21263,8 @@ class Library:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _ct.c_uint64(0)
@@ -21307,8 +21307,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -21329,8 +21329,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageDecryptInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -21378,8 +21378,8 @@ class Library:
                     _pb_n7 = _pb_l8.value
                 _pb_res7 = _pb_a7.raw[:_pb_n7 * 1]
                 return _pb_res7
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
@@ -21431,8 +21431,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
@@ -21483,8 +21483,8 @@ class Library:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _ct.c_uint64(0)
@@ -21527,8 +21527,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -21549,8 +21549,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageSignInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -21593,8 +21593,8 @@ class Library:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
@@ -21640,8 +21640,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageBegin')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
@@ -21689,8 +21689,8 @@ class Library:
                     _pb_n5 = _pb_l6.value
                 _pb_res5 = _pb_a5.raw[:_pb_n5 * 1]
                 return _pb_res5
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
@@ -21731,8 +21731,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageSignFinal')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:
@@ -21753,8 +21753,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageVerifyInit')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pMechanism, hKey, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('record', 'argument 2 (pMechanism)', CK_MECHANISM, True), ('int', 'argument 3 (hKey)', 0, 18446744073709551615)), (hSession, pMechanism, hKey,))
         _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
         if _pb_pending:
@@ -21788,8 +21788,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessage')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
@@ -21824,8 +21824,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
@@ -21864,8 +21864,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageNext')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
@@ -21895,8 +21895,8 @@ class Library:
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
                 return None
-        except _PB_RETRY as _pb_error:
-            _pb_not_kept(_pb_error)
+        except _PB_RETRY as _pb_raised:
+            _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
         if _pb_pending:

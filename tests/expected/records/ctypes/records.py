@@ -1950,8 +1950,8 @@ def handle_open(name, /):
             _pb_raise_kept()
         _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     name, = _pb_fix((('cstring', 'argument 1 (name)'),), (name,))
     _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
     if _pb_pending:
@@ -1975,8 +1975,8 @@ def handle_close(h, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     h, = _pb_fix((('record', 'argument 1 (h)', opaque_handle, True),), (h,))
     _pb_r = _f_handle_close(None if h is None else h._h)
     if _pb_pending:
@@ -1999,8 +1999,8 @@ def segment_length(s, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     s, = _pb_fix((('record', 'argument 1 (s)', segment, True),), (s,))
     _pb_r = _f_segment_length(None if s is None else s._s)
     if _pb_pending:

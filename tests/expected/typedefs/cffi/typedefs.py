@@ -1339,8 +1339,8 @@ def sum_all(values, count, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
     if count.__class__ is not int:
         count = _pb_exact_int(count)
@@ -1367,8 +1367,8 @@ def apply(op, a, b, /):
             _pb_raise_kept()
         _pb_ret = _pb_r
         return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
     _pb_r = _f_apply(_NULL if op is None else op._ptr if op.__class__ is binary_op_ptr else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0))), _pb_exact_int(a), _pb_exact_int(b))
     if _pb_pending:
@@ -1387,8 +1387,8 @@ def each(cb, user_data, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
     _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
     if _pb_pending:

@@ -1388,8 +1388,8 @@ def sum_all(values, count, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
     if values.__class__ is bytes:
         if count > len(values) // 8:
@@ -1418,8 +1418,8 @@ def apply(op, a, b, /):
                 _pb_raise_kept()
             _pb_ret = _pb_r
             return _pb_ret
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
     _pb_r = _f_apply(None if op is None else op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)), a, b)
     if _pb_pending:
@@ -1441,8 +1441,8 @@ def each(cb, user_data, /):
         if _pb_pending:
             _pb_raise_kept()
         return None
-    except _PB_RETRY as _pb_error:
-        _pb_not_kept(_pb_error)
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
     _f_each(None if cb is None else cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
     if _pb_pending:
