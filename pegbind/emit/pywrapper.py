@@ -293,8 +293,12 @@ class WrapperWriter(ABC):
             return self.callbacks[cb.factory_key][0]
         name = f"_pb_callback_{len(self.callbacks)}"
         names = [f"a{i}" for i in range(len(cb.args))]
-        args = ", ".join(self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
-                         for a, n in zip(cb.args, names, strict=True))
+        # NULL (a user-data pointer left so) reaches the callable as None without a call
+        args = ", ".join(
+            f"None if not {n} else {self.pointer_value(a.kind, a.record_key, a.pointer_type, n, 'None')}"
+            if a.kind in ("handle", "pointer", "record_ptr") else
+            self.pointer_value(a.kind, a.record_key, a.pointer_type, n, "None")
+            for a, n in zip(cb.args, names, strict=True))
         what = repr(f"the result of a callback {cb.c_text}")
         r = cb.ret
         if r.kind in ("int", "enum"):

@@ -247,7 +247,9 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
     if param.kind == "writable_buffer":
         cell = f", {param.cell_tag!r}" if param.cell_tag else ""
         array = buffer_array_type(binding, param)
-        return f"_pb_wbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{cell})"
+        # None (a user-data pointer left NULL) passes without a call
+        call = f"_pb_wbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{cell})"
+        return f"_NULL if {name} is None else {call}"
     if param.kind == "record_ptr" and param.nonnull:
         return f"{name}._p"
     if param.kind == "record_ptr":

@@ -32,7 +32,9 @@ def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
         return f"{name} if {name}.__class__ is bytes and len({name}) >= {size} else {call}"
     if param.kind == "writable_buffer":
         cell = f", {param.cell_tag!r}" if param.cell_tag else ""
-        return f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{cell})"
+        # None (a user-data pointer left NULL) passes without a call
+        call = f"_pb_wbuf({name}, {size}, {arg_label(param)!r}, {param.pointer_type!r}{cell})"
+        return f"None if {name} is None else {call}"
     if param.kind == "record_ptr":
         return f"None if {name} is None else {name}._s"
     if param.kind == "record":

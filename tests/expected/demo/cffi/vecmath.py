@@ -1440,7 +1440,7 @@ def vm_fill(buf, len_, value, /):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
         elif len_ > _pb_capacity(buf, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-        return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
+        return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
     except _PB_RETRY:
         pass
     buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 1, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
@@ -1451,7 +1451,7 @@ def vm_fill(buf, len_, value, /):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
     elif len_ > _pb_capacity(buf, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-    return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
+    return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
 
 
 _f_vm_version = getattr(_lib, 'vm_version')

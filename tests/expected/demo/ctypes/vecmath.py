@@ -1513,7 +1513,7 @@ def vm_fill(buf, len_, value, /):
                     raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
             elif len_ > _pb_capacity(buf, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-            return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
+            return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
     except _PB_RETRY:
         pass
     buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 1, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
@@ -1522,7 +1522,7 @@ def vm_fill(buf, len_, value, /):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
     elif len_ > _pb_capacity(buf, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-    return _f_vm_fill(_pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
+    return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
 
 
 if _f_vm_fill is None:

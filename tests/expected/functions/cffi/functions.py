@@ -1533,7 +1533,7 @@ def first_of(values, n, /):
                 raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
         elif n > _pb_capacity(values, 4) >= 0:
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
-        _pb_r = _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
+        _pb_r = _f_first_of(_NULL if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -1548,7 +1548,7 @@ def first_of(values, n, /):
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
     elif n > _pb_capacity(values, 4) >= 0:
         raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
-    _pb_r = _f_first_of(_pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
+    _pb_r = _f_first_of(_NULL if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -1582,7 +1582,7 @@ _f_unnamed = getattr(_lib, 'unnamed')
 def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
-        _pb_r = _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+        _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -1590,7 +1590,7 @@ def unnamed(arg0, arg1, arg2, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '', '')), (arg0, arg1, arg2,))
-    _pb_r = _f_unnamed(_pb_exact_int(arg0), _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+    _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -1610,7 +1610,7 @@ def copy_into(dst, src, n, /):
                 raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
         elif n > _pb_capacity(src, 1) >= 0:
             raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
-        _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+        _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
@@ -1625,7 +1625,7 @@ def copy_into(dst, src, n, /):
             raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
     elif n > _pb_capacity(src, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
-    _pb_r = _f_copy_into(_pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+    _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)

@@ -1790,7 +1790,7 @@ def _pb_callback_0(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(_pb_pointer(a0, 'void *', None), a1, _pb_pointer(a2, 'void *', None))
+            result = function(None if not a0 else _pb_pointer(a0, 'void *', None), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
@@ -1808,7 +1808,7 @@ def _pb_callback_1(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(None if a0 == _NULL else _string(a0), a1, _pb_pointer(a2, 'void *', None))
+            result = function(None if a0 == _NULL else _string(a0), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
             if result.__class__ is int and -2147483648 <= result <= 2147483647:
                 return result
             return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
@@ -1826,7 +1826,7 @@ def _pb_callback_2(function):
 
     def trampoline(a0):
         try:
-            function(_pb_pointer(a0, 'void *', None))
+            function(None if not a0 else _pb_pointer(a0, 'void *', None))
             return None
         except BaseException as error:  # C cannot take it: kept for the call, C gets None
             _pb_callback_failed(error)
@@ -2509,7 +2509,7 @@ _f_json_object_iter_next = getattr(_lib, 'json_object_iter_next')
 def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
-        _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
+        _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
@@ -2517,7 +2517,7 @@ def json_object_iter_next(object_, iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
-    _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
+    _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
@@ -2530,7 +2530,7 @@ _f_json_object_iter_key = getattr(_lib, 'json_object_iter_key')
 def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
@@ -2538,7 +2538,7 @@ def json_object_iter_key(iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
@@ -2551,7 +2551,7 @@ _f_json_object_iter_key_len = getattr(_lib, 'json_object_iter_key_len')
 def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -2559,7 +2559,7 @@ def json_object_iter_key_len(iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -2572,7 +2572,7 @@ _f_json_object_iter_value = getattr(_lib, 'json_object_iter_value')
 def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+        _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
@@ -2580,7 +2580,7 @@ def json_object_iter_value(iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
+    _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
@@ -2593,7 +2593,7 @@ _f_json_object_iter_set_new = getattr(_lib, 'json_object_iter_set_new')
 def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
-        _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
+        _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -2601,7 +2601,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
-    _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
+    _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3328,7 +3328,7 @@ _f_json_load_callback = getattr(_lib, 'json_load_callback')
 def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
-        _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
+        _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
@@ -3336,7 +3336,7 @@ def json_load_callback(callback, data, flags, error, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
-    _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
+    _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
@@ -3385,7 +3385,7 @@ def json_dumpb(json, buffer, size, flags, /):
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
         elif size > _pb_capacity(buffer, 1) >= 0:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-        _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+        _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -3400,7 +3400,7 @@ def json_dumpb(json, buffer, size, flags, /):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
     elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+    _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3476,7 +3476,7 @@ _f_json_dump_callback = getattr(_lib, 'json_dump_callback')
 def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
-        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
+        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -3484,7 +3484,7 @@ def json_dump_callback(json, callback, data, flags, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
-    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
+    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -1837,7 +1837,7 @@ def _pb_callback_0(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(_pb_pointer(a0, 'void *', None), a1, _pb_pointer(a2, 'void *', None))
+            result = function(None if not a0 else _pb_pointer(a0, 'void *', None), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
@@ -1855,7 +1855,7 @@ def _pb_callback_1(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, a1, _pb_pointer(a2, 'void *', None))
+            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
             if result.__class__ is int and -2147483648 <= result <= 2147483647:
                 return result
             return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
@@ -1873,7 +1873,7 @@ def _pb_callback_2(function):
 
     def trampoline(a0):
         try:
-            function(_pb_pointer(a0, 'void *', None))
+            function(None if not a0 else _pb_pointer(a0, 'void *', None))
             return None
         except BaseException as error:  # C cannot take it: kept for the call, C gets None
             _pb_callback_failed(error)
@@ -2727,7 +2727,7 @@ _f_json_object_iter_next = _pb_symbol(_pb_libraries, 'json_object_iter_next', _p
 def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
-        _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
@@ -2735,7 +2735,7 @@ def json_object_iter_next(object_, iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
-    _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
+    _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
@@ -2751,7 +2751,7 @@ _f_json_object_iter_key = _pb_symbol(_pb_libraries, 'json_object_iter_key', _pt_
 def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -2759,7 +2759,7 @@ def json_object_iter_key(iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_key(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -2775,7 +2775,7 @@ _f_json_object_iter_key_len = _pb_symbol(_pb_libraries, 'json_object_iter_key_le
 def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -2783,7 +2783,7 @@ def json_object_iter_key_len(iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_key_len(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -2799,7 +2799,7 @@ _f_json_object_iter_value = _pb_symbol(_pb_libraries, 'json_object_iter_value', 
 def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
@@ -2807,7 +2807,7 @@ def json_object_iter_value(iter_, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_value(_pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
@@ -2823,7 +2823,7 @@ _f_json_object_iter_set_new = _pb_symbol(_pb_libraries, 'json_object_iter_set_ne
 def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
-        _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+        _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
         if _pb_pending:
             _pb_raise_kept()
         _pb_ret = _pb_r
@@ -2831,7 +2831,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
-    _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+    _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3672,7 +3672,7 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+            _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3680,7 +3680,7 @@ def json_load_callback(callback, data, flags, error, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
-    _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+    _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3737,7 +3737,7 @@ def json_dumpb(json, buffer, size, flags, /):
                     raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
             elif size > _pb_capacity(buffer, 1) >= 0:
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-            _pb_r = _f_json_dumpb(None if json is None else json._s, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+            _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_r
@@ -3752,7 +3752,7 @@ def json_dumpb(json, buffer, size, flags, /):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
     elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    _pb_r = _f_json_dumpb(None if json is None else json._s, _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+    _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3844,7 +3844,7 @@ def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
-            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
             if _pb_pending:
                 _pb_raise_kept()
             _pb_ret = _pb_r
@@ -3852,7 +3852,7 @@ def json_dump_callback(json, callback, data, flags, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
-    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -18604,7 +18604,7 @@ class Library:
         'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
-            _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
+            _pb_r = _pb_fn(_NULL if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -18613,7 +18613,7 @@ class Library:
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
         pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
-        _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
+        _pb_r = _pb_fn(_NULL if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -18839,7 +18839,7 @@ class Library:
             pPin = _pb_once(pPin)
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
-            _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
+            _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _NULL if pLabel is None else _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -18849,7 +18849,7 @@ class Library:
             _pb_not_kept(_pb_raised)
         slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
-        _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
+        _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _NULL if pLabel is None else _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -19400,7 +19400,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
             elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -19417,7 +19417,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
         elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -20984,7 +20984,7 @@ class Library:
         _pb_fn = self._f_C_GetInterface
         try:
             _pb_o2 = _pb_alloc(_pb_t11)
-            _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_NULL if pInterfaceName is None else _pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -20994,7 +20994,7 @@ class Library:
             _pb_not_kept(_pb_raised)
         pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _pb_alloc(_pb_t11)
-        _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_NULL if pInterfaceName is None else _pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21093,7 +21093,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             _pb_n7 = _pb_l8[0]
@@ -21101,7 +21101,7 @@ class Library:
                 raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21125,7 +21125,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         _pb_n7 = _pb_l8[0]
@@ -21133,7 +21133,7 @@ class Library:
             raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21158,7 +21158,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21175,7 +21175,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21200,7 +21200,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -21208,7 +21208,7 @@ class Library:
                 raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21231,7 +21231,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -21239,7 +21239,7 @@ class Library:
             raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21312,7 +21312,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             _pb_n7 = _pb_l8[0]
@@ -21320,7 +21320,7 @@ class Library:
                 raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
             _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
             _pb_l8[0] = _pb_n7
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21344,7 +21344,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         _pb_n7 = _pb_l8[0]
@@ -21352,7 +21352,7 @@ class Library:
             raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
         _pb_a7 = _pb_alloc(_pb_t5, _pb_n7 or 1)
         _pb_l8[0] = _pb_n7
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21377,7 +21377,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21394,7 +21394,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21419,7 +21419,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -21427,7 +21427,7 @@ class Library:
                 raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21450,7 +21450,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -21458,7 +21458,7 @@ class Library:
             raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21528,7 +21528,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             _pb_n5 = _pb_l6[0]
@@ -21536,7 +21536,7 @@ class Library:
                 raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21559,7 +21559,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         _pb_n5 = _pb_l6[0]
@@ -21567,7 +21567,7 @@ class Library:
             raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21589,7 +21589,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21605,7 +21605,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21630,7 +21630,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             _pb_n5 = _pb_l6[0]
@@ -21638,7 +21638,7 @@ class Library:
                 raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
             _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
             _pb_l6[0] = _pb_n5
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21661,7 +21661,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         _pb_n5 = _pb_l6[0]
@@ -21669,7 +21669,7 @@ class Library:
             raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
         _pb_a5 = _pb_alloc(_pb_t5, _pb_n5 or 1)
         _pb_l6[0] = _pb_n5
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21739,7 +21739,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21757,7 +21757,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21776,7 +21776,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21792,7 +21792,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21817,7 +21817,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
             elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -21835,7 +21835,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:

@@ -17705,7 +17705,7 @@ def _pb_callback_0(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, a1, _pb_pointer(a2, 'void *', None))
+            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
@@ -17723,7 +17723,7 @@ def _pb_callback_1(function):
 
     def trampoline(a0):
         try:
-            result = function(_pb_pointer(a0, 'void **', None))
+            result = function(None if not a0 else _pb_pointer(a0, 'void **', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
@@ -17741,7 +17741,7 @@ def _pb_callback_2(function):
 
     def trampoline(a0):
         try:
-            result = function(_pb_pointer(a0, 'void *', None))
+            result = function(None if not a0 else _pb_pointer(a0, 'void *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
@@ -17759,7 +17759,7 @@ def _pb_callback_3(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(a0, a1, a2, _pb_pointer(a3, 'unsigned long *', None))
+            result = function(a0, a1, a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -17777,7 +17777,7 @@ def _pb_callback_4(function):
 
     def trampoline(a0):
         try:
-            result = function(_pb_view_at(CK_INFO, _S1, a0, None))
+            result = function(None if not a0 else _pb_view_at(CK_INFO, _S1, a0, None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
@@ -17795,7 +17795,7 @@ def _pb_callback_5(function):
 
     def trampoline(a0):
         try:
-            result = function(_pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
+            result = function(None if not a0 else _pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
@@ -17813,7 +17813,7 @@ def _pb_callback_6(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), _pb_pointer(a2, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
@@ -17831,7 +17831,7 @@ def _pb_callback_7(function):
 
     def trampoline(a0, a1):
         try:
-            result = function(a0, _pb_view_at(CK_SLOT_INFO, _S2, a1, None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_SLOT_INFO, _S2, a1, None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
@@ -17849,7 +17849,7 @@ def _pb_callback_8(function):
 
     def trampoline(a0, a1):
         try:
-            result = function(a0, _pb_view_at(CK_TOKEN_INFO, _S3, a1, None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_TOKEN_INFO, _S3, a1, None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
@@ -17867,7 +17867,7 @@ def _pb_callback_9(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), _pb_pointer(a2, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
@@ -17885,7 +17885,7 @@ def _pb_callback_10(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, a1, _pb_view_at(CK_MECHANISM_INFO, _S8, a2, None))
+            result = function(a0, a1, None if not a2 else _pb_view_at(CK_MECHANISM_INFO, _S8, a2, None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
@@ -17903,7 +17903,7 @@ def _pb_callback_11(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, _pb_pointer(a3, 'unsigned char *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
@@ -17921,7 +17921,7 @@ def _pb_callback_12(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -17939,7 +17939,7 @@ def _pb_callback_13(function):
 
     def trampoline(a0, a1, a2, a3, a4):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -17975,7 +17975,7 @@ def _pb_callback_15(function):
 
     def trampoline(a0, a1):
         try:
-            result = function(a0, _pb_view_at(CK_SESSION_INFO, _S4, a1, None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_SESSION_INFO, _S4, a1, None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
@@ -17993,7 +17993,7 @@ def _pb_callback_16(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), _pb_pointer(a2, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -18011,7 +18011,7 @@ def _pb_callback_17(function):
 
     def trampoline(a0, a1, a2, a3, a4):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
@@ -18029,7 +18029,7 @@ def _pb_callback_18(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(a0, a1, _pb_pointer(a2, 'unsigned char *', None), a3)
+            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -18047,7 +18047,7 @@ def _pb_callback_19(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(a0, _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2, _pb_pointer(a3, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18065,7 +18065,7 @@ def _pb_callback_20(function):
 
     def trampoline(a0, a1, a2, a3, a4):
         try:
-            result = function(a0, a1, _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, _pb_pointer(a4, 'unsigned long *', None))
+            result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18101,7 +18101,7 @@ def _pb_callback_22(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, a1, _pb_pointer(a2, 'unsigned long *', None))
+            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18119,7 +18119,7 @@ def _pb_callback_23(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(a0, a1, _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3)
+            result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
@@ -18137,7 +18137,7 @@ def _pb_callback_24(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2)
+            result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
@@ -18155,7 +18155,7 @@ def _pb_callback_25(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), a2, _pb_pointer(a3, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18173,7 +18173,7 @@ def _pb_callback_26(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2)
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
@@ -18191,7 +18191,7 @@ def _pb_callback_27(function):
 
     def trampoline(a0, a1, a2, a3, a4):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned char *', None), a2, _pb_pointer(a3, 'unsigned char *', None), _pb_pointer(a4, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -18209,7 +18209,7 @@ def _pb_callback_28(function):
 
     def trampoline(a0, a1):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
@@ -18227,7 +18227,7 @@ def _pb_callback_29(function):
 
     def trampoline(a0, a1, a2, a3, a4):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, _pb_pointer(a4, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18245,7 +18245,7 @@ def _pb_callback_30(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, _pb_view_at(CK_ATTRIBUTE, _S5, a4, None), a5, _pb_pointer(a6, 'unsigned long *', None), _pb_pointer(a7, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_view_at(CK_ATTRIBUTE, _S5, a4, None), a5, None if not a6 else _pb_pointer(a6, 'unsigned long *', None), None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
@@ -18263,7 +18263,7 @@ def _pb_callback_31(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, a3, _pb_pointer(a4, 'unsigned char *', None), _pb_pointer(a5, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -18281,7 +18281,7 @@ def _pb_callback_32(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_view_at(CK_ATTRIBUTE, _S5, a5, None), a6, _pb_pointer(a7, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_view_at(CK_ATTRIBUTE, _S5, a5, None), a6, None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18299,7 +18299,7 @@ def _pb_callback_33(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
-            result = function(a0, _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, _pb_view_at(CK_ATTRIBUTE, _S5, a3, None), a4, _pb_pointer(a5, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, None if not a3 else _pb_view_at(CK_ATTRIBUTE, _S5, a3, None), a4, None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
@@ -18317,7 +18317,7 @@ def _pb_callback_34(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_pointer(a1, 'unsigned long *', None), _pb_pointer(a2, 'void *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'void *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
@@ -18335,7 +18335,7 @@ def _pb_callback_35(function):
 
     def trampoline(a0, a1):
         try:
-            result = function(_pb_view_at(CK_INTERFACE, _S11, a0, None), _pb_pointer(a1, 'unsigned long *', None))
+            result = function(None if not a0 else _pb_view_at(CK_INTERFACE, _S11, a0, None), None if not a1 else _pb_pointer(a1, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
@@ -18353,7 +18353,7 @@ def _pb_callback_36(function):
 
     def trampoline(a0, a1, a2, a3):
         try:
-            result = function(_pb_pointer(a0, 'unsigned char *', None), _pb_view_at(CK_VERSION, _S0, a1, None), _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
+            result = function(None if not a0 else _pb_pointer(a0, 'unsigned char *', None), None if not a1 else _pb_view_at(CK_VERSION, _S0, a1, None), None if not a2 else _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
@@ -18371,7 +18371,7 @@ def _pb_callback_37(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
-            result = function(a0, a1, _pb_pointer(a2, 'unsigned char *', None), a3, _pb_pointer(a4, 'unsigned char *', None), a5)
+            result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), a5)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -18389,7 +18389,7 @@ def _pb_callback_38(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
         try:
-            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), a6, _pb_pointer(a7, 'unsigned char *', None), _pb_pointer(a8, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6, None if not a7 else _pb_pointer(a7, 'unsigned char *', None), None if not a8 else _pb_pointer(a8, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -18407,7 +18407,7 @@ def _pb_callback_39(function):
 
     def trampoline(a0, a1, a2, a3, a4):
         try:
-            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -18425,7 +18425,7 @@ def _pb_callback_40(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
-            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), _pb_pointer(a6, 'unsigned long *', None), a7)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None), a7)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
@@ -18443,7 +18443,7 @@ def _pb_callback_41(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
         try:
-            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), _pb_pointer(a6, 'unsigned long *', None))
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None))
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
@@ -18461,7 +18461,7 @@ def _pb_callback_42(function):
 
     def trampoline(a0, a1, a2):
         try:
-            result = function(a0, _pb_pointer(a1, 'void *', None), a2)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
@@ -18479,7 +18479,7 @@ def _pb_callback_43(function):
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
         try:
-            result = function(a0, _pb_pointer(a1, 'void *', None), a2, _pb_pointer(a3, 'unsigned char *', None), a4, _pb_pointer(a5, 'unsigned char *', None), a6)
+            result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6)
             if result.__class__ is int and 0 <= result <= 18446744073709551615:
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
@@ -18606,7 +18606,7 @@ class Library:
         'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
-            _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
+            _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
             if _pb_pending:
                 _pb_raise_kept()
             if _pb_r != 0:
@@ -18615,7 +18615,7 @@ class Library:
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
         pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
-        _pb_r = _pb_fn(_pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
+        _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -18833,7 +18833,7 @@ class Library:
         try:
             if ((slotID := _pb_exact_int(slotID)) >= 0 and slotID <= 1073741823 or slotID >= 0 and slotID <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
-                _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
+                _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), None if pLabel is None else _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -18843,7 +18843,7 @@ class Library:
             _pb_not_kept(_pb_raised)
         slotID, pPin, pLabel, = _pb_fix((('int', 'argument 1 (slotID)', 0, 18446744073709551615), ('array', 'argument 2 (pPin)', True, ('int', 'argument 2 (pPin) items', 0, 255), True), ('writable_buffer', 'argument 3 (pLabel)', 1, 'unsigned char *', False, '', '')), (slotID, pPin, pLabel,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
-        _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
+        _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), None if pLabel is None else _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -19406,7 +19406,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
                 elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -19421,7 +19421,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
         elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21028,7 +21028,7 @@ class Library:
         try:
             if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_o2 = _ct.c_void_p()
-                _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
+                _pb_r = _pb_fn(None if pInterfaceName is None else _pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21038,7 +21038,7 @@ class Library:
             _pb_not_kept(_pb_raised)
         pInterfaceName, pVersion, flags, = _pb_fix((('writable_buffer', 'argument 1 (pInterfaceName)', 1, 'unsigned char *', False, '', ''), ('record', 'argument 2 (pVersion)', CK_VERSION, True), ('int', 'argument 3 (flags)', 0, 18446744073709551615)), (pInterfaceName, pVersion, flags,))
         _pb_o2 = _ct.c_void_p()
-        _pb_r = _pb_fn(_pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
+        _pb_r = _pb_fn(None if pInterfaceName is None else _pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21141,7 +21141,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessage')
                 _pb_n7 = _pb_l8.value
@@ -21149,7 +21149,7 @@ class Library:
                     raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21173,7 +21173,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         _pb_n7 = _pb_l8.value
@@ -21181,7 +21181,7 @@ class Library:
             raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21205,7 +21205,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21220,7 +21220,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21246,7 +21246,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -21254,7 +21254,7 @@ class Library:
                     raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21277,7 +21277,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         _pb_n5 = _pb_l6.value
@@ -21285,7 +21285,7 @@ class Library:
             raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21361,7 +21361,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessage')
                 _pb_n7 = _pb_l8.value
@@ -21369,7 +21369,7 @@ class Library:
                     raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21393,7 +21393,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         _pb_n7 = _pb_l8.value
@@ -21401,7 +21401,7 @@ class Library:
             raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21425,7 +21425,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21440,7 +21440,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21466,7 +21466,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -21474,7 +21474,7 @@ class Library:
                     raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21497,7 +21497,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         _pb_n5 = _pb_l6.value
@@ -21505,7 +21505,7 @@ class Library:
             raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21576,7 +21576,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessage')
                 _pb_n5 = _pb_l6.value
@@ -21584,7 +21584,7 @@ class Library:
                     raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21605,7 +21605,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         _pb_n5 = _pb_l6.value
@@ -21613,7 +21613,7 @@ class Library:
             raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21634,7 +21634,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21648,7 +21648,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21672,7 +21672,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -21680,7 +21680,7 @@ class Library:
                     raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21701,7 +21701,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         _pb_n5 = _pb_l6.value
@@ -21709,7 +21709,7 @@ class Library:
             raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21782,7 +21782,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21800,7 +21800,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21818,7 +21818,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21832,7 +21832,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21858,7 +21858,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
                     _pb_raise_kept()
                 if _pb_r != 0:
@@ -21876,7 +21876,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(hSession, _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:

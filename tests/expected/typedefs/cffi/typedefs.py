@@ -1311,7 +1311,7 @@ def _pb_callback_1(function):
 
     def trampoline(a0, a1):
         try:
-            function(_pb_pointer(a0, 'void *', None), a1)
+            function(None if not a0 else _pb_pointer(a0, 'void *', None), a1)
             return None
         except BaseException as error:  # C cannot take it: kept for the call, C gets None
             _pb_callback_failed(error)
@@ -1383,14 +1383,14 @@ _f_each = getattr(_lib, 'each')
 def each(cb, user_data, /):
     'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
-        _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
+        _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _NULL if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept()
         return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
-    _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
+    _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _NULL if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     return None
