@@ -737,6 +737,7 @@ def test_a_variadic_function_takes_its_extra_arguments_by_cs_promotions(capi):
     assert capi.capi_add(1, 2**64 - 1) == -1  # an unsigned 64-bit value: the same bits
     assert capi.capi_add(3, True, capi.capi_color.CAPI_BLUE, 0) == 1 + capi.CAPI_BLUE  # ints, as C sees them
     assert capi.capi_add(0) == 0
+    assert capi.capi_visit_all(lambda value, user: value * value, 3, 1, 2, 3) == 14  # a callable among the inputs
     n = capi.capi_format(buf, len(buf), "%p|%s", None, memoryview(b"view\0"))
     assert bytes(buf[:n]) == b"(nil)|view"
 

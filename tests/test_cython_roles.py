@@ -296,7 +296,7 @@ def test_function_pointer_handle_and_nested_fields(lib, roles_module):
     assert info.counter == lib.rl_counter_find(b"a")
     info.counter = None
     assert info.counter is None
-    with pytest.raises(TypeError, match=r"rl_info.notify must be a FunctionPointer or None, not int"):
+    with pytest.raises(TypeError, match=r"rl_info.notify must be a callable, a FunctionPointer or None, not int"):
         info.notify = int(notify)  # an arbitrary address could crash when called
     other = roles_module.rl_info(notify=notify)
     assert other.notify == notify

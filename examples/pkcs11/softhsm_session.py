@@ -59,10 +59,16 @@ def build_command(out_dir: Path, *, backend: str = "cython", family: str = "nss"
     return command
 
 
-def build_module(out_dir: Path, *, backend: str = "cython", family: str = "nss", name: str = "pkcs11") -> subprocess.CompletedProcess:
-    """Generate and compile the binding into ``out_dir``; BuildFailed carries pegbind's own messages."""
+def build_module(out_dir: Path, *, backend: str = "cython", family: str = "nss", name: str = "pkcs11",
+                 cflags: str | None = None) -> subprocess.CompletedProcess:
+    """Generate and compile the binding into ``out_dir``; BuildFailed carries pegbind's own messages.
+
+    ``cflags``: the C compiler's flags after pegbind's own (``-O0`` where only behaviour counts).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
+    if cflags is not None:
+        env["CFLAGS"] = cflags
     # Run from the source tree as well as from an installed pegbind.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     result = subprocess.run(build_command(out_dir, backend=backend, family=family, name=name),

@@ -649,7 +649,7 @@ class BindingModel:
     anonymous: Mapping[str, AnonymousType] = field(default_factory=dict)
     #: what the elements of each type of Pointer the module makes read as (by pointer type)
     pointer_elements: tuple[PointerElements, ...] = ()
-    #: the classes of the function pointer typedefs parameters are declared with
+    #: the classes of the function pointer typedefs (see :func:`~pegbind.passes.callback_classes`)
     callback_classes: tuple[CallbackClass, ...] = ()
 
     def callables(self) -> list[CallbackBinding]:

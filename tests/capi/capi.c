@@ -320,3 +320,13 @@ int capi_db_getinfo(capi_db *db, int info, ...) {
 int capi_handler_run(const capi_handler *handler, int x) {
     return (handler->visit ? handler->visit(x, handler->user) : 0) + (handler->twice ? handler->twice(x) : 0);
 }
+
+int capi_visit_all(capi_visit f, int count, ...) {
+    va_list ap;
+    int sum = 0;
+    va_start(ap, count);
+    for (int i = 0; i < count; i++)
+        sum += f(va_arg(ap, int), NULL);
+    va_end(ap);
+    return sum;
+}

@@ -197,6 +197,7 @@ int capi_handler_run(const capi_handler *handler, int x);  /* visit(x, user) + t
 /* Variadic functions, as sqlite3_mprintf, curl_easy_setopt and curl_easy_getinfo. */
 int capi_format(char *buf, size_t size, const char *format, ...);  /* vsnprintf into buf */
 long long capi_add(int count, ...);  /* count extra arguments, each read as a long long */
+int capi_visit_all(capi_visit f, int count, ...);  /* the sum of f(each, NULL) over count ints */
 /* An option says what the one extra argument is: a const char *, a long, a capi_listener. */
 enum { CAPI_OPT_NAME = 1, CAPI_OPT_LIMIT, CAPI_OPT_LISTENER, CAPI_OPT_ON_SAY };
 int capi_db_setopt(capi_db *db, int option, ...);
