@@ -861,3 +861,34 @@ def test_a_function_pointer_field_takes_a_callable_the_record_keeps(capi):
         capi.capi_handler_run(handler, 5)  # raised by the call during which C called it
     with pytest.raises(TypeError, match=r"^capi_handler.twice must be a callable, a FunctionPointer or None, not int$"):
         handler.twice = 3
+
+
+# ---- the same through load(path) -------------------------------------------------------------
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def loaded(request, capi_library, tmp_path_factory, repo_root):
+    """capi.h built for ``load(path)`` (cffi's ABI mode), and the test library loaded through it."""
+    backend = request.param
+    out = tmp_path_factory.mktemp(f"capi-dynamic-{backend}")
+    name = f"capi_dynamic_{backend}"
+    result = run_pegbind("build", str(repo_root / "tests" / "capi" / "capi.h"), "--load", "dynamic",
+                         "--backend", backend, "--name", name, "-o", str(out), env={"CFLAGS": "-O0"})
+    assert result.returncode == 0, result.stderr
+    module = import_from(out, name)
+    return module, module.load(str(capi_library / "libcapi.so"))
+
+
+def test_callables_and_variadic_calls_work_through_a_loaded_library(loaded):
+    m, lib = loaded
+    buf = bytearray(32)
+    n = lib.capi_format(buf, len(buf), "%d|%s|%Lg", 7, "x", m.c_longdouble.arg(2.5))
+    assert bytes(buf[:n]) == b"7|x|2.5"
+    assert lib.capi_visit_all(lambda value, user: value + 1, 2, 10, 20) == 32
+    assert lib.capi_apply(m.capi_visit(lambda value, user: value * 3), None, 5) == 16
+    status, db = lib.capi_db_open("main")
+    limit = m.c_long()
+    assert lib.capi_db_setopt(db, m.CAPI_OPT_LIMIT, 9) == 0 and lib.capi_db_getinfo(db, m.CAPI_INFO_LIMIT, limit) == 0
+    assert limit.value == 9
+    handler = m.capi_handler(twice=lambda value: 2 * value)
+    assert lib.capi_handler_run(handler, 4) == 8
+    lib.capi_db_close(db)

@@ -1469,7 +1469,7 @@ def _pb_read_elements(pointer, element, start, count):
     return values
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1485,6 +1485,9 @@ def _pb_callback_0(function):
     closure = _ffi.callback('double (*)(double)', trampoline)
     return closure, closure
 
+
+
+# ---- functions ---------------------------------------------------------
 
 _f_log_message = getattr(_lib, 'log_message')
 

@@ -1505,7 +1505,7 @@ def _pb_read_elements(pointer, element, start, count):
     return values
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1521,6 +1521,9 @@ def _pb_callback_0(function):
     closure = _ct.CFUNCTYPE(_ct.c_double, _ct.c_double)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+
+
+# ---- functions ---------------------------------------------------------
 _pt_log_message = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p)
 _pt_shutdown = _ct.CFUNCTYPE(None)
 _pt_first_of = _ct.CFUNCTYPE(_ct.c_int32)

@@ -1782,7 +1782,7 @@ _pb_ptr_json_error_t = _ffi.typeof('struct json_error_t *')
 _IO_FILE = FILE
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1835,6 +1835,9 @@ def _pb_callback_2(function):
     closure = _ffi.callback('void (*)(void *)', trampoline)
     return closure, closure
 
+
+
+# ---- functions ---------------------------------------------------------
 
 _f_json_object = getattr(_lib, 'json_object')
 

@@ -1829,7 +1829,7 @@ class json_error_t(_pb_Record):
 _IO_FILE = FILE
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1882,6 +1882,9 @@ def _pb_callback_2(function):
     closure = _ct.CFUNCTYPE(None, _ct.c_void_p)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+
+
+# ---- functions ---------------------------------------------------------
 _pt_json_object = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_json_array = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_json_string = _ct.CFUNCTYPE(_ct.c_void_p)

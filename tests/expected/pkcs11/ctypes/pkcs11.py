@@ -17697,7 +17697,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -18490,6 +18490,9 @@ def _pb_callback_43(function):
     closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+
+
+# ---- functions ---------------------------------------------------------
 _pt_C_Initialize = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_Finalize = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_C_GetInfo = _ct.CFUNCTYPE(_ct.c_uint64, _ct.POINTER(_S1))

@@ -1824,7 +1824,7 @@ class matrix(_pb_Record):
 _pb_ptr_matrix = _ffi.typeof('struct matrix *')
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1843,6 +1843,9 @@ def _pb_callback_0(function):
     closure = _ffi.callback('int (*)(struct node *, struct node *)', trampoline)
     return closure, closure
 
+
+
+# ---- functions ---------------------------------------------------------
 
 _f_handle_open = getattr(_lib, 'handle_open')
 

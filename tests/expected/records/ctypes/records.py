@@ -1915,7 +1915,7 @@ class matrix(_pb_Record):
         return f"matrix()"
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1934,6 +1934,9 @@ def _pb_callback_0(function):
     closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+
+
+# ---- functions ---------------------------------------------------------
 _pt_handle_open = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_handle_close = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p)
 _pt_segment_length = _ct.CFUNCTYPE(_ct.c_double, _ct.POINTER(_S1))

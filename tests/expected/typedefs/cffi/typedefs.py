@@ -1285,7 +1285,7 @@ def _pb_read_elements(pointer, element, start, count):
     return values
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1320,6 +1320,9 @@ def _pb_callback_1(function):
     closure = _ffi.callback('void (*)(void *, unsigned long)', trampoline)
     return closure, closure
 
+
+
+# ---- functions ---------------------------------------------------------
 
 _f_sum_all = getattr(_lib, 'sum_all')
 

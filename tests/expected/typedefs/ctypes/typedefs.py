@@ -1331,7 +1331,7 @@ def _pb_read_elements(pointer, element, start, count):
     return values
 
 
-# ---- functions ---------------------------------------------------------
+# ---- Python callables C calls: a closure factory per function pointer type --
 
 
 def _pb_callback_0(function):
@@ -1366,6 +1366,9 @@ def _pb_callback_1(function):
     closure = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64)(trampoline)
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
+
+
+# ---- functions ---------------------------------------------------------
 _pt_sum_all = _ct.CFUNCTYPE(_ct.c_uint64)
 _pt_apply = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_int32, _ct.c_int32)
 _pt_each = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_void_p)
