@@ -892,3 +892,17 @@ def test_callables_and_variadic_calls_work_through_a_loaded_library(loaded):
     handler = m.capi_handler(twice=lambda value: 2 * value)
     assert lib.capi_handler_run(handler, 4) == 8
     lib.capi_db_close(db)
+
+
+def test_the_stub_types_callables_where_c_takes_a_function_pointer(repo_root, tmp_path):
+    result = run_pegbind("generate", str(repo_root / "tests" / "capi" / "capi.h"), "--backend", "cython",
+                         "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    stub = (tmp_path / "capi.pyi").read_text()
+    assert ("def capi_apply(f: Callable[[int, Pointer | None], int] | FunctionPointer | None, "
+            "user: _WritableBuffer | Pointer | None, x: int, /) -> int: ...") in stub
+    assert "def twice(self, value: Callable[[int], int] | FunctionPointer | None) -> None: ..." in stub
+    assert "class capi_listener(FunctionPointer):" in stub
+    assert ("def capi_add(count: int, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer "
+            "| _Cell | _Arg | None) -> int: ...") in stub
+    assert "def arg(cls, value: int, /) -> _Arg: ..." in stub

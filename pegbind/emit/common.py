@@ -12,7 +12,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import __version__
-from ..passes.binding import BindingModel, CellBinding, FunctionBinding, HandleBinding, ParamBinding, RecordBinding
+from ..passes.binding import (
+    BindingModel,
+    CallbackBinding,
+    CellBinding,
+    FunctionBinding,
+    HandleBinding,
+    ParamBinding,
+    RecordBinding,
+)
 from ..passes.callplan import vararg_bits
 
 
@@ -60,6 +68,12 @@ def _not_none(annotation: str, param: ParamBinding) -> str:
     return annotation.removesuffix(" | None") if param.nonnull else annotation
 
 
+def callable_annotation(cb: CallbackBinding, classes: dict[str, str]) -> str:
+    """``Callable[[int, Pointer | None], int]``: the Python callables a function pointer type takes."""
+    args = ", ".join(py_annotation(a.kind, classes.get(a.record_key or "")) for a in cb.args)
+    return f"Callable[[{args}], {py_annotation(cb.ret.kind, classes.get(cb.ret.record_key or ''))}]"
+
+
 def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
     """The stub annotation of a parameter the caller passes, after its role."""
     cls = classes.get(param.record_key or "")
@@ -74,10 +88,7 @@ def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
     if param.role.role == "inout":
         return py_annotation(param.kind, cls)
     if param.kind == "callback" and param.callback is not None:
-        cb = param.callback
-        args = ", ".join(py_annotation(a.kind, classes.get(a.record_key or "")) for a in cb.args)
-        result = py_annotation(cb.ret.kind, classes.get(cb.ret.record_key or ""))
-        return _not_none(f"Callable[[{args}], {result}] | FunctionPointer | None", param)
+        return _not_none(f"{callable_annotation(param.callback, classes)} | FunctionPointer | None", param)
     annotation = py_annotation(param.kind, cls)
     if param.cells:  # before "| Pointer | None"
         annotation = annotation.replace(" | Pointer", "".join(f" | {c}" for c in param.cells) + " | Pointer", 1)

@@ -40,6 +40,7 @@ from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
     base_context,
+    callable_annotation,
     cell_arg_doc,
     class_aliases,
     class_names,
@@ -385,6 +386,8 @@ def field_setter_annotation(binding: FieldBinding, classes: dict[str, str]) -> s
         return f"{classes[binding.record_key or '']} | Pointer | None"
     if binding.kind == "data_pointer":
         return ("_WritableBuffer" if binding.needs_writable else "_Buffer") + " | Pointer | None"
+    if binding.kind == "function_pointer" and binding.callback is not None:
+        return f"{callable_annotation(binding.callback, classes)} | FunctionPointer | None"
     return _FIELD_SETTER_TYPES.get(binding.kind) or field_annotation(binding, classes)
 
 
