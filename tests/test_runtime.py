@@ -696,3 +696,21 @@ def test_what_a_callable_raises_waits_for_the_call_or_goes_to_the_unraisable_hoo
     assert raised.value is first and reported == [] and rt._pb_pending == {}
     rt._pb_raise_kept()  # nothing pending any more
     # (with no Python beneath, on a thread C started, it is reported: tests/test_c_apis.py)
+
+
+def test_a_kept_exception_the_fast_path_catches_is_raised_on_not_retried():
+    retry = (TypeError, OverflowError)
+    kept = TypeError("raised by a callable")
+    rt._pb_callback_failed(kept)
+    try:
+        rt._pb_raise_kept(retry)  # as a ctypes or cffi wrapper's fast path raises it
+    except retry as caught:
+        with pytest.raises(TypeError) as raised:
+            rt._pb_not_kept(caught)  # its handler: C ran, so it is raised on
+        assert raised.value is kept
+    assert rt._pb_raising == {}  # nothing stays noted
+    rt._pb_not_kept(TypeError("an argument the FFI refused"))  # not kept: the handler retries
+    rt._pb_callback_failed(KeyError("not a retry's"))
+    with pytest.raises(KeyError):
+        rt._pb_raise_kept(retry)
+    assert rt._pb_raising == {}  # one the handler does not take is not noted

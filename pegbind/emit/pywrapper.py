@@ -528,11 +528,13 @@ class WrapperWriter(ABC):
                 lines.append(f"    if {p.py_name}.__class__ is not list and {p.py_name}.__class__ is not tuple:")
                 lines.append(f"        {p.py_name} = _pb_once({p.py_name})")
         lines.append("    try:")
+        # what a callable raised is noted on the fast path, for its handler to raise on (not retry)
+        fast = [line.replace("_pb_raise_kept()", f"_pb_raise_kept({FAST_PATH_ERRORS})") for line in body]
         if guards:
             lines.append(f"        if {' and '.join(guards)}:")
-            lines += ["            " + line for line in body]
+            lines += ["            " + line for line in fast]
         else:
-            lines += ["        " + line for line in body]
+            lines += ["        " + line for line in fast]
         if self.takes_callables:
             # what a callable raised, raised once C returned, is no argument to retry with
             lines.append(f"    except {FAST_PATH_ERRORS} as _pb_raised:")

@@ -368,16 +368,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -385,7 +391,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -1545,7 +1551,7 @@ def log_message(format_, /, *args):
         _pb_va = _pb_varargs(args, 2, None, ('log_message',))
         _pb_r = _f_log_message(format_ if format_.__class__ is bytes else _pb_cstring(format_, 'argument 1 (format_)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1590,7 +1596,7 @@ def first_of(values, n, /):
                 raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
             _pb_r = _f_first_of(None if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1619,7 +1625,7 @@ def integrate(f, from_, to, /):
     try:
         _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)), from_, to)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1644,7 +1650,7 @@ def unnamed(arg0, arg1, arg2, /):
         if ((arg0 := _pb_exact_int(arg0)) >= -1073741823 and arg0 <= 1073741823 or arg0 >= -2147483648 and arg0 <= 2147483647):
             _pb_r = _f_unnamed(arg0, None if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *'))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1674,7 +1680,7 @@ def copy_into(dst, src, n, /):
                 raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
             _pb_r = _f_copy_into(None if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1703,7 +1709,7 @@ def die(why, /):
     try:
         _f_die(why if why.__class__ is bytes else _pb_cstring(why, 'argument 1 (why)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -1726,7 +1732,7 @@ def set_matrix(rows, cols, m, /):
         if (rows >= -1073741823 and rows <= 1073741823 or rows >= -2147483648 and rows <= 2147483647) and (cols >= -1073741823 and cols <= 1073741823 or cols >= -2147483648 and cols <= 2147483647) and (m is None or m.__class__ is Pointer and (m._ctype == 'double (*)[]' or m._ctype == 'void *')):
             _f_set_matrix(rows, cols, None if m is None else m._h)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)

@@ -376,16 +376,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -393,7 +399,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -1871,7 +1877,7 @@ def json_string(value, /):
     try:
         _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1899,7 +1905,7 @@ def json_stringn(value, len_, /):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1927,7 +1933,7 @@ def json_string_nocheck(value, /):
     try:
         _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1955,7 +1961,7 @@ def json_stringn_nocheck(value, len_, /):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1983,7 +1989,7 @@ def json_integer(value, /):
     try:
         _pb_r = _f_json_integer(_pb_exact_int(value))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2004,7 +2010,7 @@ def json_real(value, /):
     try:
         _pb_r = _f_json_real(value)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2061,7 +2067,7 @@ def json_delete(json, /):
     try:
         _f_json_delete(_NULL if json is None else json._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_disown(json)
         return None
     except _PB_RETRY as _pb_raised:
@@ -2082,7 +2088,7 @@ def json_object_seed(seed, /):
     try:
         _f_json_object_seed(_pb_exact_int(seed))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -2101,7 +2107,7 @@ def json_object_size(object_, /):
     try:
         _pb_r = _f_json_object_size(_NULL if object_ is None else object_._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2122,7 +2128,7 @@ def json_object_get(object_, key, /):
     try:
         _pb_r = _f_json_object_get(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2150,7 +2156,7 @@ def json_object_getn(object_, key, key_len, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2178,7 +2184,7 @@ def json_object_set_new(object_, key, value, /):
     try:
         _pb_r = _f_json_object_set_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2206,7 +2212,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2234,7 +2240,7 @@ def json_object_set_new_nocheck(object_, key, value, /):
     try:
         _pb_r = _f_json_object_set_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2262,7 +2268,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2290,7 +2296,7 @@ def json_object_del(object_, key, /):
     try:
         _pb_r = _f_json_object_del(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2318,7 +2324,7 @@ def json_object_deln(object_, key, key_len, /):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2346,7 +2352,7 @@ def json_object_clear(object_, /):
     try:
         _pb_r = _f_json_object_clear(_NULL if object_ is None else object_._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2367,7 +2373,7 @@ def json_object_update(object_, other, /):
     try:
         _pb_r = _f_json_object_update(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2388,7 +2394,7 @@ def json_object_update_existing(object_, other, /):
     try:
         _pb_r = _f_json_object_update_existing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2409,7 +2415,7 @@ def json_object_update_missing(object_, other, /):
     try:
         _pb_r = _f_json_object_update_missing(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2430,7 +2436,7 @@ def json_object_update_recursive(object_, other, /):
     try:
         _pb_r = _f_json_object_update_recursive(_NULL if object_ is None else object_._p, _NULL if other is None else other._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2451,7 +2457,7 @@ def json_object_iter(object_, /):
     try:
         _pb_r = _f_json_object_iter(_NULL if object_ is None else object_._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2472,7 +2478,7 @@ def json_object_iter_at(object_, key, /):
     try:
         _pb_r = _f_json_object_iter_at(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2493,7 +2499,7 @@ def json_object_key_to_iter(key, /):
     try:
         _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstr(key, 'argument 1 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2514,7 +2520,7 @@ def json_object_iter_next(object_, iter_, /):
     try:
         _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2535,7 +2541,7 @@ def json_object_iter_key(iter_, /):
     try:
         _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2556,7 +2562,7 @@ def json_object_iter_key_len(iter_, /):
     try:
         _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2577,7 +2583,7 @@ def json_object_iter_value(iter_, /):
     try:
         _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2598,7 +2604,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
     try:
         _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *'), _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2619,7 +2625,7 @@ def json_array_size(array, /):
     try:
         _pb_r = _f_json_array_size(_NULL if array is None else array._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2640,7 +2646,7 @@ def json_array_get(array, index, /):
     try:
         _pb_r = _f_json_array_get(_NULL if array is None else array._p, _pb_exact_int(index))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, array)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2661,7 +2667,7 @@ def json_array_set_new(array, index, value, /):
     try:
         _pb_r = _f_json_array_set_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2682,7 +2688,7 @@ def json_array_append_new(array, value, /):
     try:
         _pb_r = _f_json_array_append_new(_NULL if array is None else array._p, _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2703,7 +2709,7 @@ def json_array_insert_new(array, index, value, /):
     try:
         _pb_r = _f_json_array_insert_new(_NULL if array is None else array._p, _pb_exact_int(index), _NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2724,7 +2730,7 @@ def json_array_remove(array, index, /):
     try:
         _pb_r = _f_json_array_remove(_NULL if array is None else array._p, _pb_exact_int(index))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2745,7 +2751,7 @@ def json_array_clear(array, /):
     try:
         _pb_r = _f_json_array_clear(_NULL if array is None else array._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2766,7 +2772,7 @@ def json_array_extend(array, other, /):
     try:
         _pb_r = _f_json_array_extend(_NULL if array is None else array._p, _NULL if other is None else other._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2787,7 +2793,7 @@ def json_string_value(string, /):
     try:
         _pb_r = _f_json_string_value(_NULL if string is None else string._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2808,7 +2814,7 @@ def json_string_length(string, /):
     try:
         _pb_r = _f_json_string_length(_NULL if string is None else string._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2829,7 +2835,7 @@ def json_integer_value(integer, /):
     try:
         _pb_r = _f_json_integer_value(_NULL if integer is None else integer._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2850,7 +2856,7 @@ def json_real_value(real, /):
     try:
         _pb_r = _f_json_real_value(_NULL if real is None else real._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2871,7 +2877,7 @@ def json_number_value(json, /):
     try:
         _pb_r = _f_json_number_value(_NULL if json is None else json._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2892,7 +2898,7 @@ def json_string_set(string, value, /):
     try:
         _pb_r = _f_json_string_set(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2920,7 +2926,7 @@ def json_string_setn(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2948,7 +2954,7 @@ def json_string_set_nocheck(string, value, /):
     try:
         _pb_r = _f_json_string_set_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2976,7 +2982,7 @@ def json_string_setn_nocheck(string, value, len_, /):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3004,7 +3010,7 @@ def json_integer_set(integer, value, /):
     try:
         _pb_r = _f_json_integer_set(_NULL if integer is None else integer._p, _pb_exact_int(value))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3025,7 +3031,7 @@ def json_real_set(real, value, /):
     try:
         _pb_r = _f_json_real_set(_NULL if real is None else real._p, value)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3047,7 +3053,7 @@ def json_pack(fmt, /, *args):
         _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
         _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3070,7 +3076,7 @@ def json_pack_ex(error, flags, fmt, /, *args):
         _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
         _pb_r = _f_json_pack_ex(_NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 3 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3093,7 +3099,7 @@ def json_unpack(root, fmt, /, *args):
         _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
         _pb_r = _f_json_unpack(_NULL if root is None else root._p, fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 2 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3116,7 +3122,7 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
         _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
         _pb_r = _f_json_unpack_ex(_NULL if root is None else root._p, _NULL if error is None else error._p, _pb_exact_int(flags), fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 4 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3139,7 +3145,7 @@ def json_sprintf(fmt, /, *args):
         _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
         _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstr(fmt, 'argument 1 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3161,7 +3167,7 @@ def json_equal(value1, value2, /):
     try:
         _pb_r = _f_json_equal(_NULL if value1 is None else value1._p, _NULL if value2 is None else value2._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3182,7 +3188,7 @@ def json_copy(value, /):
     try:
         _pb_r = _f_json_copy(_NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3203,7 +3209,7 @@ def json_deep_copy(value, /):
     try:
         _pb_r = _f_json_deep_copy(_NULL if value is None else value._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, value)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3226,7 +3232,7 @@ def json_loads(input_, flags, error, /):
             raise AttributeError("no loaded library defines 'json_delete'")
         _pb_r = _f_json_loads(input_ if input_.__class__ is bytes else _pb_cstr(input_, 'argument 1 (input_)'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_own(_pb_view_at(json_t, _pb_r, error), _pb_free_json_delete, _pb_r)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3249,7 +3255,7 @@ def json_loadb(buffer, buflen, flags, error, /):
     try:
         _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3270,7 +3276,7 @@ def json_loadf(input_, flags, error, /):
     try:
         _pb_r = _f_json_loadf(_NULL if input_ is None else input_._h, _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, input_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3291,7 +3297,7 @@ def json_loadfd(input_, flags, error, /):
     try:
         _pb_r = _f_json_loadfd(_pb_exact_int(input_), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3312,7 +3318,7 @@ def json_load_file(path, flags, error, /):
     try:
         _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstr(path, 'argument 1 (path)'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3333,7 +3339,7 @@ def json_load_callback(callback, data, flags, error, /):
     try:
         _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3356,7 +3362,7 @@ def json_dumps(json, flags, /):
             raise AttributeError("no loaded library defines 'free'")
         _pb_r = _f_json_dumps(_NULL if json is None else json._p, _pb_exact_int(flags))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         if _pb_ret is not None:
             _pb_free_free(_pb_r)
@@ -3390,7 +3396,7 @@ def json_dumpb(json, buffer, size, flags, /):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
         _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3418,7 +3424,7 @@ def json_dumpf(json, output, flags, /):
     try:
         _pb_r = _f_json_dumpf(_NULL if json is None else json._p, _NULL if output is None else output._h, _pb_exact_int(flags))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3439,7 +3445,7 @@ def json_dumpfd(json, output, flags, /):
     try:
         _pb_r = _f_json_dumpfd(_NULL if json is None else json._p, _pb_exact_int(output), _pb_exact_int(flags))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3460,7 +3466,7 @@ def json_dump_file(json, path, flags, /):
     try:
         _pb_r = _f_json_dump_file(_NULL if json is None else json._p, path if path.__class__ is bytes else _pb_cstr(path, 'argument 2 (path)'), _pb_exact_int(flags))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3481,7 +3487,7 @@ def json_dump_callback(json, callback, data, flags, /):
     try:
         _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3503,7 +3509,7 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
         if (malloc_fn is None or malloc_fn.__class__ is Pointer) and (free_fn is None or free_fn.__class__ is Pointer):
             _f_json_get_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._h, _NULL if free_fn is None else free_fn._h)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -3534,7 +3540,7 @@ def jansson_version_cmp(major, minor, micro, /):
     try:
         _pb_r = _f_jansson_version_cmp(_pb_exact_int(major), _pb_exact_int(minor), _pb_exact_int(micro))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:

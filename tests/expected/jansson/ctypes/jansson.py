@@ -368,16 +368,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -385,7 +391,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -2005,7 +2011,7 @@ def json_string(value, /):
     try:
         _pb_r = _f_json_string(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2035,7 +2041,7 @@ def json_stringn(value, len_, /):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2064,7 +2070,7 @@ def json_string_nocheck(value, /):
     try:
         _pb_r = _f_json_string_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2094,7 +2100,7 @@ def json_stringn_nocheck(value, len_, /):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2124,7 +2130,7 @@ def json_integer(value, /):
         if ((value := _pb_exact_int(value)) >= -1073741823 and value <= 1073741823 or value >= -9223372036854775808 and value <= 9223372036854775807):
             _pb_r = _f_json_integer((value if value <= 1073741823 and value >= -1073741823 else _ct.c_int64(value)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2148,7 +2154,7 @@ def json_real(value, /):
     try:
         _pb_r = _f_json_real(value)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2217,7 +2223,7 @@ def json_delete(json, /):
     try:
         _f_json_delete(None if json is None else json._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_disown(json)
         return None
     except _PB_RETRY as _pb_raised:
@@ -2242,7 +2248,7 @@ def json_object_seed(seed, /):
         if ((seed := _pb_exact_int(seed)) >= 0 and seed <= 1073741823 or seed >= 0 and seed <= 18446744073709551615):
             _f_json_object_seed((seed if seed <= 1073741823 else _ct.c_uint64(seed)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -2264,7 +2270,7 @@ def json_object_size(object_, /):
     try:
         _pb_r = _f_json_object_size(None if object_ is None else object_._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2288,7 +2294,7 @@ def json_object_get(object_, key, /):
     try:
         _pb_r = _f_json_object_get(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2320,7 +2326,7 @@ def json_object_getn(object_, key, key_len, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, object_)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2351,7 +2357,7 @@ def json_object_set_new(object_, key, value, /):
     try:
         _pb_r = _f_json_object_set_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2383,7 +2389,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2414,7 +2420,7 @@ def json_object_set_new_nocheck(object_, key, value, /):
     try:
         _pb_r = _f_json_object_set_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), None if value is None else value._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2446,7 +2452,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2477,7 +2483,7 @@ def json_object_del(object_, key, /):
     try:
         _pb_r = _f_json_object_del(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2509,7 +2515,7 @@ def json_object_deln(object_, key, key_len, /):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2540,7 +2546,7 @@ def json_object_clear(object_, /):
     try:
         _pb_r = _f_json_object_clear(None if object_ is None else object_._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2564,7 +2570,7 @@ def json_object_update(object_, other, /):
     try:
         _pb_r = _f_json_object_update(None if object_ is None else object_._s, None if other is None else other._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2588,7 +2594,7 @@ def json_object_update_existing(object_, other, /):
     try:
         _pb_r = _f_json_object_update_existing(None if object_ is None else object_._s, None if other is None else other._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2612,7 +2618,7 @@ def json_object_update_missing(object_, other, /):
     try:
         _pb_r = _f_json_object_update_missing(None if object_ is None else object_._s, None if other is None else other._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2636,7 +2642,7 @@ def json_object_update_recursive(object_, other, /):
     try:
         _pb_r = _f_json_object_update_recursive(None if object_ is None else object_._s, None if other is None else other._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2660,7 +2666,7 @@ def json_object_iter(object_, /):
     try:
         _pb_r = _f_json_object_iter(None if object_ is None else object_._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2684,7 +2690,7 @@ def json_object_iter_at(object_, key, /):
     try:
         _pb_r = _f_json_object_iter_at(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2708,7 +2714,7 @@ def json_object_key_to_iter(key, /):
     try:
         _pb_r = _f_json_object_key_to_iter(key if key.__class__ is bytes else _pb_cstring(key, 'argument 1 (key)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2732,7 +2738,7 @@ def json_object_iter_next(object_, iter_, /):
     try:
         _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2756,7 +2762,7 @@ def json_object_iter_key(iter_, /):
     try:
         _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2780,7 +2786,7 @@ def json_object_iter_key_len(iter_, /):
     try:
         _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2804,7 +2810,7 @@ def json_object_iter_value(iter_, /):
     try:
         _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2828,7 +2834,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
     try:
         _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2852,7 +2858,7 @@ def json_array_size(array, /):
     try:
         _pb_r = _f_json_array_size(None if array is None else array._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2877,7 +2883,7 @@ def json_array_get(array, index, /):
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
             _pb_r = _f_json_array_get(None if array is None else array._s, index)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, array)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2902,7 +2908,7 @@ def json_array_set_new(array, index, value, /):
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
             _pb_r = _f_json_array_set_new(None if array is None else array._s, index, None if value is None else value._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2926,7 +2932,7 @@ def json_array_append_new(array, value, /):
     try:
         _pb_r = _f_json_array_append_new(None if array is None else array._s, None if value is None else value._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2951,7 +2957,7 @@ def json_array_insert_new(array, index, value, /):
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
             _pb_r = _f_json_array_insert_new(None if array is None else array._s, index, None if value is None else value._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -2976,7 +2982,7 @@ def json_array_remove(array, index, /):
         if (index >= 0 and index <= 1073741823 or index >= 0 and index <= 18446744073709551615):
             _pb_r = _f_json_array_remove(None if array is None else array._s, index)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3000,7 +3006,7 @@ def json_array_clear(array, /):
     try:
         _pb_r = _f_json_array_clear(None if array is None else array._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3024,7 +3030,7 @@ def json_array_extend(array, other, /):
     try:
         _pb_r = _f_json_array_extend(None if array is None else array._s, None if other is None else other._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3048,7 +3054,7 @@ def json_string_value(string, /):
     try:
         _pb_r = _f_json_string_value(None if string is None else string._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3072,7 +3078,7 @@ def json_string_length(string, /):
     try:
         _pb_r = _f_json_string_length(None if string is None else string._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3096,7 +3102,7 @@ def json_integer_value(integer, /):
     try:
         _pb_r = _f_json_integer_value(None if integer is None else integer._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3120,7 +3126,7 @@ def json_real_value(real, /):
     try:
         _pb_r = _f_json_real_value(None if real is None else real._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3144,7 +3150,7 @@ def json_number_value(json, /):
     try:
         _pb_r = _f_json_number_value(None if json is None else json._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3168,7 +3174,7 @@ def json_string_set(string, value, /):
     try:
         _pb_r = _f_json_string_set(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3200,7 +3206,7 @@ def json_string_setn(string, value, len_, /):
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3231,7 +3237,7 @@ def json_string_set_nocheck(string, value, /):
     try:
         _pb_r = _f_json_string_set_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3263,7 +3269,7 @@ def json_string_setn_nocheck(string, value, len_, /):
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3295,7 +3301,7 @@ def json_integer_set(integer, value, /):
         if (value >= -1073741823 and value <= 1073741823 or value >= -9223372036854775808 and value <= 9223372036854775807):
             _pb_r = _f_json_integer_set(None if integer is None else integer._s, value)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3319,7 +3325,7 @@ def json_real_set(real, value, /):
     try:
         _pb_r = _f_json_real_set(None if real is None else real._s, value)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3344,7 +3350,7 @@ def json_pack(fmt, /, *args):
         _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
         _pb_r = _f_json_pack(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3371,7 +3377,7 @@ def json_pack_ex(error, flags, fmt, /, *args):
             _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
             _pb_r = _f_json_pack_ex(None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 3 (fmt)'), *_pb_va)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3397,7 +3403,7 @@ def json_unpack(root, fmt, /, *args):
         _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
         _pb_r = _f_json_unpack(None if root is None else root._s, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 2 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3424,7 +3430,7 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
             _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
             _pb_r = _f_json_unpack_ex(None if root is None else root._s, None if error is None else error._s, flags, fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 4 (fmt)'), *_pb_va)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3450,7 +3456,7 @@ def json_sprintf(fmt, /, *args):
         _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
         _pb_r = _f_json_sprintf(fmt if fmt.__class__ is bytes else _pb_cstring(fmt, 'argument 1 (fmt)'), *_pb_va)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3475,7 +3481,7 @@ def json_equal(value1, value2, /):
     try:
         _pb_r = _f_json_equal(None if value1 is None else value1._s, None if value2 is None else value2._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3499,7 +3505,7 @@ def json_copy(value, /):
     try:
         _pb_r = _f_json_copy(None if value is None else value._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3523,7 +3529,7 @@ def json_deep_copy(value, /):
     try:
         _pb_r = _f_json_deep_copy(None if value is None else value._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, value)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3550,7 +3556,7 @@ def json_loads(input_, flags, error, /):
                 raise AttributeError("no loaded library defines 'json_delete'")
             _pb_r = _f_json_loads(input_ if input_.__class__ is bytes else _pb_cstring(input_, 'argument 1 (input_)'), flags, None if error is None else error._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_own(_pb_view_at(json_t, _S0, _pb_r, error), _pb_free_json_delete, _pb_r)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3577,7 +3583,7 @@ def json_loadb(buffer, buflen, flags, error, /):
         if (buflen >= 0 and buflen <= 1073741823 or buflen >= 0 and buflen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3602,7 +3608,7 @@ def json_loadf(input_, flags, error, /):
         if (input_ is None or input_.__class__ is FILE) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_loadf(None if input_ is None else input_._h, flags, None if error is None else error._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, input_)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3627,7 +3633,7 @@ def json_loadfd(input_, flags, error, /):
         if (input_ >= -1073741823 and input_ <= 1073741823 or input_ >= -2147483648 and input_ <= 2147483647) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_loadfd(input_, flags, None if error is None else error._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3652,7 +3658,7 @@ def json_load_file(path, flags, error, /):
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_load_file(path if path.__class__ is bytes else _pb_cstring(path, 'argument 1 (path)'), flags, None if error is None else error._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3677,7 +3683,7 @@ def json_load_callback(callback, data, flags, error, /):
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3704,7 +3710,7 @@ def json_dumps(json, flags, /):
                 raise AttributeError("no loaded library defines 'free'")
             _pb_r = _f_json_dumps(None if json is None else json._s, flags)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _ct.string_at(_pb_r) if _pb_r else None
             if _pb_ret is not None:
                 _pb_free_free(_pb_r)
@@ -3742,7 +3748,7 @@ def json_dumpb(json, buffer, size, flags, /):
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
             _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3774,7 +3780,7 @@ def json_dumpf(json, output, flags, /):
         if (output is None or output.__class__ is FILE) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_dumpf(None if json is None else json._s, None if output is None else output._h, flags)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3799,7 +3805,7 @@ def json_dumpfd(json, output, flags, /):
         if (output >= -1073741823 and output <= 1073741823 or output >= -2147483648 and output <= 2147483647) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_dumpfd(None if json is None else json._s, output, flags)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3824,7 +3830,7 @@ def json_dump_file(json, path, flags, /):
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_dump_file(None if json is None else json._s, path if path.__class__ is bytes else _pb_cstring(path, 'argument 2 (path)'), flags)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3849,7 +3855,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -3874,7 +3880,7 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
         if (malloc_fn is None or malloc_fn.__class__ is Pointer and (malloc_fn._ctype == 'void *(**)(unsigned long)' or malloc_fn._ctype == 'void *')) and (free_fn is None or free_fn.__class__ is Pointer and (free_fn._ctype == 'void (**)(void *)' or free_fn._ctype == 'void *')):
             _f_json_get_alloc_funcs(None if malloc_fn is None else malloc_fn._h, None if free_fn is None else free_fn._h)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -3912,7 +3918,7 @@ def jansson_version_cmp(major, minor, micro, /):
         if ((major := _pb_exact_int(major)) >= -1073741823 and major <= 1073741823 or major >= -2147483648 and major <= 2147483647) and ((minor := _pb_exact_int(minor)) >= -1073741823 and minor <= 1073741823 or minor >= -2147483648 and minor <= 2147483647) and ((micro := _pb_exact_int(micro)) >= -1073741823 and micro <= 1073741823 or micro >= -2147483648 and micro <= 2147483647):
             _pb_r = _f_jansson_version_cmp(major, minor, micro)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:

@@ -1808,16 +1808,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -1825,7 +1831,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -19401,7 +19407,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_NULL if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'char[]', 'void *'))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
@@ -19459,7 +19465,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(tokenPresent), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSlotList')
             if _pb_l2[0] < _pb_n1:
@@ -19501,7 +19507,7 @@ class Library:
             _pb_o1._keep = None
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_c1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSlotInfo')
             return _pb_o1
@@ -19530,7 +19536,7 @@ class Library:
             _pb_o1._keep = None
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_c1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetTokenInfo')
             return _pb_o1
@@ -19566,7 +19572,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetMechanismList')
             if _pb_l2[0] < _pb_n1:
@@ -19608,7 +19614,7 @@ class Library:
             _pb_o2._keep = None
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(type_), _pb_c2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetMechanismInfo')
             return _pb_o2
@@ -19636,7 +19642,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_a1, _pb_n1, _NULL if pLabel is None else _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'CK_UTF8CHAR[]', 'unsigned char *'))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitToken')
             return None
@@ -19661,7 +19667,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _pb_t3, 'argument 2 (pPin)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_InitPIN')
             return None
@@ -19689,7 +19695,7 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _pb_t3, 'argument 3 (pNewPin)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_n3)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetPIN')
             return None
@@ -19713,7 +19719,7 @@ class Library:
             _pb_o4 = _pb_alloc(_pb_t4)
             _pb_r = _pb_fn(_pb_exact_int(slotID), _pb_exact_int(flags), _NULL, _NULL, _pb_o4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_OpenSession')
             return _pb_o4[0]
@@ -19735,7 +19741,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CloseSession')
             return None
@@ -19756,7 +19762,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(slotID))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CloseAllSessions')
             return None
@@ -19781,7 +19787,7 @@ class Library:
             _pb_o1._keep = None
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_c1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetSessionInfo')
             return _pb_o1
@@ -19817,7 +19823,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetOperationState')
             if _pb_l2[0] < _pb_n1:
@@ -19858,7 +19864,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _pb_t5, 'argument 2 (pOperationState)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_exact_int(hEncryptionKey), _pb_exact_int(hAuthenticationKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetOperationState')
             return None
@@ -19883,7 +19889,7 @@ class Library:
             _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _pb_t3, 'argument 3 (pPin)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Login')
             return None
@@ -19905,7 +19911,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Logout')
             return None
@@ -19936,7 +19942,7 @@ class Library:
             _pb_o3 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_o3)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CreateObject')
             if pTemplate is not None:
@@ -19981,7 +19987,7 @@ class Library:
             _pb_o4 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2, _pb_o4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CopyObject')
             if pTemplate is not None:
@@ -20016,7 +20022,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DestroyObject')
             return None
@@ -20038,7 +20044,7 @@ class Library:
             _pb_o2 = _pb_alloc(_pb_t0)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_o2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetObjectSize')
             return _pb_o2[0]
@@ -20069,7 +20075,7 @@ class Library:
                 _pb_n2 = len(_pb_a2)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetAttributeValue')
             if pTemplate is not None:
@@ -20112,7 +20118,7 @@ class Library:
                 _pb_n2 = len(_pb_a2)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hObject), _pb_a2, _pb_n2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SetAttributeValue')
             if pTemplate is not None:
@@ -20155,7 +20161,7 @@ class Library:
                 _pb_n1 = len(_pb_a1)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjectsInit')
             if pTemplate is not None:
@@ -20197,7 +20203,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjects')
             return _pb_o3[0]
@@ -20226,7 +20232,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_FindObjectsFinal')
             return None
@@ -20247,7 +20253,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptInit')
             return None
@@ -20282,7 +20288,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Encrypt')
             if _pb_l4[0] < _pb_n3:
@@ -20335,7 +20341,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptUpdate')
             if _pb_l4[0] < _pb_n3:
@@ -20385,7 +20391,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptFinal')
             if _pb_l2[0] < _pb_n1:
@@ -20423,7 +20429,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptInit')
             return None
@@ -20458,7 +20464,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Decrypt')
             if _pb_l4[0] < _pb_n3:
@@ -20511,7 +20517,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptUpdate')
             if _pb_l4[0] < _pb_n3:
@@ -20561,7 +20567,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptFinal')
             if _pb_l2[0] < _pb_n1:
@@ -20599,7 +20605,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestInit')
             return None
@@ -20634,7 +20640,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Digest')
             if _pb_l4[0] < _pb_n3:
@@ -20676,7 +20682,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestUpdate')
             return None
@@ -20698,7 +20704,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestKey')
             return None
@@ -20730,7 +20736,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestFinal')
             if _pb_l2[0] < _pb_n1:
@@ -20768,7 +20774,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignInit')
             return None
@@ -20803,7 +20809,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Sign')
             if _pb_l4[0] < _pb_n3:
@@ -20845,7 +20851,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignUpdate')
             return None
@@ -20878,7 +20884,7 @@ class Library:
             _pb_l2[0] = _pb_n1
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignFinal')
             if _pb_l2[0] < _pb_n1:
@@ -20916,7 +20922,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignRecoverInit')
             return None
@@ -20951,7 +20957,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignRecover')
             if _pb_l4[0] < _pb_n3:
@@ -20990,7 +20996,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyInit')
             return None
@@ -21017,7 +21023,7 @@ class Library:
             _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _pb_t5, 'argument 3 (pSignature)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_n3)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Verify')
             return None
@@ -21043,7 +21049,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _pb_t5, 'argument 2 (pPart)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyUpdate')
             return None
@@ -21068,7 +21074,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _pb_t5, 'argument 2 (pSignature)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyFinal')
             return None
@@ -21090,7 +21096,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
             return None
@@ -21125,7 +21131,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyRecover')
             if _pb_l4[0] < _pb_n3:
@@ -21178,7 +21184,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DigestEncryptUpdate')
             if _pb_l4[0] < _pb_n3:
@@ -21231,7 +21237,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptDigestUpdate')
             if _pb_l4[0] < _pb_n3:
@@ -21284,7 +21290,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignEncryptUpdate')
             if _pb_l4[0] < _pb_n3:
@@ -21337,7 +21343,7 @@ class Library:
             _pb_l4[0] = _pb_n3
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptVerifyUpdate')
             if _pb_l4[0] < _pb_n3:
@@ -21386,7 +21392,7 @@ class Library:
             _pb_o4 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_a2, _pb_n2, _pb_o4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GenerateKey')
             if pTemplate is not None:
@@ -21441,7 +21447,7 @@ class Library:
             _pb_o7 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_a2, _pb_n2, _pb_a4, _pb_n4, _pb_o6, _pb_o7)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GenerateKeyPair')
             if pPublicKeyTemplate is not None:
@@ -21501,7 +21507,7 @@ class Library:
             _pb_l5[0] = _pb_n4
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hWrappingKey), _pb_exact_int(hKey), _pb_a4, _pb_l5)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_WrapKey')
             if _pb_l5[0] < _pb_n4:
@@ -21552,7 +21558,7 @@ class Library:
             _pb_o7 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hUnwrappingKey), _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_o7)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_UnwrapKey')
             if pTemplate is not None:
@@ -21598,7 +21604,7 @@ class Library:
             _pb_o5 = _pb_alloc(_pb_t7)
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hBaseKey), _pb_a3, _pb_n3, _pb_o5)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DeriveKey')
             if pTemplate is not None:
@@ -21636,7 +21642,7 @@ class Library:
             _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _pb_t5, 'argument 2 (pSeed)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SeedRandom')
             return None
@@ -21663,7 +21669,7 @@ class Library:
                 _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
                 _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, ulRandomLen)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateRandom')
                 _pb_res1 = _ffi.buffer(_pb_a1, _pb_n1 * 1)[:]
@@ -21690,7 +21696,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetFunctionStatus')
             return None
@@ -21711,7 +21717,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_CancelFunction')
             return None
@@ -21733,7 +21739,7 @@ class Library:
             _pb_o1 = _pb_alloc(_pb_t8)
             _pb_r = _pb_fn(_pb_exact_int(flags), _pb_o1, _NULL)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
             return _pb_o1[0]
@@ -21781,7 +21787,7 @@ class Library:
             _pb_o2 = _pb_alloc(_pb_t11)
             _pb_r = _pb_fn(_NULL if pInterfaceName is None else _pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'CK_UTF8CHAR[]', 'unsigned char *'), _NULL if pVersion is None else pVersion._p, _pb_o2, _pb_exact_int(flags))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_GetInterface')
             return _pb_view_at(CK_INTERFACE, _pb_o2[0], pVersion)
@@ -21809,7 +21815,7 @@ class Library:
             _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _pb_t3, 'argument 4 (pUsername)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(userType), _pb_a2, _pb_n2, _pb_a4, _pb_n4)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_LoginUser')
             return None
@@ -21832,7 +21838,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_exact_int(flags))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SessionCancel')
             return None
@@ -21853,7 +21859,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageEncryptInit')
             return None
@@ -21898,7 +21904,7 @@ class Library:
             _pb_l8[0] = _pb_n7
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessage')
             if _pb_l8[0] < _pb_n7:
@@ -21955,7 +21961,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
             return None
@@ -22005,7 +22011,7 @@ class Library:
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_EncryptMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -22051,7 +22057,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
             return None
@@ -22072,7 +22078,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageDecryptInit')
             return None
@@ -22117,7 +22123,7 @@ class Library:
             _pb_l8[0] = _pb_n7
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessage')
             if _pb_l8[0] < _pb_n7:
@@ -22174,7 +22180,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
             return None
@@ -22224,7 +22230,7 @@ class Library:
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_DecryptMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -22270,7 +22276,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
             return None
@@ -22291,7 +22297,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageSignInit')
             return None
@@ -22333,7 +22339,7 @@ class Library:
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessage')
             if _pb_l6[0] < _pb_n5:
@@ -22386,7 +22392,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageBegin')
             return None
@@ -22435,7 +22441,7 @@ class Library:
             _pb_l6[0] = _pb_n5
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_SignMessageNext')
             if _pb_l6[0] < _pb_n5:
@@ -22481,7 +22487,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageSignFinal')
             return None
@@ -22502,7 +22508,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pMechanism is None else pMechanism._p, _pb_exact_int(hKey))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageVerifyInit')
             return None
@@ -22536,7 +22542,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessage')
             return None
@@ -22573,7 +22579,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
             return None
@@ -22614,7 +22620,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_VerifyMessageNext')
             return None
@@ -22644,7 +22650,7 @@ class Library:
         try:
             _pb_r = _pb_fn(_pb_exact_int(hSession))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
             return None

@@ -368,16 +368,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -385,7 +391,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -18611,7 +18617,7 @@ class Library:
         try:
             _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, 'C_Initialize')
             return None
@@ -18668,7 +18674,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn(tokenPresent, _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSlotList')
                 if _pb_l2.value < _pb_n1:
@@ -18709,7 +18715,7 @@ class Library:
                 _pb_o1._s = _pb_c1 = _S2()
                 _pb_r = _pb_fn(slotID, _pb_c1)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSlotInfo')
                 return _pb_o1
@@ -18735,7 +18741,7 @@ class Library:
                 _pb_o1._s = _pb_c1 = _S3()
                 _pb_r = _pb_fn(slotID, _pb_c1)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetTokenInfo')
                 return _pb_o1
@@ -18770,7 +18776,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetMechanismList')
                 if _pb_l2.value < _pb_n1:
@@ -18811,7 +18817,7 @@ class Library:
                 _pb_o2._s = _pb_c2 = _S8()
                 _pb_r = _pb_fn(slotID, type_, _pb_c2)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetMechanismInfo')
                 return _pb_o2
@@ -18838,7 +18844,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), None if pLabel is None else _pb_wbuf(pLabel, 1, 'argument 3 (pLabel)', 'unsigned char *'))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitToken')
                 return None
@@ -18864,7 +18870,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 2 (pPin)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_InitPIN')
                 return None
@@ -18893,7 +18899,7 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pNewPin, _ct.c_uint8, 0, 255, 'argument 3 (pNewPin)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetPIN')
                 return None
@@ -18918,7 +18924,7 @@ class Library:
                 _pb_o4 = _ct.c_uint64()
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)), None, None, _ct.byref(_pb_o4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_OpenSession')
                 return _pb_o4.value
@@ -18941,7 +18947,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CloseSession')
                 return None
@@ -18963,7 +18969,7 @@ class Library:
             if ((slotID := _pb_exact_int(slotID)) >= 0 and slotID <= 1073741823 or slotID >= 0 and slotID <= 18446744073709551615):
                 _pb_r = _pb_fn((slotID if slotID <= 1073741823 else _ct.c_uint64(slotID)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CloseAllSessions')
                 return None
@@ -18987,7 +18993,7 @@ class Library:
                 _pb_o1._s = _pb_c1 = _S4()
                 _pb_r = _pb_fn(hSession, _pb_c1)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetSessionInfo')
                 return _pb_o1
@@ -19022,7 +19028,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetOperationState')
                 if _pb_l2.value < _pb_n1:
@@ -19064,7 +19070,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pOperationState, _ct.c_uint8, 0, 255, 'argument 2 (pOperationState)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), (hEncryptionKey if hEncryptionKey <= 1073741823 else _ct.c_uint64(hEncryptionKey)), (hAuthenticationKey if hAuthenticationKey <= 1073741823 else _ct.c_uint64(hAuthenticationKey)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetOperationState')
                 return None
@@ -19090,7 +19096,7 @@ class Library:
                 _pb_a2, _pb_n2 = _pb_bytes_in(pPin, _ct.c_uint8, 0, 255, 'argument 3 (pPin)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Login')
                 return None
@@ -19113,7 +19119,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Logout')
                 return None
@@ -19145,7 +19151,7 @@ class Library:
                 _pb_o3 = _ct.c_uint64()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _ct.byref(_pb_o3))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CreateObject')
                 if _pb_a1 is not None:
@@ -19191,7 +19197,7 @@ class Library:
                 _pb_o4 = _ct.c_uint64()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)), _ct.byref(_pb_o4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CopyObject')
                 if _pb_a2 is not None:
@@ -19227,7 +19233,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((hObject := _pb_exact_int(hObject)) >= 0 and hObject <= 1073741823 or hObject >= 0 and hObject <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DestroyObject')
                 return None
@@ -19250,7 +19256,7 @@ class Library:
                 _pb_o2 = _ct.c_uint64()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _ct.byref(_pb_o2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetObjectSize')
                 return _pb_o2.value
@@ -19282,7 +19288,7 @@ class Library:
                     _pb_n2 = len(_pb_a2)
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetAttributeValue')
                 if _pb_a2 is not None:
@@ -19326,7 +19332,7 @@ class Library:
                     _pb_n2 = len(_pb_a2)
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hObject if hObject <= 1073741823 else _ct.c_uint64(hObject)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SetAttributeValue')
                 if _pb_a2 is not None:
@@ -19370,7 +19376,7 @@ class Library:
                     _pb_n1 = len(_pb_a1)
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjectsInit')
                 if _pb_a1 is not None:
@@ -19411,7 +19417,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjects')
                 return _pb_o3.value
@@ -19439,7 +19445,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_FindObjectsFinal')
                 return None
@@ -19461,7 +19467,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptInit')
                 return None
@@ -19497,7 +19503,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Encrypt')
                 if _pb_l4.value < _pb_n3:
@@ -19551,7 +19557,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptUpdate')
                 if _pb_l4.value < _pb_n3:
@@ -19602,7 +19608,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptFinal')
                 if _pb_l2.value < _pb_n1:
@@ -19641,7 +19647,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptInit')
                 return None
@@ -19677,7 +19683,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Decrypt')
                 if _pb_l4.value < _pb_n3:
@@ -19731,7 +19737,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptUpdate')
                 if _pb_l4.value < _pb_n3:
@@ -19782,7 +19788,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptFinal')
                 if _pb_l2.value < _pb_n1:
@@ -19821,7 +19827,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestInit')
                 return None
@@ -19857,7 +19863,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Digest')
                 if _pb_l4.value < _pb_n3:
@@ -19900,7 +19906,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestUpdate')
                 return None
@@ -19923,7 +19929,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((hKey := _pb_exact_int(hKey)) >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (hKey if hKey <= 1073741823 else _ct.c_uint64(hKey)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestKey')
                 return None
@@ -19956,7 +19962,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestFinal')
                 if _pb_l2.value < _pb_n1:
@@ -19995,7 +20001,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignInit')
                 return None
@@ -20031,7 +20037,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Sign')
                 if _pb_l4.value < _pb_n3:
@@ -20074,7 +20080,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignUpdate')
                 return None
@@ -20108,7 +20114,7 @@ class Library:
                 _pb_l2.value = _pb_n1
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignFinal')
                 if _pb_l2.value < _pb_n1:
@@ -20147,7 +20153,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignRecoverInit')
                 return None
@@ -20183,7 +20189,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignRecover')
                 if _pb_l4.value < _pb_n3:
@@ -20223,7 +20229,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyInit')
                 return None
@@ -20251,7 +20257,7 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 3 (pSignature)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_Verify')
                 return None
@@ -20278,7 +20284,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pPart, _ct.c_uint8, 0, 255, 'argument 2 (pPart)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyUpdate')
                 return None
@@ -20304,7 +20310,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 2 (pSignature)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyFinal')
                 return None
@@ -20327,7 +20333,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyRecoverInit')
                 return None
@@ -20363,7 +20369,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyRecover')
                 if _pb_l4.value < _pb_n3:
@@ -20417,7 +20423,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DigestEncryptUpdate')
                 if _pb_l4.value < _pb_n3:
@@ -20471,7 +20477,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptDigestUpdate')
                 if _pb_l4.value < _pb_n3:
@@ -20525,7 +20531,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignEncryptUpdate')
                 if _pb_l4.value < _pb_n3:
@@ -20579,7 +20585,7 @@ class Library:
                 _pb_l4.value = _pb_n3
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptVerifyUpdate')
                 if _pb_l4.value < _pb_n3:
@@ -20629,7 +20635,7 @@ class Library:
                 _pb_o4 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, _pb_a2, _pb_n2, _ct.byref(_pb_o4))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateKey')
                 if _pb_a2 is not None:
@@ -20685,7 +20691,7 @@ class Library:
                 _pb_o7 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, _pb_a2, _pb_n2, _pb_a4, _pb_n4, _ct.byref(_pb_o6), _ct.byref(_pb_o7))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateKeyPair')
                 if _pb_a2 is not None:
@@ -20746,7 +20752,7 @@ class Library:
                 _pb_l5.value = _pb_n4
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hWrappingKey, hKey, _pb_a4, _ct.byref(_pb_l5))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_WrapKey')
                 if _pb_l5.value < _pb_n4:
@@ -20798,7 +20804,7 @@ class Library:
                 _pb_o7 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hUnwrappingKey, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _ct.byref(_pb_o7))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_UnwrapKey')
                 if _pb_a5 is not None:
@@ -20845,7 +20851,7 @@ class Library:
                 _pb_o5 = _ct.c_uint64()
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hBaseKey, _pb_a3, _pb_n3, _ct.byref(_pb_o5))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DeriveKey')
                 if _pb_a3 is not None:
@@ -20884,7 +20890,7 @@ class Library:
                 _pb_a1, _pb_n1 = _pb_bytes_in(pSeed, _ct.c_uint8, 0, 255, 'argument 2 (pSeed)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SeedRandom')
                 return None
@@ -20911,7 +20917,7 @@ class Library:
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (ulRandomLen if ulRandomLen <= 1073741823 else _ct.c_uint64(ulRandomLen)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GenerateRandom')
                 _pb_res1 = _pb_a1.raw[:_pb_n1 * 1]
@@ -20939,7 +20945,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetFunctionStatus')
                 return None
@@ -20961,7 +20967,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_CancelFunction')
                 return None
@@ -20984,7 +20990,7 @@ class Library:
                 _pb_o1 = _ct.c_uint64()
                 _pb_r = _pb_fn((flags if flags <= 1073741823 else _ct.c_uint64(flags)), _ct.byref(_pb_o1), None)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_WaitForSlotEvent')
                 return _pb_o1.value
@@ -21033,7 +21039,7 @@ class Library:
                 _pb_o2 = _ct.c_void_p()
                 _pb_r = _pb_fn(None if pInterfaceName is None else _pb_wbuf(pInterfaceName, 1, 'argument 1 (pInterfaceName)', 'unsigned char *'), None if pVersion is None else pVersion._s, _ct.byref(_pb_o2), flags)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_GetInterface')
                 return _pb_view_at(CK_INTERFACE, _S11, _pb_o2.value, pVersion)
@@ -21062,7 +21068,7 @@ class Library:
                 _pb_a4, _pb_n4 = _pb_bytes_in(pUsername, _ct.c_uint8, 0, 255, 'argument 4 (pUsername)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (userType if userType <= 1073741823 else _ct.c_uint64(userType)), _pb_a2, (_pb_n2 if _pb_n2 <= 1073741823 else _ct.c_uint64(_pb_n2)), _pb_a4, (_pb_n4 if _pb_n4 <= 1073741823 else _ct.c_uint64(_pb_n4)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_LoginUser')
                 return None
@@ -21086,7 +21092,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((flags := _pb_exact_int(flags)) >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), (flags if flags <= 1073741823 else _ct.c_uint64(flags)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SessionCancel')
                 return None
@@ -21108,7 +21114,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageEncryptInit')
                 return None
@@ -21154,7 +21160,7 @@ class Library:
                 _pb_l8.value = _pb_n7
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessage')
                 if _pb_l8.value < _pb_n7:
@@ -21210,7 +21216,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageBegin')
                 return None
@@ -21259,7 +21265,7 @@ class Library:
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageNext')
                 if _pb_l6.value < _pb_n5:
@@ -21306,7 +21312,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageEncryptFinal')
                 return None
@@ -21328,7 +21334,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageDecryptInit')
                 return None
@@ -21374,7 +21380,7 @@ class Library:
                 _pb_l8.value = _pb_n7
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessage')
                 if _pb_l8.value < _pb_n7:
@@ -21430,7 +21436,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageBegin')
                 return None
@@ -21479,7 +21485,7 @@ class Library:
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageNext')
                 if _pb_l6.value < _pb_n5:
@@ -21526,7 +21532,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageDecryptFinal')
                 return None
@@ -21548,7 +21554,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageSignInit')
                 return None
@@ -21589,7 +21595,7 @@ class Library:
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessage')
                 if _pb_l6.value < _pb_n5:
@@ -21639,7 +21645,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageBegin')
                 return None
@@ -21685,7 +21691,7 @@ class Library:
                 _pb_l6.value = _pb_n5
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageNext')
                 if _pb_l6.value < _pb_n5:
@@ -21730,7 +21736,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageSignFinal')
                 return None
@@ -21752,7 +21758,7 @@ class Library:
             if (hSession >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and (hKey >= 0 and hKey <= 1073741823 or hKey >= 0 and hKey <= 18446744073709551615):
                 _pb_r = _pb_fn(hSession, None if pMechanism is None else pMechanism._s, hKey)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageVerifyInit')
                 return None
@@ -21787,7 +21793,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessage')
                 return None
@@ -21823,7 +21829,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageBegin')
                 return None
@@ -21863,7 +21869,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_VerifyMessageNext')
                 return None
@@ -21894,7 +21900,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)))
                 if _pb_pending:
-                    _pb_raise_kept()
+                    _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_MessageVerifyFinal')
                 return None

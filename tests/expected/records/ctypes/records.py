@@ -368,16 +368,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -385,7 +391,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -1950,7 +1956,7 @@ def handle_open(name, /):
     try:
         _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1975,7 +1981,7 @@ def handle_close(h, /):
         if (h is None or h.__class__ is opaque_handle):
             _pb_r = _f_handle_close(None if h is None else h._h)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1999,7 +2005,7 @@ def segment_length(s, /):
     try:
         _pb_r = _f_segment_length(None if s is None else s._s)
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:

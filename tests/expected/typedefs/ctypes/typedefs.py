@@ -368,16 +368,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -385,7 +391,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
@@ -1388,7 +1394,7 @@ def sum_all(values, count, /):
                 raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
             _pb_r = _f_sum_all(values if values.__class__ is bytes and len(values) >= 8 else _pb_rbuf(values, 8, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1418,7 +1424,7 @@ def apply(op, a, b, /):
         if (a >= -1073741823 and a <= 1073741823 or a >= -2147483648 and a <= 2147483647) and (b >= -1073741823 and b <= 1073741823 or b >= -2147483648 and b <= 2147483647):
             _pb_r = _f_apply(None if op is None else op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)), a, b)
             if _pb_pending:
-                _pb_raise_kept()
+                _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
@@ -1442,7 +1448,7 @@ def each(cb, user_data, /):
     try:
         _f_each(None if cb is None else cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)), None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
         if _pb_pending:
-            _pb_raise_kept()
+            _pb_raise_kept(_PB_RETRY)
         return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)

@@ -398,16 +398,22 @@ def _pb_callback_failed(error):
         _pb_Unraisable(error)  # collected at once, and reported
 
 
-#: thread ident -> id() of the exception _pb_raise_kept raised last on that thread
+#: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
 _pb_raising: dict = {}
 
 
-def _pb_raise_kept():
-    """After C returned: the first exception a callable raised on this thread meanwhile, raised."""
+def _pb_raise_kept(retry=None):
+    """After C returned: the first exception a callable raised on this thread meanwhile, raised.
+
+    ``retry``: raised inside a ctypes or cffi wrapper's fast path, whose handler takes
+    these exceptions for argument errors: one of them is noted for :func:`_pb_not_kept`,
+    which that handler calls at once (so nothing stays noted).
+    """
     ident = _threading.get_ident()
     error = _pb_pending.pop(ident, None)
     if error is not None:
-        _pb_raising[ident] = id(error)
+        if retry is not None and isinstance(error, retry):
+            _pb_raising[ident] = error
         raise error
 
 
@@ -415,7 +421,7 @@ def _pb_not_kept(error):
     """In a ctypes or cffi wrapper, where its fast path hands an argument error over to the
     retry: ``error``, if a callable raised it while C ran, is raised on instead (C ran; to
     run the call again would repeat what it did)."""
-    if _pb_raising.pop(_threading.get_ident(), None) == id(error):
+    if _pb_raising.pop(_threading.get_ident(), None) is error:
         raise error
 
 
