@@ -843,6 +843,29 @@ def test_what_a_raising_callable_gives_c_is_checked_against_the_headers(repo_roo
     assert "Traceback" not in result.stderr
 
 
+def test_a_callable_gives_c_back_a_pointer_c_handed_out(capi):
+    opened = []
+
+    def open_db(name):
+        status, db = capi.capi_db_open(name)
+        opened.append(db)  # the caller keeps what it gives C, as C's own would be kept
+        return db
+
+    assert capi.capi_open_with(open_db, "from python") == b"from python"
+    assert capi.capi_open_with(lambda name: None, "x") is None  # None is NULL
+    memory = capi.capi_alloc(16)
+    assert capi.capi_fill_with(lambda size: memory, 16) == 7
+    assert capi.capi_fill_with(lambda size: None, 16) == -1
+    with pytest.raises(TypeError, match=r"^the result of a callback struct capi_db \*\(\*\)\(char \*\) "
+                                        r"must be capi_db or None, not bytes$"):
+        capi.capi_open_with(lambda name: b"not memory of C's", "x")
+    with pytest.raises(TypeError, match=r"^the result of a callback void \*\(\*\)\(unsigned long\) must be a "
+                                        r"Pointer of type void \* or None, not int$"):
+        capi.capi_fill_with(lambda size: 1234, 16)  # an address made up would crash C
+    for db in opened:
+        capi.capi_db_close(db)
+
+
 def test_a_function_pointer_field_takes_a_callable_the_record_keeps(capi):
     handler = capi.capi_handler(visit=lambda value, user: value + 1)
     handler.twice = lambda value: 2 * value

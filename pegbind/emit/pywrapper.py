@@ -312,9 +312,13 @@ class WrapperWriter(ABC):
             body = f"return _pb_bool(function({args}), {what})"
         elif r.kind == "float":
             body = f"return _pb_float(function({args}), {what})"
+        elif r.kind in ("handle", "pointer"):
+            cls = self.classes[r.record_key or ""] if r.kind == "handle" else "None"
+            address = f"_pb_result_address(function({args}), {cls}, {r.pointer_type!r}, {what})"
+            body = f"return {self.pointer_result(address)}"
         else:
             body = f"function({args})\n            return None"
-        failed = cb.failed
+        failed = self.null if r.kind in ("handle", "pointer") else cb.failed
         closure, pointer = self.closure(cb, "trampoline")
         doc = f"A C {cb.c_text} calling function: (the closure to keep alive, the pointer C is given)."
         source = (
@@ -350,6 +354,10 @@ class WrapperWriter(ABC):
         cls = self.callback_class(cb)
         made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {cls} else " if cls and self.passes_as_is(p, cls) else ""
         return f"{self.null} if {p.py_name} is None else {made}{self.as_parameter(p, call)}"
+
+    def pointer_result(self, address: str) -> str:
+        """What a closure returns to C for a pointer result at the int ``address`` (0: NULL)."""
+        return address
 
     def passes_as_is(self, p: ParamBinding, cls: str) -> bool:
         """Whether the pointer of an instance of the typedef class ``cls`` is passed for ``p`` as it is."""

@@ -198,13 +198,14 @@ class CallbackValue:
     (``kind`` as :attr:`ReturnBinding.kind`: a number, an enum member, a record
     view, a handle, ``bytes`` for characters, a typed ``Pointer``); the
     callable's result goes back to C as an argument of that type would, with
-    the same checks (``int``/``bool``/``float``/``enum``, or ``void``).
+    the same checks (``int``/``bool``/``float``/``enum``, or ``void``; a ``handle`` or
+    ``pointer`` result is C's own memory: a handle or Pointer the library handed out, or None).
     """
 
     ctype: CType
     kind: ValueKind
     record_key: str | None = None  #: as :attr:`ParamBinding.record_key`
-    pointer_type: str = ""  #: for ``pointer``: as :attr:`ParamBinding.pointer_type`
+    pointer_type: str = ""  #: for ``pointer`` and ``handle``: as :attr:`ParamBinding.pointer_type`
     #: for an ``int``/``enum`` result: the range C can hold (a value outside is an error)
     int_range: tuple[int, int] | None = None
 
@@ -240,8 +241,8 @@ class CallbackBinding:
     def failed(self) -> str:
         """What a closure returns to C when its callable raised, as a Python literal."""
         kind = self.ret.kind
-        if kind == "void":
-            return "None"
+        if kind in ("void", "handle", "pointer"):
+            return "None"  # no result, or NULL
         if kind == "bool":
             return repr(bool(self.on_error))
         if kind == "float":

@@ -210,7 +210,7 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
 
 #: what a callback's arguments may be, and its result (see :class:`CallbackValue`)
 _CALLBACK_ARGS = ("int", "bool", "float", "enum", "handle", "record_ptr", "string", "pointer")
-_CALLBACK_RESULTS = ("void", "int", "bool", "float", "enum")
+_CALLBACK_RESULTS = ("void", "int", "bool", "float", "enum", "handle", "pointer")
 
 
 def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding, text: str, where: str
@@ -237,6 +237,8 @@ def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding
     kind = cb.ret.kind
     if kind == "void":
         raise fail("the function returns void: C takes no result from it")
+    if kind in ("handle", "pointer"):
+        raise fail("the function returns a pointer: C gets NULL")
     if kind in ("int", "enum"):
         lo, hi = cb.ret.int_range  # type: ignore[misc]  # set for int results
         if not isinstance(value, int) or not lo <= value <= hi:
@@ -273,7 +275,7 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
             raise Unsupported(f"a callback {text}: {what} of type {ctype.to_c()} cannot cross to Python yet")
         return CallbackValue(
             ctype, kind, key,  # type: ignore[arg-type]  # one of the kinds above
-            pointer_type(module, ctype) if kind == "pointer" else "",
+            pointer_type(module, ctype) if kind in ("pointer", "handle") else "",
             (lo, hi) if kind in ("int", "enum") else None,
         )
 

@@ -330,3 +330,16 @@ int capi_visit_all(capi_visit f, int count, ...) {
     va_end(ap);
     return sum;
 }
+
+const char *capi_open_with(capi_opener open, const char *name) {
+    capi_db *db = open(name);
+    return db ? db->name : NULL;
+}
+
+int capi_fill_with(void *(*allocate)(size_t size), size_t size) {
+    unsigned char *memory = allocate(size);
+    if (!memory)
+        return -1;
+    memset(memory, 7, size);
+    return memory[size - 1];
+}

@@ -190,6 +190,11 @@ int capi_holder_constant(const capi_holder *holder, int index);
 int capi_holder_row_sum(const capi_holder *holder, int row);
 int capi_holder_refs(const capi_holder *holder);
 
+/* Callables that give C a pointer back: an opener, an allocator (as jansson's malloc_fn). */
+typedef capi_db *(*capi_opener)(const char *name);
+const char *capi_open_with(capi_opener open, const char *name);  /* open(name)'s name; NULL for NULL */
+int capi_fill_with(void *(*allocate)(size_t size), size_t size);  /* memset(allocate(size), 7): 7; -1 for NULL */
+
 /* A record holding callables, as libpng's and zlib's hold their allocators. */
 typedef struct capi_handler { capi_visit visit; int (*twice)(int); void *user; } capi_handler;
 int capi_handler_run(const capi_handler *handler, int x);  /* visit(x, user) + twice(x); NULL ones count 0 */

@@ -200,6 +200,10 @@ class CffiWriter(WrapperWriter):
         # cffi's closure is the C function pointer it is passed as; it takes the GIL itself
         return f"_ffi.callback({cb.c_text!r}, {trampoline})", "closure"
 
+    def pointer_result(self, address: str) -> str:
+        # cdata, as cffi converts a callback's result; C converts a void * to any object pointer
+        return f"_ffi.cast('void *', {address})"
+
     def record_at(self, key: str, pointer: str, owner: str) -> str:
         return f"_pb_view_at({self.classes[key]}, {pointer}, {owner})"
 

@@ -190,6 +190,21 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+def _pb_result_address(value, cls, ctype, what):
+    """The address C gets from a callable's result where it takes a pointer back: a handle of the
+    class ``cls`` (None: a Pointer of type ``ctype``), a ``void *`` Pointer, or None for NULL.
+    Only memory C handed out can be returned: what Python made would not outlive the callback."""
+    if value is None:
+        return 0
+    if cls is not None:
+        if isinstance(value, cls) or (type(value) is Pointer and value._ctype == "void *"):
+            return int(value)  # a closed one raises ValueError
+        raise TypeError(f"{what} must be {cls.__name__} or None, not {type(value).__name__}")
+    if isinstance(value, Pointer) and _pb_takes_pointer(value, ctype):
+        return int(value)
+    raise _pb_pointer_error(what, ctype, value, True)
+
+
 def _pb_check_object_pointer(value, ctype, what, wanted):
     """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
 
@@ -1266,6 +1281,19 @@ class json_dump_callback_t(FunctionPointer):
         self._owner = None
 
 
+class json_malloc_t(FunctionPointer):
+    'A C void *(*)(unsigned long) made from a Python callable: made once, passed where C takes a json_malloc_t as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_malloc_t() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_2(function)
+        self._ptr = _ffi.cast('json_malloc_t', pointer)
+        self._ctype = 'void *(*)(unsigned long)'
+        self._owner = None
+
+
 class json_free_t(FunctionPointer):
     'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
     __slots__ = ("_closure",)
@@ -1273,7 +1301,7 @@ class json_free_t(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"json_free_t() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_2(function)
+        self._closure, pointer = _pb_callback_3(function)
         self._ptr = _ffi.cast('json_free_t', pointer)
         self._ctype = 'void (*)(void *)'
         self._owner = None
@@ -1828,6 +1856,21 @@ def _pb_callback_1(function):
 
 
 def _pb_callback_2(function):
+    'A C void *(*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            return _ffi.cast('void *', _pb_result_address(function(a0), None, 'void *', 'the result of a callback void *(*)(unsigned long)'))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets _NULL
+            _pb_callback_failed(error)
+            return _NULL
+
+    closure = _ffi.callback('void *(*)(unsigned long)', trampoline)
+    return closure, closure
+
+
+
+def _pb_callback_3(function):
     'A C void (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -3500,6 +3543,25 @@ def json_dump_callback(json, callback, data, flags, /):
     return _pb_ret
 
 
+_f_json_set_alloc_funcs = getattr(_lib, 'json_set_alloc_funcs')
+
+
+def json_set_alloc_funcs(malloc_fn, free_fn, /):
+    'json_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
+    try:
+        _f_json_set_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0))), _NULL if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1))))
+        if _pb_pending:
+            _pb_raise_kept(_PB_RETRY)
+        return None
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
+    malloc_fn, free_fn, = _pb_fix((('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True)), (malloc_fn, free_fn,))
+    _f_json_set_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0))), _NULL if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1))))
+    if _pb_pending:
+        _pb_raise_kept()
+    return None
+
+
 _f_json_get_alloc_funcs = getattr(_lib, 'json_get_alloc_funcs')
 
 
@@ -3556,7 +3618,7 @@ def jansson_version_cmp(major, minor, micro, /):
 
 # A function the libraries loaded at run time do not define (another version,
 # another build) is a weak reference left NULL: its name raises when called.
-_pb_defined = _ffi.new("unsigned char[]", 77)
+_pb_defined = _ffi.new("unsigned char[]", 78)
 _lib._pegbind_defined(_pb_defined)
 if not _pb_defined[0]:
     json_object = _pb_unlinked('json_object')
@@ -3709,9 +3771,11 @@ if not _pb_defined[72]:
 if not _pb_defined[73]:
     json_dump_callback = _pb_unlinked('json_dump_callback')
 if not _pb_defined[74]:
-    json_get_alloc_funcs = _pb_unlinked('json_get_alloc_funcs')
+    json_set_alloc_funcs = _pb_unlinked('json_set_alloc_funcs')
 if not _pb_defined[75]:
-    jansson_version_str = _pb_unlinked('jansson_version_str')
+    json_get_alloc_funcs = _pb_unlinked('json_get_alloc_funcs')
 if not _pb_defined[76]:
+    jansson_version_str = _pb_unlinked('jansson_version_str')
+if not _pb_defined[77]:
     jansson_version_cmp = _pb_unlinked('jansson_version_cmp')
 _pb_free_free = _lib.free

@@ -128,6 +128,7 @@ cdef extern from "jansson.h" nogil:
     int _c_json_dumpfd "json_dumpfd"(const _c_json_t *, int, _c_size_t)
     int _c_json_dump_file "json_dump_file"(const _c_json_t *, const char *, _c_size_t)
     int _c_json_dump_callback "json_dump_callback"(const _c_json_t *, _c_json_dump_callback_t, void *, _c_size_t)
+    void _c_json_set_alloc_funcs "json_set_alloc_funcs"(_c_json_malloc_t, _c_json_free_t)
     void _c_json_get_alloc_funcs "json_get_alloc_funcs"(_c_json_malloc_t *, _c_json_free_t *)
     const char *_c_jansson_version_str "jansson_version_str"()
     int _c_jansson_version_cmp "jansson_version_cmp"(int, int, int)
@@ -212,6 +213,7 @@ cdef extern from *:
     #pragma weak json_dumpfd
     #pragma weak json_dump_file
     #pragma weak json_dump_callback
+    #pragma weak json_set_alloc_funcs
     #pragma weak json_get_alloc_funcs
     #pragma weak jansson_version_str
     #pragma weak jansson_version_cmp

@@ -213,6 +213,21 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+def _pb_result_address(value, cls, ctype, what):
+    """The address C gets from a callable's result where it takes a pointer back: a handle of the
+    class ``cls`` (None: a Pointer of type ``ctype``), a ``void *`` Pointer, or None for NULL.
+    Only memory C handed out can be returned: what Python made would not outlive the callback."""
+    if value is None:
+        return 0
+    if cls is not None:
+        if isinstance(value, cls) or (type(value) is Pointer and value._ctype == "void *"):
+            return int(value)  # a closed one raises ValueError
+        raise TypeError(f"{what} must be {cls.__name__} or None, not {type(value).__name__}")
+    if isinstance(value, Pointer) and _pb_takes_pointer(value, ctype):
+        return int(value)
+    raise _pb_pointer_error(what, ctype, value, True)
+
+
 def _pb_check_object_pointer(value, ctype, what, wanted):
     """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
 
@@ -839,6 +854,22 @@ def _pb_callback_1(function):
 
 
 def _pb_callback_2(function):
+    # A C void *(*)(unsigned long) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0):
+        try:
+            return _pb_result_address(function(a0), None, 'void *', 'the result of a callback void *(*)(unsigned long)')
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return None
+
+    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_3(function):
     # A C void (*)(void *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0):
@@ -881,6 +912,19 @@ cdef class json_dump_callback_t(FunctionPointer):
         self._ctype = 'int (*)(char *, unsigned long, void *)'
 
 
+cdef class json_malloc_t(FunctionPointer):
+    'A C void *(*)(unsigned long) made from a Python callable: made once, passed where C takes a json_malloc_t as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"json_malloc_t() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_2(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'void *(*)(unsigned long)'
+
+
 cdef class json_free_t(FunctionPointer):
     'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
     cdef object _closure
@@ -888,7 +932,7 @@ cdef class json_free_t(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"json_free_t() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
+        closure, address = _pb_callback_3(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'void (*)(void *)'
@@ -4678,6 +4722,25 @@ def json_dump_callback(json, callback, data, flags, /):
 
 
 
+def json_set_alloc_funcs(malloc_fn, free_fn, /):
+    'json_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
+    cdef _c_json_malloc_t _pb_a0
+    cdef _c_json_free_t _pb_a1
+    cdef Py_ssize_t _pb_k
+    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, ('json_set_alloc_funcs', 0))
+
+    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, ('json_set_alloc_funcs', 1))
+
+    with nogil:
+        _c_json_set_alloc_funcs(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    return None
+
+
+
+
 def json_get_alloc_funcs(malloc_fn, free_fn, /):
     'json_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None\n\nC: void json_get_alloc_funcs(json_malloc_t *malloc_fn, json_free_t *free_fn);'
     cdef _c_json_malloc_t *_pb_a0
@@ -4909,6 +4972,8 @@ if <void *>_c_json_dump_file == NULL:
     json_dump_file = _pb_unlinked("json_dump_file")
 if <void *>_c_json_dump_callback == NULL:
     json_dump_callback = _pb_unlinked("json_dump_callback")
+if <void *>_c_json_set_alloc_funcs == NULL:
+    json_set_alloc_funcs = _pb_unlinked("json_set_alloc_funcs")
 if <void *>_c_json_get_alloc_funcs == NULL:
     json_get_alloc_funcs = _pb_unlinked("json_get_alloc_funcs")
 if <void *>_c_jansson_version_str == NULL:

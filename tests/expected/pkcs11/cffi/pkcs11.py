@@ -1622,6 +1622,21 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+def _pb_result_address(value, cls, ctype, what):
+    """The address C gets from a callable's result where it takes a pointer back: a handle of the
+    class ``cls`` (None: a Pointer of type ``ctype``), a ``void *`` Pointer, or None for NULL.
+    Only memory C handed out can be returned: what Python made would not outlive the callback."""
+    if value is None:
+        return 0
+    if cls is not None:
+        if isinstance(value, cls) or (type(value) is Pointer and value._ctype == "void *"):
+            return int(value)  # a closed one raises ValueError
+        raise TypeError(f"{what} must be {cls.__name__} or None, not {type(value).__name__}")
+    if isinstance(value, Pointer) and _pb_takes_pointer(value, ctype):
+        return int(value)
+    raise _pb_pointer_error(what, ctype, value, True)
+
+
 def _pb_check_object_pointer(value, ctype, what, wanted):
     """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
 
@@ -4072,6 +4087,32 @@ class CK_UNLOCKMUTEX(FunctionPointer):
         self._owner = None
 
 
+class SECMODModuleDBFunc(FunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a SECMODModuleDBFunc as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"SECMODModuleDBFunc() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_3(function)
+        self._ptr = _ffi.cast('SECMODModuleDBFunc', pointer)
+        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+        self._owner = None
+
+
+class CK_NSS_ModuleDBFunc(FunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a CK_NSS_ModuleDBFunc as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NSS_ModuleDBFunc() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_3(function)
+        self._ptr = _ffi.cast('CK_NSS_ModuleDBFunc', pointer)
+        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+        self._owner = None
+
+
 class CK_NSS_GetFIPSStatus(FunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
     __slots__ = ("_closure",)
@@ -4079,7 +4120,7 @@ class CK_NSS_GetFIPSStatus(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_3(function)
+        self._closure, pointer = _pb_callback_4(function)
         self._ptr = _ffi.cast('CK_NSS_GetFIPSStatus', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
         self._owner = None
@@ -4118,7 +4159,7 @@ class CK_C_GetInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_4(function)
+        self._closure, pointer = _pb_callback_5(function)
         self._ptr = _ffi.cast('CK_C_GetInfo', pointer)
         self._ctype = 'unsigned long (*)(struct CK_INFO *)'
         self._owner = None
@@ -4131,7 +4172,7 @@ class CK_C_GetFunctionList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_5(function)
+        self._closure, pointer = _pb_callback_6(function)
         self._ptr = _ffi.cast('CK_C_GetFunctionList', pointer)
         self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
         self._owner = None
@@ -4144,7 +4185,7 @@ class CK_C_GetSlotList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_6(function)
+        self._closure, pointer = _pb_callback_7(function)
         self._ptr = _ffi.cast('CK_C_GetSlotList', pointer)
         self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
         self._owner = None
@@ -4157,7 +4198,7 @@ class CK_C_GetSlotInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_7(function)
+        self._closure, pointer = _pb_callback_8(function)
         self._ptr = _ffi.cast('CK_C_GetSlotInfo', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
         self._owner = None
@@ -4170,7 +4211,7 @@ class CK_C_GetTokenInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_8(function)
+        self._closure, pointer = _pb_callback_9(function)
         self._ptr = _ffi.cast('CK_C_GetTokenInfo', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
         self._owner = None
@@ -4183,7 +4224,7 @@ class CK_C_GetMechanismList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_9(function)
+        self._closure, pointer = _pb_callback_10(function)
         self._ptr = _ffi.cast('CK_C_GetMechanismList', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
         self._owner = None
@@ -4196,7 +4237,7 @@ class CK_C_GetMechanismInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_10(function)
+        self._closure, pointer = _pb_callback_11(function)
         self._ptr = _ffi.cast('CK_C_GetMechanismInfo', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
         self._owner = None
@@ -4209,7 +4250,7 @@ class CK_C_InitToken(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_11(function)
+        self._closure, pointer = _pb_callback_12(function)
         self._ptr = _ffi.cast('CK_C_InitToken', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
         self._owner = None
@@ -4222,7 +4263,7 @@ class CK_C_InitPIN(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_InitPIN', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4235,7 +4276,7 @@ class CK_C_SetPIN(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_13(function)
+        self._closure, pointer = _pb_callback_14(function)
         self._ptr = _ffi.cast('CK_C_SetPIN', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4248,7 +4289,7 @@ class CK_C_CloseSession(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_CloseSession', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4261,7 +4302,7 @@ class CK_C_CloseAllSessions(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_CloseAllSessions', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4274,7 +4315,7 @@ class CK_C_GetSessionInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_15(function)
+        self._closure, pointer = _pb_callback_16(function)
         self._ptr = _ffi.cast('CK_C_GetSessionInfo', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
         self._owner = None
@@ -4287,7 +4328,7 @@ class CK_C_GetOperationState(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = _ffi.cast('CK_C_GetOperationState', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4300,7 +4341,7 @@ class CK_C_SetOperationState(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_17(function)
+        self._closure, pointer = _pb_callback_18(function)
         self._ptr = _ffi.cast('CK_C_SetOperationState', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
         self._owner = None
@@ -4313,7 +4354,7 @@ class CK_C_Login(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_18(function)
+        self._closure, pointer = _pb_callback_19(function)
         self._ptr = _ffi.cast('CK_C_Login', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4326,7 +4367,7 @@ class CK_C_Logout(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_Logout', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4339,7 +4380,7 @@ class CK_C_CreateObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_19(function)
+        self._closure, pointer = _pb_callback_20(function)
         self._ptr = _ffi.cast('CK_C_CreateObject', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -4352,7 +4393,7 @@ class CK_C_CopyObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_20(function)
+        self._closure, pointer = _pb_callback_21(function)
         self._ptr = _ffi.cast('CK_C_CopyObject', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -4365,7 +4406,7 @@ class CK_C_DestroyObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_21(function)
+        self._closure, pointer = _pb_callback_22(function)
         self._ptr = _ffi.cast('CK_C_DestroyObject', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
         self._owner = None
@@ -4378,7 +4419,7 @@ class CK_C_GetObjectSize(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_22(function)
+        self._closure, pointer = _pb_callback_23(function)
         self._ptr = _ffi.cast('CK_C_GetObjectSize', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
         self._owner = None
@@ -4391,7 +4432,7 @@ class CK_C_GetAttributeValue(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_23(function)
+        self._closure, pointer = _pb_callback_24(function)
         self._ptr = _ffi.cast('CK_C_GetAttributeValue', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
         self._owner = None
@@ -4404,7 +4445,7 @@ class CK_C_SetAttributeValue(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_23(function)
+        self._closure, pointer = _pb_callback_24(function)
         self._ptr = _ffi.cast('CK_C_SetAttributeValue', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
         self._owner = None
@@ -4417,7 +4458,7 @@ class CK_C_FindObjectsInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_24(function)
+        self._closure, pointer = _pb_callback_25(function)
         self._ptr = _ffi.cast('CK_C_FindObjectsInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
         self._owner = None
@@ -4430,7 +4471,7 @@ class CK_C_FindObjects(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_25(function)
+        self._closure, pointer = _pb_callback_26(function)
         self._ptr = _ffi.cast('CK_C_FindObjects', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
         self._owner = None
@@ -4443,7 +4484,7 @@ class CK_C_FindObjectsFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_FindObjectsFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4456,7 +4497,7 @@ class CK_C_EncryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_EncryptInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -4469,7 +4510,7 @@ class CK_C_Encrypt(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_Encrypt', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4482,7 +4523,7 @@ class CK_C_EncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_EncryptUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4495,7 +4536,7 @@ class CK_C_EncryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = _ffi.cast('CK_C_EncryptFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4508,7 +4549,7 @@ class CK_C_DecryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_DecryptInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -4521,7 +4562,7 @@ class CK_C_Decrypt(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_Decrypt', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4534,7 +4575,7 @@ class CK_C_DecryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_DecryptUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4547,7 +4588,7 @@ class CK_C_DecryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = _ffi.cast('CK_C_DecryptFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4560,7 +4601,7 @@ class CK_C_DigestInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_28(function)
+        self._closure, pointer = _pb_callback_29(function)
         self._ptr = _ffi.cast('CK_C_DigestInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
         self._owner = None
@@ -4573,7 +4614,7 @@ class CK_C_Digest(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_Digest', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4586,7 +4627,7 @@ class CK_C_DigestUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_DigestUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4599,7 +4640,7 @@ class CK_C_DigestKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_21(function)
+        self._closure, pointer = _pb_callback_22(function)
         self._ptr = _ffi.cast('CK_C_DigestKey', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
         self._owner = None
@@ -4612,7 +4653,7 @@ class CK_C_DigestFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = _ffi.cast('CK_C_DigestFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4625,7 +4666,7 @@ class CK_C_SignInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_SignInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -4638,7 +4679,7 @@ class CK_C_Sign(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_Sign', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4651,7 +4692,7 @@ class CK_C_SignUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_SignUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4664,7 +4705,7 @@ class CK_C_SignFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = _ffi.cast('CK_C_SignFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4677,7 +4718,7 @@ class CK_C_SignRecoverInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_SignRecoverInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -4690,7 +4731,7 @@ class CK_C_SignRecover(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_SignRecover', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4703,7 +4744,7 @@ class CK_C_VerifyInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_VerifyInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -4716,7 +4757,7 @@ class CK_C_Verify(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_13(function)
+        self._closure, pointer = _pb_callback_14(function)
         self._ptr = _ffi.cast('CK_C_Verify', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4729,7 +4770,7 @@ class CK_C_VerifyUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_VerifyUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4742,7 +4783,7 @@ class CK_C_VerifyFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_VerifyFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4755,7 +4796,7 @@ class CK_C_VerifyRecoverInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_VerifyRecoverInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -4768,7 +4809,7 @@ class CK_C_VerifyRecover(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_VerifyRecover', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4781,7 +4822,7 @@ class CK_C_DigestEncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_DigestEncryptUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4794,7 +4835,7 @@ class CK_C_DecryptDigestUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_DecryptDigestUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4807,7 +4848,7 @@ class CK_C_SignEncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_SignEncryptUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4820,7 +4861,7 @@ class CK_C_DecryptVerifyUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = _ffi.cast('CK_C_DecryptVerifyUpdate', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4833,7 +4874,7 @@ class CK_C_GenerateKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_29(function)
+        self._closure, pointer = _pb_callback_30(function)
         self._ptr = _ffi.cast('CK_C_GenerateKey', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -4846,7 +4887,7 @@ class CK_C_GenerateKeyPair(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_30(function)
+        self._closure, pointer = _pb_callback_31(function)
         self._ptr = _ffi.cast('CK_C_GenerateKeyPair', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
         self._owner = None
@@ -4859,7 +4900,7 @@ class CK_C_WrapKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_31(function)
+        self._closure, pointer = _pb_callback_32(function)
         self._ptr = _ffi.cast('CK_C_WrapKey', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -4872,7 +4913,7 @@ class CK_C_UnwrapKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_32(function)
+        self._closure, pointer = _pb_callback_33(function)
         self._ptr = _ffi.cast('CK_C_UnwrapKey', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -4885,7 +4926,7 @@ class CK_C_DeriveKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_33(function)
+        self._closure, pointer = _pb_callback_34(function)
         self._ptr = _ffi.cast('CK_C_DeriveKey', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -4898,7 +4939,7 @@ class CK_C_SeedRandom(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_SeedRandom', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4911,7 +4952,7 @@ class CK_C_GenerateRandom(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = _ffi.cast('CK_C_GenerateRandom', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -4924,7 +4965,7 @@ class CK_C_GetFunctionStatus(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_GetFunctionStatus', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4937,7 +4978,7 @@ class CK_C_CancelFunction(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_CancelFunction', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4950,7 +4991,7 @@ class CK_C_WaitForSlotEvent(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_34(function)
+        self._closure, pointer = _pb_callback_35(function)
         self._ptr = _ffi.cast('CK_C_WaitForSlotEvent', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
         self._owner = None
@@ -4963,7 +5004,7 @@ class CK_C_GetInterfaceList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_35(function)
+        self._closure, pointer = _pb_callback_36(function)
         self._ptr = _ffi.cast('CK_C_GetInterfaceList', pointer)
         self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
         self._owner = None
@@ -4976,7 +5017,7 @@ class CK_C_GetInterface(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_36(function)
+        self._closure, pointer = _pb_callback_37(function)
         self._ptr = _ffi.cast('CK_C_GetInterface', pointer)
         self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
         self._owner = None
@@ -4989,7 +5030,7 @@ class CK_C_LoginUser(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_37(function)
+        self._closure, pointer = _pb_callback_38(function)
         self._ptr = _ffi.cast('CK_C_LoginUser', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -5002,7 +5043,7 @@ class CK_C_SessionCancel(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_21(function)
+        self._closure, pointer = _pb_callback_22(function)
         self._ptr = _ffi.cast('CK_C_SessionCancel', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
         self._owner = None
@@ -5015,7 +5056,7 @@ class CK_C_MessageEncryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_MessageEncryptInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -5028,7 +5069,7 @@ class CK_C_EncryptMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_38(function)
+        self._closure, pointer = _pb_callback_39(function)
         self._ptr = _ffi.cast('CK_C_EncryptMessage', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -5041,7 +5082,7 @@ class CK_C_EncryptMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_39(function)
+        self._closure, pointer = _pb_callback_40(function)
         self._ptr = _ffi.cast('CK_C_EncryptMessageBegin', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -5054,7 +5095,7 @@ class CK_C_EncryptMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_40(function)
+        self._closure, pointer = _pb_callback_41(function)
         self._ptr = _ffi.cast('CK_C_EncryptMessageNext', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
         self._owner = None
@@ -5067,7 +5108,7 @@ class CK_C_MessageEncryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_MessageEncryptFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -5080,7 +5121,7 @@ class CK_C_MessageDecryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_MessageDecryptInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -5093,7 +5134,7 @@ class CK_C_DecryptMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_38(function)
+        self._closure, pointer = _pb_callback_39(function)
         self._ptr = _ffi.cast('CK_C_DecryptMessage', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -5106,7 +5147,7 @@ class CK_C_DecryptMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_39(function)
+        self._closure, pointer = _pb_callback_40(function)
         self._ptr = _ffi.cast('CK_C_DecryptMessageBegin', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -5119,7 +5160,7 @@ class CK_C_DecryptMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_40(function)
+        self._closure, pointer = _pb_callback_41(function)
         self._ptr = _ffi.cast('CK_C_DecryptMessageNext', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
         self._owner = None
@@ -5132,7 +5173,7 @@ class CK_C_MessageDecryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_MessageDecryptFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -5145,7 +5186,7 @@ class CK_C_MessageSignInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_MessageSignInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -5158,7 +5199,7 @@ class CK_C_SignMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_41(function)
+        self._closure, pointer = _pb_callback_42(function)
         self._ptr = _ffi.cast('CK_C_SignMessage', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -5171,7 +5212,7 @@ class CK_C_SignMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_42(function)
+        self._closure, pointer = _pb_callback_43(function)
         self._ptr = _ffi.cast('CK_C_SignMessageBegin', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
         self._owner = None
@@ -5184,7 +5225,7 @@ class CK_C_SignMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_41(function)
+        self._closure, pointer = _pb_callback_42(function)
         self._ptr = _ffi.cast('CK_C_SignMessageNext', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -5197,7 +5238,7 @@ class CK_C_MessageSignFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_MessageSignFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -5210,7 +5251,7 @@ class CK_C_MessageVerifyInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = _ffi.cast('CK_C_MessageVerifyInit', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -5223,7 +5264,7 @@ class CK_C_VerifyMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_43(function)
+        self._closure, pointer = _pb_callback_44(function)
         self._ptr = _ffi.cast('CK_C_VerifyMessage', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -5236,7 +5277,7 @@ class CK_C_VerifyMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_42(function)
+        self._closure, pointer = _pb_callback_43(function)
         self._ptr = _ffi.cast('CK_C_VerifyMessageBegin', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
         self._owner = None
@@ -5249,7 +5290,7 @@ class CK_C_VerifyMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_43(function)
+        self._closure, pointer = _pb_callback_44(function)
         self._ptr = _ffi.cast('CK_C_VerifyMessageNext', pointer)
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -5262,7 +5303,7 @@ class CK_C_MessageVerifyFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = _ffi.cast('CK_C_MessageVerifyFinal', pointer)
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -5508,6 +5549,7 @@ c_ssize_t = c_long
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'char *': ('char', _pb_typeof('unsigned char *'), None),
     'unsigned char *': ('char', _pb_typeof('unsigned char *'), None),
     'unsigned char **': ('string', _pb_typeof('char * *'), None),
     'unsigned long *': ('int', _pb_typeof('unsigned long *'), None),
@@ -6631,7 +6673,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), pointer)
@@ -6647,7 +6689,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetFunctionList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), pointer)
@@ -6663,7 +6705,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSlotList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), pointer)
@@ -6679,7 +6721,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSlotInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), pointer)
@@ -6695,7 +6737,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetTokenInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetTokenInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), pointer)
@@ -6711,7 +6753,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetMechanismList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), pointer)
@@ -6727,7 +6769,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetMechanismInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), pointer)
@@ -6743,7 +6785,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_InitToken(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitToken = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), pointer)
@@ -6759,7 +6801,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_InitPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), pointer)
@@ -6775,7 +6817,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SetPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), pointer)
@@ -6804,7 +6846,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CloseSession(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), pointer)
@@ -6820,7 +6862,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CloseAllSessions(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SLOT_ID)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseAllSessions = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), pointer)
@@ -6836,7 +6878,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSessionInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSessionInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), pointer)
@@ -6852,7 +6894,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), pointer)
@@ -6868,7 +6910,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), pointer)
@@ -6884,7 +6926,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Login(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Login = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Login), pointer)
@@ -6900,7 +6942,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Logout(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Logout = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), pointer)
@@ -6916,7 +6958,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CreateObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CreateObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), pointer)
@@ -6932,7 +6974,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CopyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CopyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), pointer)
@@ -6948,7 +6990,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DestroyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DestroyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), pointer)
@@ -6964,7 +7006,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetObjectSize(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetObjectSize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), pointer)
@@ -6980,7 +7022,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), pointer)
@@ -6996,7 +7038,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), pointer)
@@ -7012,7 +7054,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjectsInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), pointer)
@@ -7028,7 +7070,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjects(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjects = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), pointer)
@@ -7044,7 +7086,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjectsFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), pointer)
@@ -7060,7 +7102,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), pointer)
@@ -7076,7 +7118,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Encrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Encrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), pointer)
@@ -7092,7 +7134,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), pointer)
@@ -7108,7 +7150,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), pointer)
@@ -7124,7 +7166,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), pointer)
@@ -7140,7 +7182,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Decrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Decrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), pointer)
@@ -7156,7 +7198,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), pointer)
@@ -7172,7 +7214,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), pointer)
@@ -7188,7 +7230,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), pointer)
@@ -7204,7 +7246,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Digest(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Digest = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), pointer)
@@ -7220,7 +7262,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), pointer)
@@ -7236,7 +7278,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), pointer)
@@ -7252,7 +7294,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), pointer)
@@ -7268,7 +7310,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), pointer)
@@ -7284,7 +7326,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Sign(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Sign = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), pointer)
@@ -7300,7 +7342,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), pointer)
@@ -7316,7 +7358,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), pointer)
@@ -7332,7 +7374,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), pointer)
@@ -7348,7 +7390,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), pointer)
@@ -7364,7 +7406,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), pointer)
@@ -7380,7 +7422,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Verify(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Verify = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), pointer)
@@ -7396,7 +7438,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), pointer)
@@ -7412,7 +7454,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), pointer)
@@ -7428,7 +7470,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), pointer)
@@ -7444,7 +7486,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), pointer)
@@ -7460,7 +7502,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), pointer)
@@ -7476,7 +7518,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptDigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), pointer)
@@ -7492,7 +7534,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), pointer)
@@ -7508,7 +7550,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptVerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), pointer)
@@ -7524,7 +7566,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), pointer)
@@ -7540,7 +7582,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateKeyPair(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKeyPair = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), pointer)
@@ -7556,7 +7598,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_WrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), pointer)
@@ -7572,7 +7614,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_UnwrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_UnwrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), pointer)
@@ -7588,7 +7630,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DeriveKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DeriveKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), pointer)
@@ -7604,7 +7646,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SeedRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SeedRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), pointer)
@@ -7620,7 +7662,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), pointer)
@@ -7636,7 +7678,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetFunctionStatus(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), pointer)
@@ -7652,7 +7694,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CancelFunction(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CancelFunction = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), pointer)
@@ -7668,7 +7710,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_WaitForSlotEvent(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), pointer)
@@ -7943,7 +7985,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInfo), pointer)
@@ -7959,7 +8001,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetFunctionList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionList), pointer)
@@ -7975,7 +8017,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSlotList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotList), pointer)
@@ -7991,7 +8033,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSlotInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSlotInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSlotInfo), pointer)
@@ -8007,7 +8049,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetTokenInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetTokenInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetTokenInfo), pointer)
@@ -8023,7 +8065,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetMechanismList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismList), pointer)
@@ -8039,7 +8081,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetMechanismInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetMechanismInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetMechanismInfo), pointer)
@@ -8055,7 +8097,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_InitToken(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitToken = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitToken), pointer)
@@ -8071,7 +8113,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_InitPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_InitPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_InitPIN), pointer)
@@ -8087,7 +8129,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SetPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetPIN = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetPIN), pointer)
@@ -8116,7 +8158,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CloseSession(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseSession = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseSession), pointer)
@@ -8132,7 +8174,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CloseAllSessions(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SLOT_ID)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CloseAllSessions = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CloseAllSessions), pointer)
@@ -8148,7 +8190,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSessionInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetSessionInfo = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetSessionInfo), pointer)
@@ -8164,7 +8206,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetOperationState), pointer)
@@ -8180,7 +8222,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetOperationState = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetOperationState), pointer)
@@ -8196,7 +8238,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Login(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Login = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Login), pointer)
@@ -8212,7 +8254,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Logout(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Logout = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Logout), pointer)
@@ -8228,7 +8270,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CreateObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CreateObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CreateObject), pointer)
@@ -8244,7 +8286,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CopyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CopyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CopyObject), pointer)
@@ -8260,7 +8302,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DestroyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DestroyObject = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DestroyObject), pointer)
@@ -8276,7 +8318,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetObjectSize(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetObjectSize = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetObjectSize), pointer)
@@ -8292,7 +8334,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetAttributeValue), pointer)
@@ -8308,7 +8350,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SetAttributeValue = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SetAttributeValue), pointer)
@@ -8324,7 +8366,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjectsInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsInit), pointer)
@@ -8340,7 +8382,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjects(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjects = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjects), pointer)
@@ -8356,7 +8398,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjectsFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_FindObjectsFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_FindObjectsFinal), pointer)
@@ -8372,7 +8414,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptInit), pointer)
@@ -8388,7 +8430,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Encrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Encrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Encrypt), pointer)
@@ -8404,7 +8446,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptUpdate), pointer)
@@ -8420,7 +8462,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptFinal), pointer)
@@ -8436,7 +8478,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptInit), pointer)
@@ -8452,7 +8494,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Decrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Decrypt = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Decrypt), pointer)
@@ -8468,7 +8510,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptUpdate), pointer)
@@ -8484,7 +8526,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptFinal), pointer)
@@ -8500,7 +8542,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestInit), pointer)
@@ -8516,7 +8558,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Digest(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Digest = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Digest), pointer)
@@ -8532,7 +8574,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestUpdate), pointer)
@@ -8548,7 +8590,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestKey), pointer)
@@ -8564,7 +8606,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestFinal), pointer)
@@ -8580,7 +8622,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignInit), pointer)
@@ -8596,7 +8638,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Sign(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Sign = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Sign), pointer)
@@ -8612,7 +8654,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignUpdate), pointer)
@@ -8628,7 +8670,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignFinal), pointer)
@@ -8644,7 +8686,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecoverInit), pointer)
@@ -8660,7 +8702,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignRecover), pointer)
@@ -8676,7 +8718,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyInit), pointer)
@@ -8692,7 +8734,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Verify(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_Verify = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_Verify), pointer)
@@ -8708,7 +8750,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyUpdate), pointer)
@@ -8724,7 +8766,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyFinal), pointer)
@@ -8740,7 +8782,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecoverInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecoverInit), pointer)
@@ -8756,7 +8798,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyRecover = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyRecover), pointer)
@@ -8772,7 +8814,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DigestEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DigestEncryptUpdate), pointer)
@@ -8788,7 +8830,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptDigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptDigestUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptDigestUpdate), pointer)
@@ -8804,7 +8846,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignEncryptUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignEncryptUpdate), pointer)
@@ -8820,7 +8862,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptVerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptVerifyUpdate = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptVerifyUpdate), pointer)
@@ -8836,7 +8878,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKey), pointer)
@@ -8852,7 +8894,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateKeyPair(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateKeyPair = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateKeyPair), pointer)
@@ -8868,7 +8910,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_WrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WrapKey), pointer)
@@ -8884,7 +8926,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_UnwrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_UnwrapKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_UnwrapKey), pointer)
@@ -8900,7 +8942,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DeriveKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DeriveKey = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DeriveKey), pointer)
@@ -8916,7 +8958,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SeedRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SeedRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SeedRandom), pointer)
@@ -8932,7 +8974,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GenerateRandom = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GenerateRandom), pointer)
@@ -8948,7 +8990,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetFunctionStatus(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetFunctionStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetFunctionStatus), pointer)
@@ -8964,7 +9006,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CancelFunction(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_CancelFunction = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_CancelFunction), pointer)
@@ -8980,7 +9022,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_WaitForSlotEvent(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_WaitForSlotEvent = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_WaitForSlotEvent), pointer)
@@ -8996,7 +9038,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInterfaceList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInterfaceList = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterfaceList), pointer)
@@ -9012,7 +9054,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInterface(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_GetInterface = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_GetInterface), pointer)
@@ -9028,7 +9070,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_LoginUser(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_LoginUser = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_LoginUser), pointer)
@@ -9044,7 +9086,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SessionCancel(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SessionCancel = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SessionCancel), pointer)
@@ -9060,7 +9102,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageEncryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageEncryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptInit), pointer)
@@ -9076,7 +9118,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessage), pointer)
@@ -9092,7 +9134,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageBegin), pointer)
@@ -9108,7 +9150,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_EncryptMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_EncryptMessageNext), pointer)
@@ -9124,7 +9166,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageEncryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageEncryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageEncryptFinal), pointer)
@@ -9140,7 +9182,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageDecryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageDecryptInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptInit), pointer)
@@ -9156,7 +9198,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessage), pointer)
@@ -9172,7 +9214,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageBegin), pointer)
@@ -9188,7 +9230,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_DecryptMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_DecryptMessageNext), pointer)
@@ -9204,7 +9246,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageDecryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageDecryptFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageDecryptFinal), pointer)
@@ -9220,7 +9262,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageSignInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageSignInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignInit), pointer)
@@ -9236,7 +9278,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessage), pointer)
@@ -9252,7 +9294,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageBegin), pointer)
@@ -9268,7 +9310,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_SignMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_SignMessageNext), pointer)
@@ -9284,7 +9326,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageSignFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageSignFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageSignFinal), pointer)
@@ -9300,7 +9342,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageVerifyInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageVerifyInit = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyInit), pointer)
@@ -9316,7 +9358,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyMessage = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessage), pointer)
@@ -9332,7 +9374,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyMessageBegin = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageBegin), pointer)
@@ -9348,7 +9390,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_VerifyMessageNext = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_VerifyMessageNext), pointer)
@@ -9364,7 +9406,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageVerifyFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.C_MessageVerifyFinal = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.C_MessageVerifyFinal), pointer)
@@ -18390,7 +18432,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a FunctionPointer or None')
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_3, 'char **(*)(unsigned long, char *, void *)', value)
+        pointer = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.NSC_ModuleDBFunc = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.NSC_ModuleDBFunc), pointer)
         _pb_keep(self, 'NSC_ModuleDBFunc', value)
@@ -18450,7 +18495,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def NSC_NSSGetFIPSStatus(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_3, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
+            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
         pointer = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
         # cffi tells function pointer types apart by spelling: a closure's is cast to the member's
         self._p.NSC_NSSGetFIPSStatus = _NULL if pointer is None else _ffi.cast(_ffi.typeof(self._p.NSC_NSSGetFIPSStatus), pointer)
@@ -18643,6 +18688,21 @@ def _pb_callback_2(function):
 
 
 def _pb_callback_3(function):
+    'A C char **(*)(unsigned long, char *, void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            return _ffi.cast('void *', _pb_result_address(function(a0, None if not a1 else _pb_pointer(a1, 'char *', None), None if not a2 else _pb_pointer(a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)'))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets _NULL
+            _pb_callback_failed(error)
+            return _NULL
+
+    closure = _ffi.callback('char **(*)(unsigned long, char *, void *)', trampoline)
+    return closure, closure
+
+
+
+def _pb_callback_4(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18660,7 +18720,7 @@ def _pb_callback_3(function):
 
 
 
-def _pb_callback_4(function):
+def _pb_callback_5(function):
     'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -18678,7 +18738,7 @@ def _pb_callback_4(function):
 
 
 
-def _pb_callback_5(function):
+def _pb_callback_6(function):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -18696,7 +18756,7 @@ def _pb_callback_5(function):
 
 
 
-def _pb_callback_6(function):
+def _pb_callback_7(function):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18714,7 +18774,7 @@ def _pb_callback_6(function):
 
 
 
-def _pb_callback_7(function):
+def _pb_callback_8(function):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18732,7 +18792,7 @@ def _pb_callback_7(function):
 
 
 
-def _pb_callback_8(function):
+def _pb_callback_9(function):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18750,7 +18810,7 @@ def _pb_callback_8(function):
 
 
 
-def _pb_callback_9(function):
+def _pb_callback_10(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18768,7 +18828,7 @@ def _pb_callback_9(function):
 
 
 
-def _pb_callback_10(function):
+def _pb_callback_11(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18786,7 +18846,7 @@ def _pb_callback_10(function):
 
 
 
-def _pb_callback_11(function):
+def _pb_callback_12(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18804,7 +18864,7 @@ def _pb_callback_11(function):
 
 
 
-def _pb_callback_12(function):
+def _pb_callback_13(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18822,7 +18882,7 @@ def _pb_callback_12(function):
 
 
 
-def _pb_callback_13(function):
+def _pb_callback_14(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18840,7 +18900,7 @@ def _pb_callback_13(function):
 
 
 
-def _pb_callback_14(function):
+def _pb_callback_15(function):
     'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -18858,7 +18918,7 @@ def _pb_callback_14(function):
 
 
 
-def _pb_callback_15(function):
+def _pb_callback_16(function):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18876,7 +18936,7 @@ def _pb_callback_15(function):
 
 
 
-def _pb_callback_16(function):
+def _pb_callback_17(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18894,7 +18954,7 @@ def _pb_callback_16(function):
 
 
 
-def _pb_callback_17(function):
+def _pb_callback_18(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18912,7 +18972,7 @@ def _pb_callback_17(function):
 
 
 
-def _pb_callback_18(function):
+def _pb_callback_19(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18930,7 +18990,7 @@ def _pb_callback_18(function):
 
 
 
-def _pb_callback_19(function):
+def _pb_callback_20(function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18948,7 +19008,7 @@ def _pb_callback_19(function):
 
 
 
-def _pb_callback_20(function):
+def _pb_callback_21(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18966,7 +19026,7 @@ def _pb_callback_20(function):
 
 
 
-def _pb_callback_21(function):
+def _pb_callback_22(function):
     'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18984,7 +19044,7 @@ def _pb_callback_21(function):
 
 
 
-def _pb_callback_22(function):
+def _pb_callback_23(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -19002,7 +19062,7 @@ def _pb_callback_22(function):
 
 
 
-def _pb_callback_23(function):
+def _pb_callback_24(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -19020,7 +19080,7 @@ def _pb_callback_23(function):
 
 
 
-def _pb_callback_24(function):
+def _pb_callback_25(function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -19038,7 +19098,7 @@ def _pb_callback_24(function):
 
 
 
-def _pb_callback_25(function):
+def _pb_callback_26(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -19056,7 +19116,7 @@ def _pb_callback_25(function):
 
 
 
-def _pb_callback_26(function):
+def _pb_callback_27(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -19074,7 +19134,7 @@ def _pb_callback_26(function):
 
 
 
-def _pb_callback_27(function):
+def _pb_callback_28(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -19092,7 +19152,7 @@ def _pb_callback_27(function):
 
 
 
-def _pb_callback_28(function):
+def _pb_callback_29(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -19110,7 +19170,7 @@ def _pb_callback_28(function):
 
 
 
-def _pb_callback_29(function):
+def _pb_callback_30(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -19128,7 +19188,7 @@ def _pb_callback_29(function):
 
 
 
-def _pb_callback_30(function):
+def _pb_callback_31(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -19146,7 +19206,7 @@ def _pb_callback_30(function):
 
 
 
-def _pb_callback_31(function):
+def _pb_callback_32(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -19164,7 +19224,7 @@ def _pb_callback_31(function):
 
 
 
-def _pb_callback_32(function):
+def _pb_callback_33(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -19182,7 +19242,7 @@ def _pb_callback_32(function):
 
 
 
-def _pb_callback_33(function):
+def _pb_callback_34(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -19200,7 +19260,7 @@ def _pb_callback_33(function):
 
 
 
-def _pb_callback_34(function):
+def _pb_callback_35(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -19218,7 +19278,7 @@ def _pb_callback_34(function):
 
 
 
-def _pb_callback_35(function):
+def _pb_callback_36(function):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -19236,7 +19296,7 @@ def _pb_callback_35(function):
 
 
 
-def _pb_callback_36(function):
+def _pb_callback_37(function):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -19254,7 +19314,7 @@ def _pb_callback_36(function):
 
 
 
-def _pb_callback_37(function):
+def _pb_callback_38(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -19272,7 +19332,7 @@ def _pb_callback_37(function):
 
 
 
-def _pb_callback_38(function):
+def _pb_callback_39(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
@@ -19290,7 +19350,7 @@ def _pb_callback_38(function):
 
 
 
-def _pb_callback_39(function):
+def _pb_callback_40(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -19308,7 +19368,7 @@ def _pb_callback_39(function):
 
 
 
-def _pb_callback_40(function):
+def _pb_callback_41(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -19326,7 +19386,7 @@ def _pb_callback_40(function):
 
 
 
-def _pb_callback_41(function):
+def _pb_callback_42(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
@@ -19344,7 +19404,7 @@ def _pb_callback_41(function):
 
 
 
-def _pb_callback_42(function):
+def _pb_callback_43(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -19362,7 +19422,7 @@ def _pb_callback_42(function):
 
 
 
-def _pb_callback_43(function):
+def _pb_callback_44(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):

@@ -182,6 +182,21 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+def _pb_result_address(value, cls, ctype, what):
+    """The address C gets from a callable's result where it takes a pointer back: a handle of the
+    class ``cls`` (None: a Pointer of type ``ctype``), a ``void *`` Pointer, or None for NULL.
+    Only memory C handed out can be returned: what Python made would not outlive the callback."""
+    if value is None:
+        return 0
+    if cls is not None:
+        if isinstance(value, cls) or (type(value) is Pointer and value._ctype == "void *"):
+            return int(value)  # a closed one raises ValueError
+        raise TypeError(f"{what} must be {cls.__name__} or None, not {type(value).__name__}")
+    if isinstance(value, Pointer) and _pb_takes_pointer(value, ctype):
+        return int(value)
+    raise _pb_pointer_error(what, ctype, value, True)
+
+
 def _pb_check_object_pointer(value, ctype, what, wanted):
     """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
 
@@ -2690,6 +2705,32 @@ class CK_UNLOCKMUTEX(FunctionPointer):
         self._owner = None
 
 
+class SECMODModuleDBFunc(FunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a SECMODModuleDBFunc as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"SECMODModuleDBFunc() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_3(function)
+        self._ptr = pointer
+        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+        self._owner = None
+
+
+class CK_NSS_ModuleDBFunc(FunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a CK_NSS_ModuleDBFunc as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NSS_ModuleDBFunc() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_3(function)
+        self._ptr = pointer
+        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+        self._owner = None
+
+
 class CK_NSS_GetFIPSStatus(FunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
     __slots__ = ("_closure",)
@@ -2697,7 +2738,7 @@ class CK_NSS_GetFIPSStatus(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_3(function)
+        self._closure, pointer = _pb_callback_4(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
         self._owner = None
@@ -2736,7 +2777,7 @@ class CK_C_GetInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_4(function)
+        self._closure, pointer = _pb_callback_5(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(struct CK_INFO *)'
         self._owner = None
@@ -2749,7 +2790,7 @@ class CK_C_GetFunctionList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_5(function)
+        self._closure, pointer = _pb_callback_6(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
         self._owner = None
@@ -2762,7 +2803,7 @@ class CK_C_GetSlotList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_6(function)
+        self._closure, pointer = _pb_callback_7(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
         self._owner = None
@@ -2775,7 +2816,7 @@ class CK_C_GetSlotInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_7(function)
+        self._closure, pointer = _pb_callback_8(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
         self._owner = None
@@ -2788,7 +2829,7 @@ class CK_C_GetTokenInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_8(function)
+        self._closure, pointer = _pb_callback_9(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
         self._owner = None
@@ -2801,7 +2842,7 @@ class CK_C_GetMechanismList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_9(function)
+        self._closure, pointer = _pb_callback_10(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
         self._owner = None
@@ -2814,7 +2855,7 @@ class CK_C_GetMechanismInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_10(function)
+        self._closure, pointer = _pb_callback_11(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
         self._owner = None
@@ -2827,7 +2868,7 @@ class CK_C_InitToken(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_11(function)
+        self._closure, pointer = _pb_callback_12(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
         self._owner = None
@@ -2840,7 +2881,7 @@ class CK_C_InitPIN(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -2853,7 +2894,7 @@ class CK_C_SetPIN(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_13(function)
+        self._closure, pointer = _pb_callback_14(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -2866,7 +2907,7 @@ class CK_C_CloseSession(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -2879,7 +2920,7 @@ class CK_C_CloseAllSessions(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -2892,7 +2933,7 @@ class CK_C_GetSessionInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_15(function)
+        self._closure, pointer = _pb_callback_16(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
         self._owner = None
@@ -2905,7 +2946,7 @@ class CK_C_GetOperationState(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -2918,7 +2959,7 @@ class CK_C_SetOperationState(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_17(function)
+        self._closure, pointer = _pb_callback_18(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
         self._owner = None
@@ -2931,7 +2972,7 @@ class CK_C_Login(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_18(function)
+        self._closure, pointer = _pb_callback_19(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -2944,7 +2985,7 @@ class CK_C_Logout(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -2957,7 +2998,7 @@ class CK_C_CreateObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_19(function)
+        self._closure, pointer = _pb_callback_20(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -2970,7 +3011,7 @@ class CK_C_CopyObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_20(function)
+        self._closure, pointer = _pb_callback_21(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -2983,7 +3024,7 @@ class CK_C_DestroyObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_21(function)
+        self._closure, pointer = _pb_callback_22(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
         self._owner = None
@@ -2996,7 +3037,7 @@ class CK_C_GetObjectSize(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_22(function)
+        self._closure, pointer = _pb_callback_23(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
         self._owner = None
@@ -3009,7 +3050,7 @@ class CK_C_GetAttributeValue(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_23(function)
+        self._closure, pointer = _pb_callback_24(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
         self._owner = None
@@ -3022,7 +3063,7 @@ class CK_C_SetAttributeValue(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_23(function)
+        self._closure, pointer = _pb_callback_24(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
         self._owner = None
@@ -3035,7 +3076,7 @@ class CK_C_FindObjectsInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_24(function)
+        self._closure, pointer = _pb_callback_25(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
         self._owner = None
@@ -3048,7 +3089,7 @@ class CK_C_FindObjects(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_25(function)
+        self._closure, pointer = _pb_callback_26(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
         self._owner = None
@@ -3061,7 +3102,7 @@ class CK_C_FindObjectsFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -3074,7 +3115,7 @@ class CK_C_EncryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3087,7 +3128,7 @@ class CK_C_Encrypt(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3100,7 +3141,7 @@ class CK_C_EncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3113,7 +3154,7 @@ class CK_C_EncryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3126,7 +3167,7 @@ class CK_C_DecryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3139,7 +3180,7 @@ class CK_C_Decrypt(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3152,7 +3193,7 @@ class CK_C_DecryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3165,7 +3206,7 @@ class CK_C_DecryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3178,7 +3219,7 @@ class CK_C_DigestInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_28(function)
+        self._closure, pointer = _pb_callback_29(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
         self._owner = None
@@ -3191,7 +3232,7 @@ class CK_C_Digest(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3204,7 +3245,7 @@ class CK_C_DigestUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3217,7 +3258,7 @@ class CK_C_DigestKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_21(function)
+        self._closure, pointer = _pb_callback_22(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
         self._owner = None
@@ -3230,7 +3271,7 @@ class CK_C_DigestFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3243,7 +3284,7 @@ class CK_C_SignInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3256,7 +3297,7 @@ class CK_C_Sign(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3269,7 +3310,7 @@ class CK_C_SignUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3282,7 +3323,7 @@ class CK_C_SignFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_16(function)
+        self._closure, pointer = _pb_callback_17(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3295,7 +3336,7 @@ class CK_C_SignRecoverInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3308,7 +3349,7 @@ class CK_C_SignRecover(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3321,7 +3362,7 @@ class CK_C_VerifyInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3334,7 +3375,7 @@ class CK_C_Verify(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_13(function)
+        self._closure, pointer = _pb_callback_14(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3347,7 +3388,7 @@ class CK_C_VerifyUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3360,7 +3401,7 @@ class CK_C_VerifyFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3373,7 +3414,7 @@ class CK_C_VerifyRecoverInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3386,7 +3427,7 @@ class CK_C_VerifyRecover(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3399,7 +3440,7 @@ class CK_C_DigestEncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3412,7 +3453,7 @@ class CK_C_DecryptDigestUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3425,7 +3466,7 @@ class CK_C_SignEncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3438,7 +3479,7 @@ class CK_C_DecryptVerifyUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_27(function)
+        self._closure, pointer = _pb_callback_28(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3451,7 +3492,7 @@ class CK_C_GenerateKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_29(function)
+        self._closure, pointer = _pb_callback_30(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -3464,7 +3505,7 @@ class CK_C_GenerateKeyPair(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_30(function)
+        self._closure, pointer = _pb_callback_31(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
         self._owner = None
@@ -3477,7 +3518,7 @@ class CK_C_WrapKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_31(function)
+        self._closure, pointer = _pb_callback_32(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3490,7 +3531,7 @@ class CK_C_UnwrapKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_32(function)
+        self._closure, pointer = _pb_callback_33(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -3503,7 +3544,7 @@ class CK_C_DeriveKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_33(function)
+        self._closure, pointer = _pb_callback_34(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
         self._owner = None
@@ -3516,7 +3557,7 @@ class CK_C_SeedRandom(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3529,7 +3570,7 @@ class CK_C_GenerateRandom(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_12(function)
+        self._closure, pointer = _pb_callback_13(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3542,7 +3583,7 @@ class CK_C_GetFunctionStatus(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -3555,7 +3596,7 @@ class CK_C_CancelFunction(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -3568,7 +3609,7 @@ class CK_C_WaitForSlotEvent(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_34(function)
+        self._closure, pointer = _pb_callback_35(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
         self._owner = None
@@ -3581,7 +3622,7 @@ class CK_C_GetInterfaceList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_35(function)
+        self._closure, pointer = _pb_callback_36(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
         self._owner = None
@@ -3594,7 +3635,7 @@ class CK_C_GetInterface(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_36(function)
+        self._closure, pointer = _pb_callback_37(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
         self._owner = None
@@ -3607,7 +3648,7 @@ class CK_C_LoginUser(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_37(function)
+        self._closure, pointer = _pb_callback_38(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3620,7 +3661,7 @@ class CK_C_SessionCancel(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_21(function)
+        self._closure, pointer = _pb_callback_22(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
         self._owner = None
@@ -3633,7 +3674,7 @@ class CK_C_MessageEncryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3646,7 +3687,7 @@ class CK_C_EncryptMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_38(function)
+        self._closure, pointer = _pb_callback_39(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3659,7 +3700,7 @@ class CK_C_EncryptMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_39(function)
+        self._closure, pointer = _pb_callback_40(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3672,7 +3713,7 @@ class CK_C_EncryptMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_40(function)
+        self._closure, pointer = _pb_callback_41(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
         self._owner = None
@@ -3685,7 +3726,7 @@ class CK_C_MessageEncryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -3698,7 +3739,7 @@ class CK_C_MessageDecryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3711,7 +3752,7 @@ class CK_C_DecryptMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_38(function)
+        self._closure, pointer = _pb_callback_39(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3724,7 +3765,7 @@ class CK_C_DecryptMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_39(function)
+        self._closure, pointer = _pb_callback_40(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3737,7 +3778,7 @@ class CK_C_DecryptMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_40(function)
+        self._closure, pointer = _pb_callback_41(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
         self._owner = None
@@ -3750,7 +3791,7 @@ class CK_C_MessageDecryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -3763,7 +3804,7 @@ class CK_C_MessageSignInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3776,7 +3817,7 @@ class CK_C_SignMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_41(function)
+        self._closure, pointer = _pb_callback_42(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3789,7 +3830,7 @@ class CK_C_SignMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_42(function)
+        self._closure, pointer = _pb_callback_43(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
         self._owner = None
@@ -3802,7 +3843,7 @@ class CK_C_SignMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_41(function)
+        self._closure, pointer = _pb_callback_42(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
         self._owner = None
@@ -3815,7 +3856,7 @@ class CK_C_MessageSignFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -3828,7 +3869,7 @@ class CK_C_MessageVerifyInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_26(function)
+        self._closure, pointer = _pb_callback_27(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
         self._owner = None
@@ -3841,7 +3882,7 @@ class CK_C_VerifyMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_43(function)
+        self._closure, pointer = _pb_callback_44(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3854,7 +3895,7 @@ class CK_C_VerifyMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_42(function)
+        self._closure, pointer = _pb_callback_43(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
         self._owner = None
@@ -3867,7 +3908,7 @@ class CK_C_VerifyMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_43(function)
+        self._closure, pointer = _pb_callback_44(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
         self._owner = None
@@ -3880,7 +3921,7 @@ class CK_C_MessageVerifyFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
-        self._closure, pointer = _pb_callback_14(function)
+        self._closure, pointer = _pb_callback_15(function)
         self._ptr = pointer
         self._ctype = 'unsigned long (*)(unsigned long)'
         self._owner = None
@@ -4126,6 +4167,7 @@ c_ssize_t = c_long
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'char *': ('char', _ct.POINTER(_ct.c_uint8), None),
     'unsigned char *': ('char', _ct.POINTER(_ct.c_uint8), None),
     'unsigned char **': ('string', _ct.POINTER(_ct.c_char_p), None),
     'unsigned long *': ('int', _ct.POINTER(_ct.c_uint64), None),
@@ -6721,7 +6763,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInfo', value)
 
@@ -6735,7 +6777,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetFunctionList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
@@ -6749,7 +6791,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSlotList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetSlotList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
@@ -6763,7 +6805,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSlotInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
@@ -6777,7 +6819,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetTokenInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
@@ -6791,7 +6833,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetMechanismList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
@@ -6805,7 +6847,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetMechanismInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
@@ -6819,7 +6861,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_InitToken(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST.C_InitToken', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitToken', value)
 
@@ -6833,7 +6875,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_InitPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_InitPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitPIN', value)
 
@@ -6847,7 +6889,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SetPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetPIN', value)
 
@@ -6872,7 +6914,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CloseSession(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CloseSession', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseSession', value)
 
@@ -6886,7 +6928,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CloseAllSessions(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SLOT_ID)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
@@ -6900,7 +6942,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetSessionInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
@@ -6914,7 +6956,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
@@ -6928,7 +6970,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
@@ -6942,7 +6984,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Login(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Login', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Login', value)
 
@@ -6956,7 +6998,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Logout(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_Logout', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Logout', value)
 
@@ -6970,7 +7012,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CreateObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CreateObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CreateObject', value)
 
@@ -6984,7 +7026,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CopyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_CopyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CopyObject', value)
 
@@ -6998,7 +7040,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DestroyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DestroyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
@@ -7012,7 +7054,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetObjectSize(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
@@ -7026,7 +7068,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
@@ -7040,7 +7082,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
@@ -7054,7 +7096,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjectsInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
@@ -7068,7 +7110,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjects(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_FindObjects', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjects', value)
 
@@ -7082,7 +7124,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_FindObjectsFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
@@ -7096,7 +7138,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_EncryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
@@ -7110,7 +7152,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Encrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Encrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Encrypt', value)
 
@@ -7124,7 +7166,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
@@ -7138,7 +7180,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_EncryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
@@ -7152,7 +7194,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DecryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
@@ -7166,7 +7208,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Decrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Decrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Decrypt', value)
 
@@ -7180,7 +7222,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
@@ -7194,7 +7236,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
@@ -7208,7 +7250,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST.C_DigestInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestInit', value)
 
@@ -7222,7 +7264,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Digest(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Digest', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Digest', value)
 
@@ -7236,7 +7278,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
@@ -7250,7 +7292,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_DigestKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestKey', value)
 
@@ -7264,7 +7306,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
@@ -7278,7 +7320,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignInit', value)
 
@@ -7292,7 +7334,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Sign(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_Sign', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Sign', value)
 
@@ -7306,7 +7348,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SignUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
@@ -7320,7 +7362,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignFinal', value)
 
@@ -7334,7 +7376,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
@@ -7348,7 +7390,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecover', value)
 
@@ -7362,7 +7404,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
@@ -7376,7 +7418,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_Verify(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_Verify', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Verify', value)
 
@@ -7390,7 +7432,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
@@ -7404,7 +7446,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
@@ -7418,7 +7460,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
@@ -7432,7 +7474,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_VerifyRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
@@ -7446,7 +7488,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DigestEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
@@ -7460,7 +7502,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptDigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
@@ -7474,7 +7516,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SignEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
@@ -7488,7 +7530,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DecryptVerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
@@ -7502,7 +7544,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
@@ -7516,7 +7558,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateKeyPair(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
@@ -7530,7 +7572,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_WrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST.C_WrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WrapKey', value)
 
@@ -7544,7 +7586,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_UnwrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
@@ -7558,7 +7600,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_DeriveKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST.C_DeriveKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
@@ -7572,7 +7614,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_SeedRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_SeedRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
@@ -7586,7 +7628,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GenerateRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
@@ -7600,7 +7642,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_GetFunctionStatus(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
@@ -7614,7 +7656,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_CancelFunction(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST.C_CancelFunction', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
@@ -7628,7 +7670,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     def C_WaitForSlotEvent(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
@@ -7891,7 +7933,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', value)
         self._s.C_GetInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInfo', value)
 
@@ -7905,7 +7947,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetFunctionList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_5, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', value)
         self._s.C_GetFunctionList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionList', value)
 
@@ -7919,7 +7961,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSlotList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_6, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetSlotList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotList', value)
 
@@ -7933,7 +7975,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSlotInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_7, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', value)
         self._s.C_GetSlotInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSlotInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSlotInfo', value)
 
@@ -7947,7 +7989,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetTokenInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', value)
         self._s.C_GetTokenInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetTokenInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetTokenInfo', value)
 
@@ -7961,7 +8003,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetMechanismList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetMechanismList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismList', value)
 
@@ -7975,7 +8017,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetMechanismInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', value)
         self._s.C_GetMechanismInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetMechanismInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetMechanismInfo', value)
 
@@ -7989,7 +8031,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_InitToken(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', value)
         self._s.C_InitToken = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', 'CK_FUNCTION_LIST_3_0.C_InitToken', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitToken', value)
 
@@ -8003,7 +8045,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_InitPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_InitPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_InitPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_InitPIN', value)
 
@@ -8017,7 +8059,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SetPIN(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_SetPIN = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetPIN', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetPIN', value)
 
@@ -8042,7 +8084,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CloseSession(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_CloseSession = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CloseSession', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseSession', value)
 
@@ -8056,7 +8098,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CloseAllSessions(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SLOT_ID)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', value)
         self._s.C_CloseAllSessions = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', 'CK_FUNCTION_LIST_3_0.C_CloseAllSessions', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CloseAllSessions', value)
 
@@ -8070,7 +8112,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetSessionInfo(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', value)
         self._s.C_GetSessionInfo = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetSessionInfo', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetSessionInfo', value)
 
@@ -8084,7 +8126,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetOperationState', value)
 
@@ -8098,7 +8140,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SetOperationState(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', value)
         self._s.C_SetOperationState = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SetOperationState', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetOperationState', value)
 
@@ -8112,7 +8154,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Login(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_Login = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Login', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Login', value)
 
@@ -8126,7 +8168,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Logout(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_Logout = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_Logout', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Logout', value)
 
@@ -8140,7 +8182,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CreateObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_CreateObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CreateObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CreateObject', value)
 
@@ -8154,7 +8196,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CopyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_CopyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_CopyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CopyObject', value)
 
@@ -8168,7 +8210,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DestroyObject(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         self._s.C_DestroyObject = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DestroyObject', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DestroyObject', value)
 
@@ -8182,7 +8224,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetObjectSize(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', value)
         self._s.C_GetObjectSize = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetObjectSize', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetObjectSize', value)
 
@@ -8196,7 +8238,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         self._s.C_GetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetAttributeValue', value)
 
@@ -8210,7 +8252,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SetAttributeValue(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         self._s.C_SetAttributeValue = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SetAttributeValue', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SetAttributeValue', value)
 
@@ -8224,7 +8266,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjectsInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', value)
         self._s.C_FindObjectsInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsInit', value)
 
@@ -8238,7 +8280,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjects(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', value)
         self._s.C_FindObjects = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_FindObjects', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjects', value)
 
@@ -8252,7 +8294,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_FindObjectsFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_FindObjectsFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_FindObjectsFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_FindObjectsFinal', value)
 
@@ -8266,7 +8308,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_EncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_EncryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptInit', value)
 
@@ -8280,7 +8322,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Encrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Encrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Encrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Encrypt', value)
 
@@ -8294,7 +8336,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_EncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptUpdate', value)
 
@@ -8308,7 +8350,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_EncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptFinal', value)
 
@@ -8322,7 +8364,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_DecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DecryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptInit', value)
 
@@ -8336,7 +8378,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Decrypt(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Decrypt = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Decrypt', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Decrypt', value)
 
@@ -8350,7 +8392,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptUpdate', value)
 
@@ -8364,7 +8406,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptFinal', value)
 
@@ -8378,7 +8420,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', value)
         self._s.C_DigestInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestInit', value)
 
@@ -8392,7 +8434,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Digest(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Digest = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Digest', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Digest', value)
 
@@ -8406,7 +8448,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_DigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestUpdate', value)
 
@@ -8420,7 +8462,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', value)
         self._s.C_DigestKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_DigestKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestKey', value)
 
@@ -8434,7 +8476,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DigestFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestFinal', value)
 
@@ -8448,7 +8490,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_SignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignInit', value)
 
@@ -8462,7 +8504,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Sign(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_Sign = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_Sign', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Sign', value)
 
@@ -8476,7 +8518,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_SignUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignUpdate', value)
 
@@ -8490,7 +8532,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignFinal', value)
 
@@ -8504,7 +8546,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_SignRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_SignRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecoverInit', value)
 
@@ -8518,7 +8560,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignRecover', value)
 
@@ -8532,7 +8574,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_VerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyInit', value)
 
@@ -8546,7 +8588,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_Verify(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_Verify = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_Verify', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_Verify', value)
 
@@ -8560,7 +8602,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_VerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyUpdate', value)
 
@@ -8574,7 +8616,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_VerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyFinal', value)
 
@@ -8588,7 +8630,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyRecoverInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_VerifyRecoverInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecoverInit', value)
 
@@ -8602,7 +8644,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyRecover(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_VerifyRecover = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_VerifyRecover', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyRecover', value)
 
@@ -8616,7 +8658,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DigestEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DigestEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DigestEncryptUpdate', value)
 
@@ -8630,7 +8672,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptDigestUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptDigestUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptDigestUpdate', value)
 
@@ -8644,7 +8686,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignEncryptUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignEncryptUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignEncryptUpdate', value)
 
@@ -8658,7 +8700,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptVerifyUpdate(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptVerifyUpdate = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptVerifyUpdate', value)
 
@@ -8672,7 +8714,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_GenerateKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKey', value)
 
@@ -8686,7 +8728,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateKeyPair(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_GenerateKeyPair = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_GenerateKeyPair', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateKeyPair', value)
 
@@ -8700,7 +8742,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_WrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_WrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_WrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WrapKey', value)
 
@@ -8714,7 +8756,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_UnwrapKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_UnwrapKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_UnwrapKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_UnwrapKey', value)
 
@@ -8728,7 +8770,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DeriveKey(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', value)
         self._s.C_DeriveKey = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', 'CK_FUNCTION_LIST_3_0.C_DeriveKey', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DeriveKey', value)
 
@@ -8742,7 +8784,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SeedRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_SeedRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SeedRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SeedRandom', value)
 
@@ -8756,7 +8798,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GenerateRandom(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_12, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_GenerateRandom = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_GenerateRandom', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GenerateRandom', value)
 
@@ -8770,7 +8812,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetFunctionStatus(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_GetFunctionStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_GetFunctionStatus', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetFunctionStatus', value)
 
@@ -8784,7 +8826,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_CancelFunction(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_CancelFunction = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_CancelFunction', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_CancelFunction', value)
 
@@ -8798,7 +8840,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_WaitForSlotEvent(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_34, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', value)
         self._s.C_WaitForSlotEvent = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', 'CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_WaitForSlotEvent', value)
 
@@ -8812,7 +8854,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInterfaceList(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_35, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', value)
         self._s.C_GetInterfaceList = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_GetInterfaceList', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInterfaceList', value)
 
@@ -8826,7 +8868,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_GetInterface(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_36, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', value)
         self._s.C_GetInterface = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_GetInterface', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_GetInterface', value)
 
@@ -8840,7 +8882,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_LoginUser(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_37, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', value)
         self._s.C_LoginUser = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_LoginUser', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_LoginUser', value)
 
@@ -8854,7 +8896,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SessionCancel(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', value)
         self._s.C_SessionCancel = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_SessionCancel', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SessionCancel', value)
 
@@ -8868,7 +8910,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageEncryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_MessageEncryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageEncryptInit', value)
 
@@ -8882,7 +8924,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_EncryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptMessage', value)
 
@@ -8896,7 +8938,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_EncryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptMessageBegin', value)
 
@@ -8910,7 +8952,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_EncryptMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
         self._s.C_EncryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_EncryptMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_EncryptMessageNext', value)
 
@@ -8924,7 +8966,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageEncryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_MessageEncryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageEncryptFinal', value)
 
@@ -8938,7 +8980,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageDecryptInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_MessageDecryptInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageDecryptInit', value)
 
@@ -8952,7 +8994,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_DecryptMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptMessage', value)
 
@@ -8966,7 +9008,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_DecryptMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptMessageBegin', value)
 
@@ -8980,7 +9022,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_DecryptMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
+            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', value)
         self._s.C_DecryptMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', 'CK_FUNCTION_LIST_3_0.C_DecryptMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_DecryptMessageNext', value)
 
@@ -8994,7 +9036,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageDecryptFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_MessageDecryptFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageDecryptFinal', value)
 
@@ -9008,7 +9050,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageSignInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_MessageSignInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageSignInit', value)
 
@@ -9022,7 +9064,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignMessage', value)
 
@@ -9036,7 +9078,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
         self._s.C_SignMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_SignMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignMessageBegin', value)
 
@@ -9050,7 +9092,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_SignMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
+            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', value)
         self._s.C_SignMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', 'CK_FUNCTION_LIST_3_0.C_SignMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_SignMessageNext', value)
 
@@ -9064,7 +9106,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageSignFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_MessageSignFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageSignFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageSignFinal', value)
 
@@ -9078,7 +9120,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageVerifyInit(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', value)
         self._s.C_MessageVerifyInit = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyInit', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageVerifyInit', value)
 
@@ -9092,7 +9134,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessage(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_VerifyMessage = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessage', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyMessage', value)
 
@@ -9106,7 +9148,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessageBegin(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', value)
         self._s.C_VerifyMessageBegin = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyMessageBegin', value)
 
@@ -9120,7 +9162,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_VerifyMessageNext(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
+            value = _pb_made_function_pointer(_pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', value)
         self._s.C_VerifyMessageNext = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', 'CK_FUNCTION_LIST_3_0.C_VerifyMessageNext', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_VerifyMessageNext', value)
 
@@ -9134,7 +9176,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     def C_MessageVerifyFinal(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
+            value = _pb_made_function_pointer(_pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', value)
         self._s.C_MessageVerifyFinal = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', 'CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'C_MessageVerifyFinal', value)
 
@@ -17544,7 +17586,10 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a FunctionPointer or None')
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value = _pb_made_function_pointer(_pb_callback_3, 'char **(*)(unsigned long, char *, void *)', value)
+        self._s.NSC_ModuleDBFunc = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', 'CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'NSC_ModuleDBFunc', value)
 
     NSC_ModuleDBFunc = NSC_ModuleDBFunc.deleter(_pb_undeletable('CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc'))
@@ -17596,7 +17641,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     def NSC_NSSGetFIPSStatus(self, value):
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value = _pb_made_function_pointer(_pb_callback_3, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
+            value = _pb_made_function_pointer(_pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', value)
         self._s.NSC_NSSGetFIPSStatus = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', 'CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus', 'a callable, a FunctionPointer or None')
         _pb_keep(self._s, 'NSC_NSSGetFIPSStatus', value)
 
@@ -17761,6 +17806,21 @@ def _pb_callback_2(function):
 
 
 def _pb_callback_3(function):
+    'A C char **(*)(unsigned long, char *, void *) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0, a1, a2):
+        try:
+            return _pb_result_address(function(a0, None if not a1 else _pb_pointer(a1, 'char *', None), None if not a2 else _pb_pointer(a2, 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
+def _pb_callback_4(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -17778,7 +17838,7 @@ def _pb_callback_3(function):
 
 
 
-def _pb_callback_4(function):
+def _pb_callback_5(function):
     'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -17796,7 +17856,7 @@ def _pb_callback_4(function):
 
 
 
-def _pb_callback_5(function):
+def _pb_callback_6(function):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -17814,7 +17874,7 @@ def _pb_callback_5(function):
 
 
 
-def _pb_callback_6(function):
+def _pb_callback_7(function):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -17832,7 +17892,7 @@ def _pb_callback_6(function):
 
 
 
-def _pb_callback_7(function):
+def _pb_callback_8(function):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -17850,7 +17910,7 @@ def _pb_callback_7(function):
 
 
 
-def _pb_callback_8(function):
+def _pb_callback_9(function):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -17868,7 +17928,7 @@ def _pb_callback_8(function):
 
 
 
-def _pb_callback_9(function):
+def _pb_callback_10(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -17886,7 +17946,7 @@ def _pb_callback_9(function):
 
 
 
-def _pb_callback_10(function):
+def _pb_callback_11(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -17904,7 +17964,7 @@ def _pb_callback_10(function):
 
 
 
-def _pb_callback_11(function):
+def _pb_callback_12(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -17922,7 +17982,7 @@ def _pb_callback_11(function):
 
 
 
-def _pb_callback_12(function):
+def _pb_callback_13(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -17940,7 +18000,7 @@ def _pb_callback_12(function):
 
 
 
-def _pb_callback_13(function):
+def _pb_callback_14(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -17958,7 +18018,7 @@ def _pb_callback_13(function):
 
 
 
-def _pb_callback_14(function):
+def _pb_callback_15(function):
     'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0):
@@ -17976,7 +18036,7 @@ def _pb_callback_14(function):
 
 
 
-def _pb_callback_15(function):
+def _pb_callback_16(function):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -17994,7 +18054,7 @@ def _pb_callback_15(function):
 
 
 
-def _pb_callback_16(function):
+def _pb_callback_17(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18012,7 +18072,7 @@ def _pb_callback_16(function):
 
 
 
-def _pb_callback_17(function):
+def _pb_callback_18(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18030,7 +18090,7 @@ def _pb_callback_17(function):
 
 
 
-def _pb_callback_18(function):
+def _pb_callback_19(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18048,7 +18108,7 @@ def _pb_callback_18(function):
 
 
 
-def _pb_callback_19(function):
+def _pb_callback_20(function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18066,7 +18126,7 @@ def _pb_callback_19(function):
 
 
 
-def _pb_callback_20(function):
+def _pb_callback_21(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18084,7 +18144,7 @@ def _pb_callback_20(function):
 
 
 
-def _pb_callback_21(function):
+def _pb_callback_22(function):
     'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18102,7 +18162,7 @@ def _pb_callback_21(function):
 
 
 
-def _pb_callback_22(function):
+def _pb_callback_23(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18120,7 +18180,7 @@ def _pb_callback_22(function):
 
 
 
-def _pb_callback_23(function):
+def _pb_callback_24(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18138,7 +18198,7 @@ def _pb_callback_23(function):
 
 
 
-def _pb_callback_24(function):
+def _pb_callback_25(function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18156,7 +18216,7 @@ def _pb_callback_24(function):
 
 
 
-def _pb_callback_25(function):
+def _pb_callback_26(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18174,7 +18234,7 @@ def _pb_callback_25(function):
 
 
 
-def _pb_callback_26(function):
+def _pb_callback_27(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18192,7 +18252,7 @@ def _pb_callback_26(function):
 
 
 
-def _pb_callback_27(function):
+def _pb_callback_28(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18210,7 +18270,7 @@ def _pb_callback_27(function):
 
 
 
-def _pb_callback_28(function):
+def _pb_callback_29(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18228,7 +18288,7 @@ def _pb_callback_28(function):
 
 
 
-def _pb_callback_29(function):
+def _pb_callback_30(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18246,7 +18306,7 @@ def _pb_callback_29(function):
 
 
 
-def _pb_callback_30(function):
+def _pb_callback_31(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -18264,7 +18324,7 @@ def _pb_callback_30(function):
 
 
 
-def _pb_callback_31(function):
+def _pb_callback_32(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -18282,7 +18342,7 @@ def _pb_callback_31(function):
 
 
 
-def _pb_callback_32(function):
+def _pb_callback_33(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -18300,7 +18360,7 @@ def _pb_callback_32(function):
 
 
 
-def _pb_callback_33(function):
+def _pb_callback_34(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -18318,7 +18378,7 @@ def _pb_callback_33(function):
 
 
 
-def _pb_callback_34(function):
+def _pb_callback_35(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18336,7 +18396,7 @@ def _pb_callback_34(function):
 
 
 
-def _pb_callback_35(function):
+def _pb_callback_36(function):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1):
@@ -18354,7 +18414,7 @@ def _pb_callback_35(function):
 
 
 
-def _pb_callback_36(function):
+def _pb_callback_37(function):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3):
@@ -18372,7 +18432,7 @@ def _pb_callback_36(function):
 
 
 
-def _pb_callback_37(function):
+def _pb_callback_38(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -18390,7 +18450,7 @@ def _pb_callback_37(function):
 
 
 
-def _pb_callback_38(function):
+def _pb_callback_39(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
@@ -18408,7 +18468,7 @@ def _pb_callback_38(function):
 
 
 
-def _pb_callback_39(function):
+def _pb_callback_40(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4):
@@ -18426,7 +18486,7 @@ def _pb_callback_39(function):
 
 
 
-def _pb_callback_40(function):
+def _pb_callback_41(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -18444,7 +18504,7 @@ def _pb_callback_40(function):
 
 
 
-def _pb_callback_41(function):
+def _pb_callback_42(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
@@ -18462,7 +18522,7 @@ def _pb_callback_41(function):
 
 
 
-def _pb_callback_42(function):
+def _pb_callback_43(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2):
@@ -18480,7 +18540,7 @@ def _pb_callback_42(function):
 
 
 
-def _pb_callback_43(function):
+def _pb_callback_44(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):

@@ -213,6 +213,21 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+def _pb_result_address(value, cls, ctype, what):
+    """The address C gets from a callable's result where it takes a pointer back: a handle of the
+    class ``cls`` (None: a Pointer of type ``ctype``), a ``void *`` Pointer, or None for NULL.
+    Only memory C handed out can be returned: what Python made would not outlive the callback."""
+    if value is None:
+        return 0
+    if cls is not None:
+        if isinstance(value, cls) or (type(value) is Pointer and value._ctype == "void *"):
+            return int(value)  # a closed one raises ValueError
+        raise TypeError(f"{what} must be {cls.__name__} or None, not {type(value).__name__}")
+    if isinstance(value, Pointer) and _pb_takes_pointer(value, ctype):
+        return int(value)
+    raise _pb_pointer_error(what, ctype, value, True)
+
+
 def _pb_check_object_pointer(value, ctype, what, wanted):
     """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
 
@@ -881,12 +896,14 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 
 
 # What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
-_pb_element_types = frozenset({'unsigned char *', 'unsigned char **', 'unsigned long *'})
+_pb_element_types = frozenset({'char *', 'unsigned char *', 'unsigned char **', 'unsigned long *'})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count):
     # count elements from index start (characters as bytes); None for a type not in _pb_element_types
     cdef Py_ssize_t i
+    if ctype == 'char *':
+        return PyBytes_FromStringAndSize(<char *>ptr + start, count)
     if ctype == 'unsigned char *':
         return PyBytes_FromStringAndSize(<char *>ptr + start, count)
     if ctype == 'unsigned char **':
@@ -1002,6 +1019,22 @@ def _pb_callback_2(function):
 
 
 def _pb_callback_3(function):
+    # A C char **(*)(unsigned long, char *, void *) calling function, made by ctypes (libffi's closures, which
+    # take the GIL on any thread): (the closure to keep alive, its address)
+    def trampoline(a0, a1, a2):
+        try:
+            return _pb_result_address(function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'char *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            global _pb_maybe_pending
+            _pb_callback_failed(error)
+            _pb_maybe_pending = True
+            return None
+
+    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+def _pb_callback_4(function):
     # A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1020,7 +1053,7 @@ def _pb_callback_3(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_4(function):
+def _pb_callback_5(function):
     # A C unsigned long (*)(struct CK_INFO *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0):
@@ -1039,7 +1072,7 @@ def _pb_callback_4(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_5(function):
+def _pb_callback_6(function):
     # A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0):
@@ -1058,7 +1091,7 @@ def _pb_callback_5(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_6(function):
+def _pb_callback_7(function):
     # A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1077,7 +1110,7 @@ def _pb_callback_6(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_7(function):
+def _pb_callback_8(function):
     # A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
@@ -1096,7 +1129,7 @@ def _pb_callback_7(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_8(function):
+def _pb_callback_9(function):
     # A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
@@ -1115,7 +1148,7 @@ def _pb_callback_8(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_9(function):
+def _pb_callback_10(function):
     # A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1134,7 +1167,7 @@ def _pb_callback_9(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_10(function):
+def _pb_callback_11(function):
     # A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1153,7 +1186,7 @@ def _pb_callback_10(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_11(function):
+def _pb_callback_12(function):
     # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1172,7 +1205,7 @@ def _pb_callback_11(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_12(function):
+def _pb_callback_13(function):
     # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1191,7 +1224,7 @@ def _pb_callback_12(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_13(function):
+def _pb_callback_14(function):
     # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4):
@@ -1210,7 +1243,7 @@ def _pb_callback_13(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_14(function):
+def _pb_callback_15(function):
     # A C unsigned long (*)(unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0):
@@ -1229,7 +1262,7 @@ def _pb_callback_14(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_15(function):
+def _pb_callback_16(function):
     # A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
@@ -1248,7 +1281,7 @@ def _pb_callback_15(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_16(function):
+def _pb_callback_17(function):
     # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1267,7 +1300,7 @@ def _pb_callback_16(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_17(function):
+def _pb_callback_18(function):
     # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4):
@@ -1286,7 +1319,7 @@ def _pb_callback_17(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_18(function):
+def _pb_callback_19(function):
     # A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1305,7 +1338,7 @@ def _pb_callback_18(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_19(function):
+def _pb_callback_20(function):
     # A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1324,7 +1357,7 @@ def _pb_callback_19(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_20(function):
+def _pb_callback_21(function):
     # A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4):
@@ -1343,7 +1376,7 @@ def _pb_callback_20(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_21(function):
+def _pb_callback_22(function):
     # A C unsigned long (*)(unsigned long, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
@@ -1362,7 +1395,7 @@ def _pb_callback_21(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_22(function):
+def _pb_callback_23(function):
     # A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1381,7 +1414,7 @@ def _pb_callback_22(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_23(function):
+def _pb_callback_24(function):
     # A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1400,7 +1433,7 @@ def _pb_callback_23(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_24(function):
+def _pb_callback_25(function):
     # A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1419,7 +1452,7 @@ def _pb_callback_24(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_25(function):
+def _pb_callback_26(function):
     # A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1438,7 +1471,7 @@ def _pb_callback_25(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_26(function):
+def _pb_callback_27(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1457,7 +1490,7 @@ def _pb_callback_26(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_27(function):
+def _pb_callback_28(function):
     # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4):
@@ -1476,7 +1509,7 @@ def _pb_callback_27(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_28(function):
+def _pb_callback_29(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
@@ -1495,7 +1528,7 @@ def _pb_callback_28(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_29(function):
+def _pb_callback_30(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4):
@@ -1514,7 +1547,7 @@ def _pb_callback_29(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_30(function):
+def _pb_callback_31(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -1533,7 +1566,7 @@ def _pb_callback_30(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_31(function):
+def _pb_callback_32(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -1552,7 +1585,7 @@ def _pb_callback_31(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_32(function):
+def _pb_callback_33(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -1571,7 +1604,7 @@ def _pb_callback_32(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_33(function):
+def _pb_callback_34(function):
     # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -1590,7 +1623,7 @@ def _pb_callback_33(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_34(function):
+def _pb_callback_35(function):
     # A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1609,7 +1642,7 @@ def _pb_callback_34(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_35(function):
+def _pb_callback_36(function):
     # A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1):
@@ -1628,7 +1661,7 @@ def _pb_callback_35(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_36(function):
+def _pb_callback_37(function):
     # A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3):
@@ -1647,7 +1680,7 @@ def _pb_callback_36(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_37(function):
+def _pb_callback_38(function):
     # A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5):
@@ -1666,7 +1699,7 @@ def _pb_callback_37(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_38(function):
+def _pb_callback_39(function):
     # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
@@ -1685,7 +1718,7 @@ def _pb_callback_38(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_39(function):
+def _pb_callback_40(function):
     # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4):
@@ -1704,7 +1737,7 @@ def _pb_callback_39(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_40(function):
+def _pb_callback_41(function):
     # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
@@ -1723,7 +1756,7 @@ def _pb_callback_40(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_41(function):
+def _pb_callback_42(function):
     # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
@@ -1742,7 +1775,7 @@ def _pb_callback_41(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_42(function):
+def _pb_callback_43(function):
     # A C unsigned long (*)(unsigned long, void *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2):
@@ -1761,7 +1794,7 @@ def _pb_callback_42(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-def _pb_callback_43(function):
+def _pb_callback_44(function):
     # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
     # take the GIL on any thread): (the closure to keep alive, its address)
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
@@ -1845,6 +1878,32 @@ cdef class CK_UNLOCKMUTEX(FunctionPointer):
         self._ctype = 'unsigned long (*)(void *)'
 
 
+cdef class SECMODModuleDBFunc(FunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a SECMODModuleDBFunc as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"SECMODModuleDBFunc() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_3(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+
+
+cdef class CK_NSS_ModuleDBFunc(FunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a CK_NSS_ModuleDBFunc as often as needed.'
+    cdef object _closure
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"CK_NSS_ModuleDBFunc() takes a callable, not {type(function).__name__}")
+        closure, address = _pb_callback_3(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+
+
 cdef class CK_NSS_GetFIPSStatus(FunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
     cdef object _closure
@@ -1852,7 +1911,7 @@ cdef class CK_NSS_GetFIPSStatus(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_3(function)
+        closure, address = _pb_callback_4(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
@@ -1891,7 +1950,7 @@ cdef class CK_C_GetInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_4(function)
+        closure, address = _pb_callback_5(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(struct CK_INFO *)'
@@ -1904,7 +1963,7 @@ cdef class CK_C_GetFunctionList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_5(function)
+        closure, address = _pb_callback_6(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
@@ -1917,7 +1976,7 @@ cdef class CK_C_GetSlotList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_6(function)
+        closure, address = _pb_callback_7(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
@@ -1930,7 +1989,7 @@ cdef class CK_C_GetSlotInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_7(function)
+        closure, address = _pb_callback_8(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
@@ -1943,7 +2002,7 @@ cdef class CK_C_GetTokenInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_8(function)
+        closure, address = _pb_callback_9(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
@@ -1956,7 +2015,7 @@ cdef class CK_C_GetMechanismList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_9(function)
+        closure, address = _pb_callback_10(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
@@ -1969,7 +2028,7 @@ cdef class CK_C_GetMechanismInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_10(function)
+        closure, address = _pb_callback_11(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
@@ -1982,7 +2041,7 @@ cdef class CK_C_InitToken(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_11(function)
+        closure, address = _pb_callback_12(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
@@ -1995,7 +2054,7 @@ cdef class CK_C_InitPIN(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2008,7 +2067,7 @@ cdef class CK_C_SetPIN(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
+        closure, address = _pb_callback_14(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
@@ -2021,7 +2080,7 @@ cdef class CK_C_CloseSession(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2034,7 +2093,7 @@ cdef class CK_C_CloseAllSessions(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2047,7 +2106,7 @@ cdef class CK_C_GetSessionInfo(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
+        closure, address = _pb_callback_16(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
@@ -2060,7 +2119,7 @@ cdef class CK_C_GetOperationState(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_16(function)
+        closure, address = _pb_callback_17(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
@@ -2073,7 +2132,7 @@ cdef class CK_C_SetOperationState(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_17(function)
+        closure, address = _pb_callback_18(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
@@ -2086,7 +2145,7 @@ cdef class CK_C_Login(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_18(function)
+        closure, address = _pb_callback_19(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
@@ -2099,7 +2158,7 @@ cdef class CK_C_Logout(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2112,7 +2171,7 @@ cdef class CK_C_CreateObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_19(function)
+        closure, address = _pb_callback_20(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
@@ -2125,7 +2184,7 @@ cdef class CK_C_CopyObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_20(function)
+        closure, address = _pb_callback_21(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
@@ -2138,7 +2197,7 @@ cdef class CK_C_DestroyObject(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_21(function)
+        closure, address = _pb_callback_22(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
@@ -2151,7 +2210,7 @@ cdef class CK_C_GetObjectSize(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_22(function)
+        closure, address = _pb_callback_23(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
@@ -2164,7 +2223,7 @@ cdef class CK_C_GetAttributeValue(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_23(function)
+        closure, address = _pb_callback_24(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
@@ -2177,7 +2236,7 @@ cdef class CK_C_SetAttributeValue(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_23(function)
+        closure, address = _pb_callback_24(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
@@ -2190,7 +2249,7 @@ cdef class CK_C_FindObjectsInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_24(function)
+        closure, address = _pb_callback_25(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
@@ -2203,7 +2262,7 @@ cdef class CK_C_FindObjects(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_25(function)
+        closure, address = _pb_callback_26(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
@@ -2216,7 +2275,7 @@ cdef class CK_C_FindObjectsFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2229,7 +2288,7 @@ cdef class CK_C_EncryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2242,7 +2301,7 @@ cdef class CK_C_Encrypt(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2255,7 +2314,7 @@ cdef class CK_C_EncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2268,7 +2327,7 @@ cdef class CK_C_EncryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_16(function)
+        closure, address = _pb_callback_17(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
@@ -2281,7 +2340,7 @@ cdef class CK_C_DecryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2294,7 +2353,7 @@ cdef class CK_C_Decrypt(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2307,7 +2366,7 @@ cdef class CK_C_DecryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2320,7 +2379,7 @@ cdef class CK_C_DecryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_16(function)
+        closure, address = _pb_callback_17(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
@@ -2333,7 +2392,7 @@ cdef class CK_C_DigestInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
+        closure, address = _pb_callback_29(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
@@ -2346,7 +2405,7 @@ cdef class CK_C_Digest(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2359,7 +2418,7 @@ cdef class CK_C_DigestUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2372,7 +2431,7 @@ cdef class CK_C_DigestKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_21(function)
+        closure, address = _pb_callback_22(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
@@ -2385,7 +2444,7 @@ cdef class CK_C_DigestFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_16(function)
+        closure, address = _pb_callback_17(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
@@ -2398,7 +2457,7 @@ cdef class CK_C_SignInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2411,7 +2470,7 @@ cdef class CK_C_Sign(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2424,7 +2483,7 @@ cdef class CK_C_SignUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2437,7 +2496,7 @@ cdef class CK_C_SignFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_16(function)
+        closure, address = _pb_callback_17(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
@@ -2450,7 +2509,7 @@ cdef class CK_C_SignRecoverInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2463,7 +2522,7 @@ cdef class CK_C_SignRecover(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2476,7 +2535,7 @@ cdef class CK_C_VerifyInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2489,7 +2548,7 @@ cdef class CK_C_Verify(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
+        closure, address = _pb_callback_14(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
@@ -2502,7 +2561,7 @@ cdef class CK_C_VerifyUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2515,7 +2574,7 @@ cdef class CK_C_VerifyFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2528,7 +2587,7 @@ cdef class CK_C_VerifyRecoverInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2541,7 +2600,7 @@ cdef class CK_C_VerifyRecover(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2554,7 +2613,7 @@ cdef class CK_C_DigestEncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2567,7 +2626,7 @@ cdef class CK_C_DecryptDigestUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2580,7 +2639,7 @@ cdef class CK_C_SignEncryptUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2593,7 +2652,7 @@ cdef class CK_C_DecryptVerifyUpdate(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
+        closure, address = _pb_callback_28(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2606,7 +2665,7 @@ cdef class CK_C_GenerateKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_29(function)
+        closure, address = _pb_callback_30(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
@@ -2619,7 +2678,7 @@ cdef class CK_C_GenerateKeyPair(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_30(function)
+        closure, address = _pb_callback_31(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
@@ -2632,7 +2691,7 @@ cdef class CK_C_WrapKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_31(function)
+        closure, address = _pb_callback_32(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
@@ -2645,7 +2704,7 @@ cdef class CK_C_UnwrapKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_32(function)
+        closure, address = _pb_callback_33(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
@@ -2658,7 +2717,7 @@ cdef class CK_C_DeriveKey(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_33(function)
+        closure, address = _pb_callback_34(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
@@ -2671,7 +2730,7 @@ cdef class CK_C_SeedRandom(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2684,7 +2743,7 @@ cdef class CK_C_GenerateRandom(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
+        closure, address = _pb_callback_13(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
@@ -2697,7 +2756,7 @@ cdef class CK_C_GetFunctionStatus(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2710,7 +2769,7 @@ cdef class CK_C_CancelFunction(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2723,7 +2782,7 @@ cdef class CK_C_WaitForSlotEvent(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_34(function)
+        closure, address = _pb_callback_35(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
@@ -2736,7 +2795,7 @@ cdef class CK_C_GetInterfaceList(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_35(function)
+        closure, address = _pb_callback_36(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
@@ -2749,7 +2808,7 @@ cdef class CK_C_GetInterface(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_36(function)
+        closure, address = _pb_callback_37(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
@@ -2762,7 +2821,7 @@ cdef class CK_C_LoginUser(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_37(function)
+        closure, address = _pb_callback_38(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
@@ -2775,7 +2834,7 @@ cdef class CK_C_SessionCancel(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_21(function)
+        closure, address = _pb_callback_22(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
@@ -2788,7 +2847,7 @@ cdef class CK_C_MessageEncryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2801,7 +2860,7 @@ cdef class CK_C_EncryptMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_38(function)
+        closure, address = _pb_callback_39(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2814,7 +2873,7 @@ cdef class CK_C_EncryptMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_39(function)
+        closure, address = _pb_callback_40(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
@@ -2827,7 +2886,7 @@ cdef class CK_C_EncryptMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_40(function)
+        closure, address = _pb_callback_41(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
@@ -2840,7 +2899,7 @@ cdef class CK_C_MessageEncryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2853,7 +2912,7 @@ cdef class CK_C_MessageDecryptInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2866,7 +2925,7 @@ cdef class CK_C_DecryptMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_38(function)
+        closure, address = _pb_callback_39(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2879,7 +2938,7 @@ cdef class CK_C_DecryptMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_39(function)
+        closure, address = _pb_callback_40(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
@@ -2892,7 +2951,7 @@ cdef class CK_C_DecryptMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_40(function)
+        closure, address = _pb_callback_41(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
@@ -2905,7 +2964,7 @@ cdef class CK_C_MessageDecryptFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2918,7 +2977,7 @@ cdef class CK_C_MessageSignInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2931,7 +2990,7 @@ cdef class CK_C_SignMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_41(function)
+        closure, address = _pb_callback_42(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2944,7 +3003,7 @@ cdef class CK_C_SignMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_42(function)
+        closure, address = _pb_callback_43(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
@@ -2957,7 +3016,7 @@ cdef class CK_C_SignMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_41(function)
+        closure, address = _pb_callback_42(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
@@ -2970,7 +3029,7 @@ cdef class CK_C_MessageSignFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -2983,7 +3042,7 @@ cdef class CK_C_MessageVerifyInit(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
+        closure, address = _pb_callback_27(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
@@ -2996,7 +3055,7 @@ cdef class CK_C_VerifyMessage(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_43(function)
+        closure, address = _pb_callback_44(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
@@ -3009,7 +3068,7 @@ cdef class CK_C_VerifyMessageBegin(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_42(function)
+        closure, address = _pb_callback_43(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
@@ -3022,7 +3081,7 @@ cdef class CK_C_VerifyMessageNext(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_43(function)
+        closure, address = _pb_callback_44(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
@@ -3035,7 +3094,7 @@ cdef class CK_C_MessageVerifyFinal(FunctionPointer):
     def __init__(self, function, /):
         if not callable(function) or isinstance(function, FunctionPointer):
             raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
+        closure, address = _pb_callback_15(function)
         self._closure = closure
         self._ptr = <void *><size_t>address
         self._ctype = 'unsigned long (*)(unsigned long)'
@@ -6399,7 +6458,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_4(value)
+            value, number = _pb_callback_5(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo", "a callable, a FunctionPointer or None")
@@ -6417,7 +6476,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_5(value)
+            value, number = _pb_callback_6(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList", "a callable, a FunctionPointer or None")
@@ -6435,7 +6494,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_6(value)
+            value, number = _pb_callback_7(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList", "a callable, a FunctionPointer or None")
@@ -6453,7 +6512,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_7(value)
+            value, number = _pb_callback_8(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo", "a callable, a FunctionPointer or None")
@@ -6471,7 +6530,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_8(value)
+            value, number = _pb_callback_9(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo", "a callable, a FunctionPointer or None")
@@ -6489,7 +6548,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_9(value)
+            value, number = _pb_callback_10(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList", "a callable, a FunctionPointer or None")
@@ -6507,7 +6566,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_10(value)
+            value, number = _pb_callback_11(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo", "a callable, a FunctionPointer or None")
@@ -6525,7 +6584,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_11(value)
+            value, number = _pb_callback_12(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken", "a callable, a FunctionPointer or None")
@@ -6543,7 +6602,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN", "a callable, a FunctionPointer or None")
@@ -6561,7 +6620,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
+            value, number = _pb_callback_14(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN", "a callable, a FunctionPointer or None")
@@ -6592,7 +6651,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession", "a callable, a FunctionPointer or None")
@@ -6610,7 +6669,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions", "a callable, a FunctionPointer or None")
@@ -6628,7 +6687,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
+            value, number = _pb_callback_16(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo", "a callable, a FunctionPointer or None")
@@ -6646,7 +6705,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState", "a callable, a FunctionPointer or None")
@@ -6664,7 +6723,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
+            value, number = _pb_callback_18(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState", "a callable, a FunctionPointer or None")
@@ -6682,7 +6741,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_18(value)
+            value, number = _pb_callback_19(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login", "a callable, a FunctionPointer or None")
@@ -6700,7 +6759,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout", "a callable, a FunctionPointer or None")
@@ -6718,7 +6777,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_19(value)
+            value, number = _pb_callback_20(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject", "a callable, a FunctionPointer or None")
@@ -6736,7 +6795,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_20(value)
+            value, number = _pb_callback_21(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject", "a callable, a FunctionPointer or None")
@@ -6754,7 +6813,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
+            value, number = _pb_callback_22(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject", "a callable, a FunctionPointer or None")
@@ -6772,7 +6831,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
+            value, number = _pb_callback_23(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize", "a callable, a FunctionPointer or None")
@@ -6790,7 +6849,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_23(value)
+            value, number = _pb_callback_24(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue", "a callable, a FunctionPointer or None")
@@ -6808,7 +6867,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_23(value)
+            value, number = _pb_callback_24(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue", "a callable, a FunctionPointer or None")
@@ -6826,7 +6885,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_24(value)
+            value, number = _pb_callback_25(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit", "a callable, a FunctionPointer or None")
@@ -6844,7 +6903,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_25(value)
+            value, number = _pb_callback_26(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects", "a callable, a FunctionPointer or None")
@@ -6862,7 +6921,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal", "a callable, a FunctionPointer or None")
@@ -6880,7 +6939,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit", "a callable, a FunctionPointer or None")
@@ -6898,7 +6957,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt", "a callable, a FunctionPointer or None")
@@ -6916,7 +6975,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate", "a callable, a FunctionPointer or None")
@@ -6934,7 +6993,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal", "a callable, a FunctionPointer or None")
@@ -6952,7 +7011,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit", "a callable, a FunctionPointer or None")
@@ -6970,7 +7029,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt", "a callable, a FunctionPointer or None")
@@ -6988,7 +7047,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate", "a callable, a FunctionPointer or None")
@@ -7006,7 +7065,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal", "a callable, a FunctionPointer or None")
@@ -7024,7 +7083,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
+            value, number = _pb_callback_29(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit", "a callable, a FunctionPointer or None")
@@ -7042,7 +7101,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest", "a callable, a FunctionPointer or None")
@@ -7060,7 +7119,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate", "a callable, a FunctionPointer or None")
@@ -7078,7 +7137,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
+            value, number = _pb_callback_22(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey", "a callable, a FunctionPointer or None")
@@ -7096,7 +7155,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal", "a callable, a FunctionPointer or None")
@@ -7114,7 +7173,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit", "a callable, a FunctionPointer or None")
@@ -7132,7 +7191,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign", "a callable, a FunctionPointer or None")
@@ -7150,7 +7209,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate", "a callable, a FunctionPointer or None")
@@ -7168,7 +7227,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal", "a callable, a FunctionPointer or None")
@@ -7186,7 +7245,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit", "a callable, a FunctionPointer or None")
@@ -7204,7 +7263,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover", "a callable, a FunctionPointer or None")
@@ -7222,7 +7281,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit", "a callable, a FunctionPointer or None")
@@ -7240,7 +7299,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
+            value, number = _pb_callback_14(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify", "a callable, a FunctionPointer or None")
@@ -7258,7 +7317,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate", "a callable, a FunctionPointer or None")
@@ -7276,7 +7335,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal", "a callable, a FunctionPointer or None")
@@ -7294,7 +7353,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit", "a callable, a FunctionPointer or None")
@@ -7312,7 +7371,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover", "a callable, a FunctionPointer or None")
@@ -7330,7 +7389,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate", "a callable, a FunctionPointer or None")
@@ -7348,7 +7407,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate", "a callable, a FunctionPointer or None")
@@ -7366,7 +7425,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate", "a callable, a FunctionPointer or None")
@@ -7384,7 +7443,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate", "a callable, a FunctionPointer or None")
@@ -7402,7 +7461,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_29(value)
+            value, number = _pb_callback_30(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey", "a callable, a FunctionPointer or None")
@@ -7420,7 +7479,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_30(value)
+            value, number = _pb_callback_31(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair", "a callable, a FunctionPointer or None")
@@ -7438,7 +7497,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_31(value)
+            value, number = _pb_callback_32(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey", "a callable, a FunctionPointer or None")
@@ -7456,7 +7515,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_32(value)
+            value, number = _pb_callback_33(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey", "a callable, a FunctionPointer or None")
@@ -7474,7 +7533,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_33(value)
+            value, number = _pb_callback_34(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey", "a callable, a FunctionPointer or None")
@@ -7492,7 +7551,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom", "a callable, a FunctionPointer or None")
@@ -7510,7 +7569,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom", "a callable, a FunctionPointer or None")
@@ -7528,7 +7587,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus", "a callable, a FunctionPointer or None")
@@ -7546,7 +7605,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction", "a callable, a FunctionPointer or None")
@@ -7564,7 +7623,7 @@ cdef class CK_FUNCTION_LIST:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_34(value)
+            value, number = _pb_callback_35(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent", "a callable, a FunctionPointer or None")
@@ -7885,7 +7944,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_4(value)
+            value, number = _pb_callback_5(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo", "a callable, a FunctionPointer or None")
@@ -7903,7 +7962,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_5(value)
+            value, number = _pb_callback_6(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList", "a callable, a FunctionPointer or None")
@@ -7921,7 +7980,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_6(value)
+            value, number = _pb_callback_7(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList", "a callable, a FunctionPointer or None")
@@ -7939,7 +7998,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_7(value)
+            value, number = _pb_callback_8(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo", "a callable, a FunctionPointer or None")
@@ -7957,7 +8016,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_8(value)
+            value, number = _pb_callback_9(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo", "a callable, a FunctionPointer or None")
@@ -7975,7 +8034,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_9(value)
+            value, number = _pb_callback_10(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList", "a callable, a FunctionPointer or None")
@@ -7993,7 +8052,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_10(value)
+            value, number = _pb_callback_11(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo", "a callable, a FunctionPointer or None")
@@ -8011,7 +8070,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_11(value)
+            value, number = _pb_callback_12(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken", "a callable, a FunctionPointer or None")
@@ -8029,7 +8088,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN", "a callable, a FunctionPointer or None")
@@ -8047,7 +8106,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
+            value, number = _pb_callback_14(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN", "a callable, a FunctionPointer or None")
@@ -8078,7 +8137,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession", "a callable, a FunctionPointer or None")
@@ -8096,7 +8155,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions", "a callable, a FunctionPointer or None")
@@ -8114,7 +8173,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
+            value, number = _pb_callback_16(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo", "a callable, a FunctionPointer or None")
@@ -8132,7 +8191,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState", "a callable, a FunctionPointer or None")
@@ -8150,7 +8209,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
+            value, number = _pb_callback_18(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState", "a callable, a FunctionPointer or None")
@@ -8168,7 +8227,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_18(value)
+            value, number = _pb_callback_19(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login", "a callable, a FunctionPointer or None")
@@ -8186,7 +8245,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout", "a callable, a FunctionPointer or None")
@@ -8204,7 +8263,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_19(value)
+            value, number = _pb_callback_20(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject", "a callable, a FunctionPointer or None")
@@ -8222,7 +8281,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_20(value)
+            value, number = _pb_callback_21(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject", "a callable, a FunctionPointer or None")
@@ -8240,7 +8299,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
+            value, number = _pb_callback_22(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject", "a callable, a FunctionPointer or None")
@@ -8258,7 +8317,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
+            value, number = _pb_callback_23(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize", "a callable, a FunctionPointer or None")
@@ -8276,7 +8335,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_23(value)
+            value, number = _pb_callback_24(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue", "a callable, a FunctionPointer or None")
@@ -8294,7 +8353,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_23(value)
+            value, number = _pb_callback_24(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue", "a callable, a FunctionPointer or None")
@@ -8312,7 +8371,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_24(value)
+            value, number = _pb_callback_25(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit", "a callable, a FunctionPointer or None")
@@ -8330,7 +8389,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_25(value)
+            value, number = _pb_callback_26(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects", "a callable, a FunctionPointer or None")
@@ -8348,7 +8407,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal", "a callable, a FunctionPointer or None")
@@ -8366,7 +8425,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit", "a callable, a FunctionPointer or None")
@@ -8384,7 +8443,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt", "a callable, a FunctionPointer or None")
@@ -8402,7 +8461,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate", "a callable, a FunctionPointer or None")
@@ -8420,7 +8479,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal", "a callable, a FunctionPointer or None")
@@ -8438,7 +8497,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit", "a callable, a FunctionPointer or None")
@@ -8456,7 +8515,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt", "a callable, a FunctionPointer or None")
@@ -8474,7 +8533,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate", "a callable, a FunctionPointer or None")
@@ -8492,7 +8551,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal", "a callable, a FunctionPointer or None")
@@ -8510,7 +8569,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
+            value, number = _pb_callback_29(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit", "a callable, a FunctionPointer or None")
@@ -8528,7 +8587,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest", "a callable, a FunctionPointer or None")
@@ -8546,7 +8605,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate", "a callable, a FunctionPointer or None")
@@ -8564,7 +8623,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
+            value, number = _pb_callback_22(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey", "a callable, a FunctionPointer or None")
@@ -8582,7 +8641,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal", "a callable, a FunctionPointer or None")
@@ -8600,7 +8659,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit", "a callable, a FunctionPointer or None")
@@ -8618,7 +8677,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign", "a callable, a FunctionPointer or None")
@@ -8636,7 +8695,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate", "a callable, a FunctionPointer or None")
@@ -8654,7 +8713,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
+            value, number = _pb_callback_17(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal", "a callable, a FunctionPointer or None")
@@ -8672,7 +8731,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit", "a callable, a FunctionPointer or None")
@@ -8690,7 +8749,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover", "a callable, a FunctionPointer or None")
@@ -8708,7 +8767,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit", "a callable, a FunctionPointer or None")
@@ -8726,7 +8785,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
+            value, number = _pb_callback_14(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify", "a callable, a FunctionPointer or None")
@@ -8744,7 +8803,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate", "a callable, a FunctionPointer or None")
@@ -8762,7 +8821,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal", "a callable, a FunctionPointer or None")
@@ -8780,7 +8839,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit", "a callable, a FunctionPointer or None")
@@ -8798,7 +8857,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover", "a callable, a FunctionPointer or None")
@@ -8816,7 +8875,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate", "a callable, a FunctionPointer or None")
@@ -8834,7 +8893,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate", "a callable, a FunctionPointer or None")
@@ -8852,7 +8911,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate", "a callable, a FunctionPointer or None")
@@ -8870,7 +8929,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
+            value, number = _pb_callback_28(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate", "a callable, a FunctionPointer or None")
@@ -8888,7 +8947,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_29(value)
+            value, number = _pb_callback_30(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey", "a callable, a FunctionPointer or None")
@@ -8906,7 +8965,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_30(value)
+            value, number = _pb_callback_31(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair", "a callable, a FunctionPointer or None")
@@ -8924,7 +8983,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_31(value)
+            value, number = _pb_callback_32(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey", "a callable, a FunctionPointer or None")
@@ -8942,7 +9001,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_32(value)
+            value, number = _pb_callback_33(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey", "a callable, a FunctionPointer or None")
@@ -8960,7 +9019,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_33(value)
+            value, number = _pb_callback_34(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey", "a callable, a FunctionPointer or None")
@@ -8978,7 +9037,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom", "a callable, a FunctionPointer or None")
@@ -8996,7 +9055,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
+            value, number = _pb_callback_13(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom", "a callable, a FunctionPointer or None")
@@ -9014,7 +9073,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus", "a callable, a FunctionPointer or None")
@@ -9032,7 +9091,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction", "a callable, a FunctionPointer or None")
@@ -9050,7 +9109,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_34(value)
+            value, number = _pb_callback_35(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent", "a callable, a FunctionPointer or None")
@@ -9068,7 +9127,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_35(value)
+            value, number = _pb_callback_36(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList", "a callable, a FunctionPointer or None")
@@ -9086,7 +9145,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_36(value)
+            value, number = _pb_callback_37(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface", "a callable, a FunctionPointer or None")
@@ -9104,7 +9163,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_37(value)
+            value, number = _pb_callback_38(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser", "a callable, a FunctionPointer or None")
@@ -9122,7 +9181,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
+            value, number = _pb_callback_22(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel", "a callable, a FunctionPointer or None")
@@ -9140,7 +9199,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit", "a callable, a FunctionPointer or None")
@@ -9158,7 +9217,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_38(value)
+            value, number = _pb_callback_39(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage", "a callable, a FunctionPointer or None")
@@ -9176,7 +9235,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_39(value)
+            value, number = _pb_callback_40(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin", "a callable, a FunctionPointer or None")
@@ -9194,7 +9253,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_40(value)
+            value, number = _pb_callback_41(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext", "a callable, a FunctionPointer or None")
@@ -9212,7 +9271,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal", "a callable, a FunctionPointer or None")
@@ -9230,7 +9289,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit", "a callable, a FunctionPointer or None")
@@ -9248,7 +9307,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_38(value)
+            value, number = _pb_callback_39(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage", "a callable, a FunctionPointer or None")
@@ -9266,7 +9325,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_39(value)
+            value, number = _pb_callback_40(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin", "a callable, a FunctionPointer or None")
@@ -9284,7 +9343,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_40(value)
+            value, number = _pb_callback_41(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext", "a callable, a FunctionPointer or None")
@@ -9302,7 +9361,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal", "a callable, a FunctionPointer or None")
@@ -9320,7 +9379,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit", "a callable, a FunctionPointer or None")
@@ -9338,7 +9397,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_41(value)
+            value, number = _pb_callback_42(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage", "a callable, a FunctionPointer or None")
@@ -9356,7 +9415,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_42(value)
+            value, number = _pb_callback_43(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin", "a callable, a FunctionPointer or None")
@@ -9374,7 +9433,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_41(value)
+            value, number = _pb_callback_42(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext", "a callable, a FunctionPointer or None")
@@ -9392,7 +9451,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal", "a callable, a FunctionPointer or None")
@@ -9410,7 +9469,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
+            value, number = _pb_callback_27(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit", "a callable, a FunctionPointer or None")
@@ -9428,7 +9487,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_43(value)
+            value, number = _pb_callback_44(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage", "a callable, a FunctionPointer or None")
@@ -9446,7 +9505,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_42(value)
+            value, number = _pb_callback_43(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin", "a callable, a FunctionPointer or None")
@@ -9464,7 +9523,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_43(value)
+            value, number = _pb_callback_44(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext", "a callable, a FunctionPointer or None")
@@ -9482,7 +9541,7 @@ cdef class CK_FUNCTION_LIST_3_0:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
+            value, number = _pb_callback_15(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal", "a callable, a FunctionPointer or None")
@@ -21036,7 +21095,12 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
         cdef void *address
-        address = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
+        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
+            # a closure calling it, kept with the record as a FunctionPointer assigned is
+            value, number = _pb_callback_3(value)
+            address = <void *><size_t>number
+        else:
+            address = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc", "a callable, a FunctionPointer or None")
         # copied as bytes: a Cython cast to the function pointer type would claim it may raise
         memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
         _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
@@ -21136,7 +21200,7 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
         cdef void *address
         if value is not None and not isinstance(value, FunctionPointer) and callable(value):
             # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_3(value)
+            value, number = _pb_callback_4(value)
             address = <void *><size_t>number
         else:
             address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus", "a callable, a FunctionPointer or None")

@@ -190,6 +190,21 @@ def _pb_pointer_error(what, ctype, value, nullable):
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
+def _pb_result_address(value, cls, ctype, what):
+    """The address C gets from a callable's result where it takes a pointer back: a handle of the
+    class ``cls`` (None: a Pointer of type ``ctype``), a ``void *`` Pointer, or None for NULL.
+    Only memory C handed out can be returned: what Python made would not outlive the callback."""
+    if value is None:
+        return 0
+    if cls is not None:
+        if isinstance(value, cls) or (type(value) is Pointer and value._ctype == "void *"):
+            return int(value)  # a closed one raises ValueError
+        raise TypeError(f"{what} must be {cls.__name__} or None, not {type(value).__name__}")
+    if isinstance(value, Pointer) and _pb_takes_pointer(value, ctype):
+        return int(value)
+    raise _pb_pointer_error(what, ctype, value, True)
+
+
 def _pb_check_object_pointer(value, ctype, what, wanted):
     """Check a Pointer, handle or record passed where C takes the data pointer ``ctype``.
 
