@@ -886,56 +886,47 @@ def _pb_callback_3(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-cdef class json_load_callback_t(FunctionPointer):
+cdef class _pb_TypedefFunctionPointer(FunctionPointer):
+    # The base of the function pointer typedefs' classes: each says its C type and the
+    # closure factory of that type; one compiled class serves them all.
+    cdef object _closure
+
+    def __init__(self, function, /):
+        cls = type(self)
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"{cls.__name__}() takes a callable, not {type(function).__name__}")
+        closure, address = cls._pb_factory(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = cls._pb_ctype
+
+
+class json_load_callback_t(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_load_callback_t as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"json_load_callback_t() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_0(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void *, unsigned long, void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'unsigned long (*)(void *, unsigned long, void *)'
 
 
-cdef class json_dump_callback_t(FunctionPointer):
+class json_dump_callback_t(_pb_TypedefFunctionPointer):
     'A C int (*)(char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"json_dump_callback_t() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_1(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'int (*)(char *, unsigned long, void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_1
+    _pb_ctype = 'int (*)(char *, unsigned long, void *)'
 
 
-cdef class json_malloc_t(FunctionPointer):
+class json_malloc_t(_pb_TypedefFunctionPointer):
     'A C void *(*)(unsigned long) made from a Python callable: made once, passed where C takes a json_malloc_t as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"json_malloc_t() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'void *(*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'void *(*)(unsigned long)'
 
 
-cdef class json_free_t(FunctionPointer):
+class json_free_t(_pb_TypedefFunctionPointer):
     'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"json_free_t() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_3(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'void (*)(void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_3
+    _pb_ctype = 'void (*)(void *)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:

@@ -1813,1291 +1813,712 @@ def _pb_callback_44(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-cdef class CK_NOTIFY(FunctionPointer):
+cdef class _pb_TypedefFunctionPointer(FunctionPointer):
+    # The base of the function pointer typedefs' classes: each says its C type and the
+    # closure factory of that type; one compiled class serves them all.
+    cdef object _closure
+
+    def __init__(self, function, /):
+        cls = type(self)
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"{cls.__name__}() takes a callable, not {type(function).__name__}")
+        closure, address = cls._pb_factory(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = cls._pb_ctype
+
+
+class CK_NOTIFY(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, void *) made from a Python callable: made once, passed where C takes a CK_NOTIFY as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_NOTIFY() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_0(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
 
 
-cdef class CK_CREATEMUTEX(FunctionPointer):
+class CK_CREATEMUTEX(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void **) made from a Python callable: made once, passed where C takes a CK_CREATEMUTEX as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_CREATEMUTEX() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_1(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void **)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_1
+    _pb_ctype = 'unsigned long (*)(void **)'
 
 
-cdef class CK_DESTROYMUTEX(FunctionPointer):
+class CK_DESTROYMUTEX(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_DESTROYMUTEX as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_DESTROYMUTEX() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
 
 
-cdef class CK_LOCKMUTEX(FunctionPointer):
+class CK_LOCKMUTEX(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_LOCKMUTEX as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_LOCKMUTEX() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
 
 
-cdef class CK_UNLOCKMUTEX(FunctionPointer):
+class CK_UNLOCKMUTEX(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_UNLOCKMUTEX as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_UNLOCKMUTEX() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
 
 
-cdef class SECMODModuleDBFunc(FunctionPointer):
+class SECMODModuleDBFunc(_pb_TypedefFunctionPointer):
     'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a SECMODModuleDBFunc as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"SECMODModuleDBFunc() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_3(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_3
+    _pb_ctype = 'char **(*)(unsigned long, char *, void *)'
 
 
-cdef class CK_NSS_ModuleDBFunc(FunctionPointer):
+class CK_NSS_ModuleDBFunc(_pb_TypedefFunctionPointer):
     'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a CK_NSS_ModuleDBFunc as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_NSS_ModuleDBFunc() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_3(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'char **(*)(unsigned long, char *, void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_3
+    _pb_ctype = 'char **(*)(unsigned long, char *, void *)'
 
 
-cdef class CK_NSS_GetFIPSStatus(FunctionPointer):
+class CK_NSS_GetFIPSStatus(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_NSS_GetFIPSStatus() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_4(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_4
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_Initialize(FunctionPointer):
+class CK_C_Initialize(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Initialize as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Initialize() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
 
 
-cdef class CK_C_Finalize(FunctionPointer):
+class CK_C_Finalize(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Finalize as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Finalize() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_2(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
 
 
-cdef class CK_C_GetInfo(FunctionPointer):
+class CK_C_GetInfo(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(struct CK_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetInfo as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_5(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(struct CK_INFO *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_5
+    _pb_ctype = 'unsigned long (*)(struct CK_INFO *)'
 
 
-cdef class CK_C_GetFunctionList(FunctionPointer):
+class CK_C_GetFunctionList(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionList as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetFunctionList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_6(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_6
+    _pb_ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
 
 
-cdef class CK_C_GetSlotList(FunctionPointer):
+class CK_C_GetSlotList(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotList as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetSlotList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_7(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_7
+    _pb_ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
 
 
-cdef class CK_C_GetSlotInfo(FunctionPointer):
+class CK_C_GetSlotInfo(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotInfo as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetSlotInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_8(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_8
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
 
 
-cdef class CK_C_GetTokenInfo(FunctionPointer):
+class CK_C_GetTokenInfo(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetTokenInfo as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetTokenInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_9(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_9
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
 
 
-cdef class CK_C_GetMechanismList(FunctionPointer):
+class CK_C_GetMechanismList(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismList as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetMechanismList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_10(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_10
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
 
 
-cdef class CK_C_GetMechanismInfo(FunctionPointer):
+class CK_C_GetMechanismInfo(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismInfo as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetMechanismInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_11(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_11
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
 
 
-cdef class CK_C_InitToken(FunctionPointer):
+class CK_C_InitToken(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) made from a Python callable: made once, passed where C takes a CK_C_InitToken as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_InitToken() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_12(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_12
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
 
 
-cdef class CK_C_InitPIN(FunctionPointer):
+class CK_C_InitPIN(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_InitPIN as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_InitPIN() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_SetPIN(FunctionPointer):
+class CK_C_SetPIN(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetPIN as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SetPIN() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_14
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_CloseSession(FunctionPointer):
+class CK_C_CloseSession(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseSession as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_CloseSession() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_CloseAllSessions(FunctionPointer):
+class CK_C_CloseAllSessions(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseAllSessions as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_CloseAllSessions() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_GetSessionInfo(FunctionPointer):
+class CK_C_GetSessionInfo(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSessionInfo as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetSessionInfo() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_16(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_16
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
 
 
-cdef class CK_C_GetOperationState(FunctionPointer):
+class CK_C_GetOperationState(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetOperationState as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetOperationState() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_17(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_SetOperationState(FunctionPointer):
+class CK_C_SetOperationState(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetOperationState as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SetOperationState() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_18(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_18
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
 
 
-cdef class CK_C_Login(FunctionPointer):
+class CK_C_Login(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Login as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Login() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_19(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_19
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_Logout(FunctionPointer):
+class CK_C_Logout(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Logout as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Logout() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_CreateObject(FunctionPointer):
+class CK_C_CreateObject(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CreateObject as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_CreateObject() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_20(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_20
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_CopyObject(FunctionPointer):
+class CK_C_CopyObject(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CopyObject as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_CopyObject() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_21(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_21
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_DestroyObject(FunctionPointer):
+class CK_C_DestroyObject(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DestroyObject as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DestroyObject() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_22(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_22
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
 
 
-cdef class CK_C_GetObjectSize(FunctionPointer):
+class CK_C_GetObjectSize(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetObjectSize as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetObjectSize() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_23(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_23
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_GetAttributeValue(FunctionPointer):
+class CK_C_GetAttributeValue(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetAttributeValue as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetAttributeValue() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_24(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_24
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
 
 
-cdef class CK_C_SetAttributeValue(FunctionPointer):
+class CK_C_SetAttributeValue(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetAttributeValue as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SetAttributeValue() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_24(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_24
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
 
 
-cdef class CK_C_FindObjectsInit(FunctionPointer):
+class CK_C_FindObjectsInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_FindObjectsInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_25(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_25
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
 
 
-cdef class CK_C_FindObjects(FunctionPointer):
+class CK_C_FindObjects(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_FindObjects as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_FindObjects() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_26(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_26
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_FindObjectsFinal(FunctionPointer):
+class CK_C_FindObjectsFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_FindObjectsFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_EncryptInit(FunctionPointer):
+class CK_C_EncryptInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_EncryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_Encrypt(FunctionPointer):
+class CK_C_Encrypt(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Encrypt as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Encrypt() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_EncryptUpdate(FunctionPointer):
+class CK_C_EncryptUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_EncryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_EncryptFinal(FunctionPointer):
+class CK_C_EncryptFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_EncryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_17(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DecryptInit(FunctionPointer):
+class CK_C_DecryptInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_Decrypt(FunctionPointer):
+class CK_C_Decrypt(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Decrypt as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Decrypt() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DecryptUpdate(FunctionPointer):
+class CK_C_DecryptUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DecryptFinal(FunctionPointer):
+class CK_C_DecryptFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_17(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DigestInit(FunctionPointer):
+class CK_C_DigestInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) made from a Python callable: made once, passed where C takes a CK_C_DigestInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DigestInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_29(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_29
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
 
 
-cdef class CK_C_Digest(FunctionPointer):
+class CK_C_Digest(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Digest as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Digest() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DigestUpdate(FunctionPointer):
+class CK_C_DigestUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DigestUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_DigestKey(FunctionPointer):
+class CK_C_DigestKey(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestKey as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DigestKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_22(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_22
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
 
 
-cdef class CK_C_DigestFinal(FunctionPointer):
+class CK_C_DigestFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DigestFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_17(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_SignInit(FunctionPointer):
+class CK_C_SignInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_Sign(FunctionPointer):
+class CK_C_Sign(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Sign as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Sign() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_SignUpdate(FunctionPointer):
+class CK_C_SignUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_SignFinal(FunctionPointer):
+class CK_C_SignFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_17(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_SignRecoverInit(FunctionPointer):
+class CK_C_SignRecoverInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignRecoverInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignRecoverInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_SignRecover(FunctionPointer):
+class CK_C_SignRecover(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignRecover as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignRecover() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_VerifyInit(FunctionPointer):
+class CK_C_VerifyInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_Verify(FunctionPointer):
+class CK_C_Verify(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Verify as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_Verify() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_14(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_14
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_VerifyUpdate(FunctionPointer):
+class CK_C_VerifyUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_VerifyFinal(FunctionPointer):
+class CK_C_VerifyFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_VerifyRecoverInit(FunctionPointer):
+class CK_C_VerifyRecoverInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecoverInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyRecoverInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_VerifyRecover(FunctionPointer):
+class CK_C_VerifyRecover(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecover as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyRecover() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DigestEncryptUpdate(FunctionPointer):
+class CK_C_DigestEncryptUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestEncryptUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DigestEncryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DecryptDigestUpdate(FunctionPointer):
+class CK_C_DecryptDigestUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptDigestUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptDigestUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_SignEncryptUpdate(FunctionPointer):
+class CK_C_SignEncryptUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignEncryptUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignEncryptUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DecryptVerifyUpdate(FunctionPointer):
+class CK_C_DecryptVerifyUpdate(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptVerifyUpdate as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptVerifyUpdate() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_28(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_GenerateKey(FunctionPointer):
+class CK_C_GenerateKey(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKey as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GenerateKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_30(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_30
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_GenerateKeyPair(FunctionPointer):
+class CK_C_GenerateKeyPair(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKeyPair as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GenerateKeyPair() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_31(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_31
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
 
 
-cdef class CK_C_WrapKey(FunctionPointer):
+class CK_C_WrapKey(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_WrapKey as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_WrapKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_32(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_32
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_UnwrapKey(FunctionPointer):
+class CK_C_UnwrapKey(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_UnwrapKey as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_UnwrapKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_33(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_33
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_DeriveKey(FunctionPointer):
+class CK_C_DeriveKey(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DeriveKey as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DeriveKey() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_34(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_34
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
 
 
-cdef class CK_C_SeedRandom(FunctionPointer):
+class CK_C_SeedRandom(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SeedRandom as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SeedRandom() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_GenerateRandom(FunctionPointer):
+class CK_C_GenerateRandom(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GenerateRandom as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GenerateRandom() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_13(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_GetFunctionStatus(FunctionPointer):
+class CK_C_GetFunctionStatus(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionStatus as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetFunctionStatus() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_CancelFunction(FunctionPointer):
+class CK_C_CancelFunction(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CancelFunction as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_CancelFunction() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_WaitForSlotEvent(FunctionPointer):
+class CK_C_WaitForSlotEvent(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) made from a Python callable: made once, passed where C takes a CK_C_WaitForSlotEvent as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_WaitForSlotEvent() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_35(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_35
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
 
 
-cdef class CK_C_GetInterfaceList(FunctionPointer):
+class CK_C_GetInterfaceList(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetInterfaceList as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetInterfaceList() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_36(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_36
+    _pb_ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
 
 
-cdef class CK_C_GetInterface(FunctionPointer):
+class CK_C_GetInterface(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetInterface as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_GetInterface() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_37(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_37
+    _pb_ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
 
 
-cdef class CK_C_LoginUser(FunctionPointer):
+class CK_C_LoginUser(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_LoginUser as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_LoginUser() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_38(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_38
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_SessionCancel(FunctionPointer):
+class CK_C_SessionCancel(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SessionCancel as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SessionCancel() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_22(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_22
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
 
 
-cdef class CK_C_MessageEncryptInit(FunctionPointer):
+class CK_C_MessageEncryptInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageEncryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_EncryptMessage(FunctionPointer):
+class CK_C_EncryptMessage(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessage as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_EncryptMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_39(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_39
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_EncryptMessageBegin(FunctionPointer):
+class CK_C_EncryptMessageBegin(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageBegin as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_EncryptMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_40(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_40
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_EncryptMessageNext(FunctionPointer):
+class CK_C_EncryptMessageNext(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageNext as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_EncryptMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_41(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_41
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
 
 
-cdef class CK_C_MessageEncryptFinal(FunctionPointer):
+class CK_C_MessageEncryptFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageEncryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_MessageDecryptInit(FunctionPointer):
+class CK_C_MessageDecryptInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageDecryptInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_DecryptMessage(FunctionPointer):
+class CK_C_DecryptMessage(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessage as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_39(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_39
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_DecryptMessageBegin(FunctionPointer):
+class CK_C_DecryptMessageBegin(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageBegin as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_40(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_40
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_DecryptMessageNext(FunctionPointer):
+class CK_C_DecryptMessageNext(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageNext as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_DecryptMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_41(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_41
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
 
 
-cdef class CK_C_MessageDecryptFinal(FunctionPointer):
+class CK_C_MessageDecryptFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageDecryptFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_MessageSignInit(FunctionPointer):
+class CK_C_MessageSignInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageSignInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_SignMessage(FunctionPointer):
+class CK_C_SignMessage(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessage as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_42(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_42
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_SignMessageBegin(FunctionPointer):
+class CK_C_SignMessageBegin(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignMessageBegin as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_43(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_43
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
 
 
-cdef class CK_C_SignMessageNext(FunctionPointer):
+class CK_C_SignMessageNext(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessageNext as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_SignMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_42(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_42
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
 
 
-cdef class CK_C_MessageSignFinal(FunctionPointer):
+class CK_C_MessageSignFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageSignFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
-cdef class CK_C_MessageVerifyInit(FunctionPointer):
+class CK_C_MessageVerifyInit(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyInit as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageVerifyInit() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_27(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
 
 
-cdef class CK_C_VerifyMessage(FunctionPointer):
+class CK_C_VerifyMessage(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessage as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyMessage() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_44(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_44
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_VerifyMessageBegin(FunctionPointer):
+class CK_C_VerifyMessageBegin(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageBegin as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyMessageBegin() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_43(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_43
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
 
 
-cdef class CK_C_VerifyMessageNext(FunctionPointer):
+class CK_C_VerifyMessageNext(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageNext as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_VerifyMessageNext() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_44(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_44
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
 
 
-cdef class CK_C_MessageVerifyFinal(FunctionPointer):
+class CK_C_MessageVerifyFinal(_pb_TypedefFunctionPointer):
     'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyFinal as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"CK_C_MessageVerifyFinal() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_15(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'unsigned long (*)(unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:

@@ -839,30 +839,33 @@ def _pb_callback_1(function):
     return closure, _ct.cast(closure, _ct.c_void_p).value
 
 
-cdef class binary_op_ptr(FunctionPointer):
+cdef class _pb_TypedefFunctionPointer(FunctionPointer):
+    # The base of the function pointer typedefs' classes: each says its C type and the
+    # closure factory of that type; one compiled class serves them all.
+    cdef object _closure
+
+    def __init__(self, function, /):
+        cls = type(self)
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"{cls.__name__}() takes a callable, not {type(function).__name__}")
+        closure, address = cls._pb_factory(function)
+        self._closure = closure
+        self._ptr = <void *><size_t>address
+        self._ctype = cls._pb_ctype
+
+
+class binary_op_ptr(_pb_TypedefFunctionPointer):
     'A C int (*)(int, int) made from a Python callable: made once, passed where C takes a binary_op_ptr as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"binary_op_ptr() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_0(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'int (*)(int, int)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'int (*)(int, int)'
 
 
-cdef class callback(FunctionPointer):
+class callback(_pb_TypedefFunctionPointer):
     'A C void (*)(void *, unsigned long) made from a Python callable: made once, passed where C takes a callback as often as needed.'
-    cdef object _closure
-
-    def __init__(self, function, /):
-        if not callable(function) or isinstance(function, FunctionPointer):
-            raise TypeError(f"callback() takes a callable, not {type(function).__name__}")
-        closure, address = _pb_callback_1(function)
-        self._closure = closure
-        self._ptr = <void *><size_t>address
-        self._ctype = 'void (*)(void *, unsigned long)'
+    __slots__ = ()
+    _pb_factory = _pb_callback_1
+    _pb_ctype = 'void (*)(void *, unsigned long)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
