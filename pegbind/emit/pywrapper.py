@@ -536,8 +536,7 @@ class WrapperWriter(ABC):
                 lines.append(f"    if {p.py_name}.__class__ is not list and {p.py_name}.__class__ is not tuple:")
                 lines.append(f"        {p.py_name} = _pb_once({p.py_name})")
         lines.append("    try:")
-        # what a callable raised is noted on the fast path, for its handler to raise on (not retry)
-        fast = [line.replace("_pb_raise_kept()", f"_pb_raise_kept({FAST_PATH_ERRORS})") for line in body]
+        fast = self.body(f, fn, owner, FAST_PATH_ERRORS)
         if guards:
             lines.append(f"        if {' and '.join(guards)}:")
             lines += ["            " + line for line in fast]
@@ -560,8 +559,12 @@ class WrapperWriter(ABC):
             return []
         return [f"if {p.py_name} is None:", f"    raise TypeError({arg_label(p) + ' must not be None'!r})"]
 
-    def body(self, f: FunctionBinding, fn: str, owner: str) -> list[str]:
-        """The statements of ``f``'s wrapper: its call plan's steps, spelled for this FFI."""
+    def body(self, f: FunctionBinding, fn: str, owner: str, retry: str = "") -> list[str]:
+        """The statements of ``f``'s wrapper: its call plan's steps, spelled for this FFI.
+
+        ``retry``: the exceptions the fast path's handler hands over to the retry, when the
+        body is the fast path's: what a callable raised is noted for that handler to raise on.
+        """
         plan = f.call
         assert plan is not None, "the plan-calls pass runs before emitting"
         out: list[str] = []
@@ -638,7 +641,7 @@ class WrapperWriter(ABC):
                         out.append(self.set_length(b.length_slot, n))
                 case Call() if self.takes_callables:
                     # what a callable raised while C ran is raised once C returns (see _pb_raise_kept)
-                    out += self.call(f, call(), "if _pb_pending:\n    _pb_raise_kept()")
+                    out += self.call(f, call(), f"if _pb_pending:\n    _pb_raise_kept({retry})")
                 case Call():
                     if plan.passes_through and self.direct(f):
                         return out + [f"return {call()}"]  # nothing to convert back: the FFI's result is the result
