@@ -9,7 +9,9 @@ pointer, as qsort's comparator), ``cb_once_user(f, user, x)`` calls
 makes its C function pointer once and passes it on each call, as a careful
 user does:
 
-- pegbind's three backends, through the typedef's class (``m.cb_unary(add_one)``);
+- pegbind's three backends, through the typedef's class (``m.cb_unary(add_one)``),
+  and the Cython module again with a rule keeping the GIL during the call
+  (``release_gil = false``), as the hand-written Cython does;
 - hand-written ctypes (``CFUNCTYPE``), cffi ``ffi.callback`` and cffi
   ``@ffi.def_extern`` (API mode), and a hand-written Cython module whose
   ``with gil`` trampoline reaches the callable through the user-data pointer;
@@ -38,7 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from call_overhead import Candidate, measure, percentile, timing_loop  # noqa: E402
 
-from pegbind.config import BindingConfig  # noqa: E402
+from pegbind.config import BindingConfig, FunctionRule  # noqa: E402
 from pegbind.pipeline import build_extension  # noqa: E402
 
 HEADER = """\
@@ -97,18 +99,24 @@ def import_from(folder: Path, name: str):
         sys.path.remove(str(folder))
 
 
+#: the Cython module as generated (a call taking callables releases the GIL while C runs), and
+#: with a rule keeping the GIL, as the hand-written module does
+GIL_KEPT = "cython, GIL kept"
+
+
 def generated(folder: Path) -> list[Candidate]:
     found = []
-    for backend in ("cython", "cffi", "ctypes"):
-        name = f"cbbench_{backend}"
+    for label, backend in (("cython", "cython"), (GIL_KEPT, "cython"), ("cffi", "cffi"), ("ctypes", "ctypes")):
+        name = f"cbbench_{backend}" if label == backend else "cbbench_cython_gil"
+        rules = (FunctionRule("cb_once*", release_gil=False),) if label == GIL_KEPT else ()
         config = BindingConfig(name=name, headers=(folder / "cb.h",), link=("cb",), library_dirs=(folder,),
-                               backends=(backend,))
+                               backends=(backend,), functions=rules)
         build_extension(config, out_dir=folder / name)
         module = import_from(folder / name, name)
         plain, user = module.cb_unary(add_one), module.cb_unary_user(add_one)
         assert module.cb_once(plain, 41) == 42 and module.cb_once_user(user, None, 41) == 42
-        found.append(Candidate("no user data", backend, timing_loop(module.cb_once, (plain, 41))))
-        found.append(Candidate("user data", backend, timing_loop(module.cb_once_user, (user, None, 41))))
+        found.append(Candidate("no user data", label, timing_loop(module.cb_once, (plain, 41))))
+        found.append(Candidate("user data", label, timing_loop(module.cb_once_user, (user, None, 41))))
     return found
 
 
@@ -171,7 +179,7 @@ def floor() -> list[Candidate]:
 
 
 #: each generated candidate beside the hand-written code it is compared with
-HAND = {"cython": "hand cython", "cffi": "hand cffi callback", "ctypes": "hand ctypes"}
+HAND = {"cython": "hand cython", GIL_KEPT: "hand cython", "cffi": "hand cffi callback", "ctypes": "hand ctypes"}
 
 
 def table(candidates: list[Candidate], loop_ns: float, args: argparse.Namespace) -> str:

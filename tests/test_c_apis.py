@@ -217,6 +217,47 @@ def test_a_callable_the_library_keeps_lives_with_the_handle_it_was_given(capi):
     capi.capi_db_close(db)
 
 
+def test_a_kept_callable_given_with_user_data_gets_it_back_after_every_reference_is_gone(capi):
+    # the Cython module reaches such a callable through the user-data pointer, the others
+    # through a closure: the callable sees the same in each
+    status, db = capi.capi_db_open("main")
+    memory, got = capi.capi_alloc(8), []
+
+    def watcher(context, text):
+        got.append((context, text))
+        return len(text)
+
+    capi.capi_db_watch(db, watcher, memory)
+    del watcher
+    gc.collect()
+    capi.capi_db_say(db, "hi")
+    capi.capi_db_say(db, "you")
+    assert got == [(memory, b"hi"), (memory, b"you")] and capi.capi_db_watched(db) == 5
+    assert type(got[0][0]) is capi.Pointer and int(got[0][0]) == int(memory)
+    made = capi.capi_watcher(lambda context, text: got.append((context, text)) or 10)
+    capi.capi_db_watch(db, made, None)  # a typedef class's pointer, and NULL: given None
+    capi.capi_db_say(db, "x")
+    assert got[-1] == (None, b"x") and capi.capi_db_watched(db) == 15
+    capi.capi_db_watch(db, made, None)  # the same again
+    del made
+    gc.collect()
+    capi.capi_db_say(db, "y")
+    assert got[-1] == (None, b"y") and capi.capi_db_watched(db) == 25
+
+    def fails(context, text):
+        raise LookupError(text)
+
+    capi.capi_db_watch(db, fails, memory)
+    with pytest.raises(LookupError, match="z"):
+        capi.capi_db_say(db, "z")
+    assert capi.capi_db_watched(db) == 25  # C got a zero
+    with pytest.raises(TypeError, match=r"^argument 2 \(watcher\) must be a callable"):
+        capi.capi_db_watch(db, 5, memory)
+    capi.capi_db_watch(db, None, None)
+    assert capi.capi_db_say(db, "quiet") == 6 and capi.capi_db_watched(db) == 25
+    capi.capi_db_close(db)
+
+
 def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_parameter(capi):
     # capi_db_on_say's parameter 2 is another slot than capi_db_listen's, though both are
     # a "listener" kept with the same handle: setting one must not release the other

@@ -71,3 +71,21 @@ def test_nonnull_is_checked_before_the_conversion_and_plain_calls_pass_through(t
     assert plans["take"]["steps"][0]["message"] == "argument 1 (name) must not be None"
     assert plans["take"]["passes_through"] is True
     assert (_kinds(plans["nothing"]), plans["nothing"]["results"]) == ([("call", None)], [])
+
+
+def test_a_user_data_pointer_is_paired_with_the_callable_beside_it_only_when_unambiguous(tmp_path, capsys):
+    (tmp_path / "cb.h").write_text(
+        "typedef int (*visit)(void *context, int n);\n"
+        "int each(visit f, void *context);\n"  # sqlite3_exec's shape
+        "int each_before(int n, void *context, visit f);\n"
+        "void set_data(void *data, void (*destroy)(void *));\n"  # data a destructor frees: not user data
+        "int apart(void *buf, int n, visit f);\n"  # not beside the callable
+        "int both(visit f, visit g, void *context);\n"  # two callables: which one is it for?
+        "int constant(visit f, const void *context);\n"
+    )
+    assert main(["dump", "--stage", "plan", str(tmp_path / "cb.h")]) == 0
+    plans = json.loads(capsys.readouterr().out)["functions"]
+    paired = {name: [s for s in plan["steps"] if s["kind"] == "pass_user_data"] for name, plan in plans.items()}
+    assert [(s["callback"], s["user"], s["arg"]) for s in paired["each"]] == [("f", "context", 0)]
+    assert [(s["callback"], s["user"], s["arg"]) for s in paired["each_before"]] == [("f", "context", 0)]
+    assert not any(paired[name] for name in ("set_data", "apart", "both", "constant"))

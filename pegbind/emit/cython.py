@@ -35,7 +35,14 @@ from ..model import (
     assert_never,
     join_declarator,
 )
-from ..passes.binding import BindingModel, FieldBinding, FunctionBinding, ParamBinding, RecordBinding
+from ..passes.binding import (
+    BindingModel,
+    CallbackBinding,
+    FieldBinding,
+    FunctionBinding,
+    ParamBinding,
+    RecordBinding,
+)
 from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
@@ -332,6 +339,54 @@ def cy_fp_typedef(function: Function, name: str) -> str:
     return f"ctypedef {cy_decl(Pointer(function.type), name)}"
 
 
+def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]) -> dict[str, Any] | None:
+    """A C function of ``cb``'s type that reaches its callable through argument ``arg``, the
+    user-data pointer, where the wrapper put a ``_pb_UserData`` (None: a type Cython cannot
+    spell, for which the closure serves).  Its declaration, the callable's arguments (Python
+    expressions), and the statements returning ``result`` and the value for a raised error."""
+    try:
+        params = ", ".join(cy_decl(a.ctype, f"a{i}") for i, a in enumerate(cb.args))
+        declaration = cy_decl(cb.ret.ctype, f"{name}({params}) noexcept with gil")
+        result_type = cy_decl(cb.ret.ctype)
+    except SpellingError:
+        return None
+    args = []
+    for i, a in enumerate(cb.args):
+        n, cls = f"a{i}", classes.get(a.record_key or "", "")
+        args.append(
+            "state.user" if i == arg
+            else f"_pb_members_{cls}.get({n}, {n})" if a.kind == "enum"
+            else f"(None if {n} == NULL else <bytes>(<const char *>{n}))" if a.kind == "string"
+            else f"_pb_new_{cls}(<void *>{n}, None)" if a.kind == "handle"
+            else f"_pb_at_{cls}(<void *>{n}, None)" if a.kind == "record_ptr"
+            else f"_pb_new_pointer(<void *>{n}, {a.pointer_type!r}, None)" if a.kind == "pointer"
+            else n
+        )
+    r, what = cb.ret, repr(f"the result of a callback {cb.c_text}")
+    cast = f"<{result_type}>"
+    if r.kind == "void":
+        returns, failed = [], "return"
+    elif r.kind in ("int", "enum"):
+        assert r.int_range is not None
+        lo, hi = r.int_range
+        returns = [f"if type(result) is not int or not {lo} <= result <= {hi}:",
+                   f"    result = _pb_index(result, {what}, {lo}, {hi})",
+                   f"return {cast}<{'long long' if lo < 0 else 'unsigned long long'}>result"]
+        failed = f"return {cast}{int(cb.on_error or 0)}"
+    elif r.kind == "bool":
+        returns = [f"return {cast}(<int>_pb_bool(result, {what}))"]
+        failed = f"return {cast}{int(bool(cb.on_error))}"
+    elif r.kind == "float":
+        returns = [f"return {cast}(<double>_pb_float(result, {what}))"]
+        failed = f"return {cast}{float(cb.on_error or 0)!r}"
+    else:  # a handle or a pointer C handed out, or NULL
+        owner = classes[r.record_key or ""] if r.kind == "handle" else "None"
+        returns = [f"return {cast}<void *><size_t>_pb_result_address(result, {owner}, {r.pointer_type!r}, {what})"]
+        failed = "return NULL"
+    return {"name": name, "arg": arg, "declaration": declaration, "args": args, "returns": returns, "failed": failed,
+            "void": r.kind == "void"}
+
+
 def table_member(binding: BindingModel, function: FunctionBinding) -> str:
     """The Cython name of the function table member ``function`` is called through."""
     table = binding.function_table
@@ -566,9 +621,21 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             spelled = [speller.spell(cb.ret.ctype)]
             spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]
             callbacks[cb.factory_key] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb, "ctypes": spelled}
+    # where a function has a user-data pointer, a C function per callback type reaches the
+    # callable through it: no closure to make, no libffi between C and the conversions
+    trampolines: dict[tuple[str, int], dict[str, Any]] = {}
+    for f in binding.functions:
+        for p in f.params:
+            paired = p.callback
+            if paired is None or paired.user_data is None or (paired.factory_key, paired.user_data[1]) in trampolines:
+                continue
+            made = trampoline(paired, paired.user_data[1], f"_pb_trampoline_{len(trampolines)}", classes)
+            if made is not None:
+                trampolines[(paired.factory_key, paired.user_data[1])] = made
     return {
         **base_context(binding),
         "callbacks": callbacks,
+        "trampolines": trampolines,
         "va_call": lambda f, fn: va_call(binding, speller, f, fn),
         # what a cell class's arg() passes: its type as C promotes it among extra arguments
         "cell_arg_types": {cell.py_name: speller.spell(Primitive(cell.promoted)) for cell in binding.cells},

@@ -49,6 +49,7 @@ from ..passes.callplan import (
     PassIn,
     PassLength,
     PassNull,
+    PassUserData,
     PassVarargs,
     Probe,
     Slot,
@@ -342,18 +343,25 @@ class WrapperWriter(ABC):
             self.callback_factory(cb)
         return self.callbacks
 
-    def callback_arg(self, f: FunctionBinding, p: ParamBinding, keeper: str) -> str:
-        """What is passed for a ``callback`` parameter: NULL, a FunctionPointer's address, or a new closure's."""
+    def callback_arg(self, f: FunctionBinding, p: ParamBinding, keeper: str) -> tuple[list[str], str]:
+        """What is passed for a ``callback`` parameter: NULL, a FunctionPointer's address, or a new
+        closure's; and the statements before, which keep a typedef class's FunctionPointer."""
         cb = p.callback
         assert cb is not None
         factory = self.callback_factory(cb)
         # what the closure is kept under: the slot the function sets (only the same one replaces it)
         key = repr((f.function.name, p.index))
         call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
-        # a FunctionPointer made once (a typedef's class) is passed without a call
+        # a FunctionPointer made once (a typedef's class) is passed without a call, kept as its
+        # closure would be: C may call it after the caller dropped it
         cls = self.callback_class(cb)
-        made = f"{p.py_name}._ptr if {p.py_name}.__class__ is {cls} else " if cls and self.passes_as_is(p, cls) else ""
-        return f"{self.null} if {p.py_name} is None else {made}{self.as_parameter(p, call)}"
+        if not (cls and self.passes_as_is(p, cls)):
+            return [], f"{self.null} if {p.py_name} is None else {self.as_parameter(p, call)}"
+        keep = (f"_pb_callbacks[{key}] = {p.py_name}" if keeper == "None"
+                else f"_pb_keep_callback({keeper}, {key}, {p.py_name})")
+        return ([f"if {p.py_name}.__class__ is {cls}:", f"    {keep}"],
+                f"{self.null} if {p.py_name} is None else {p.py_name}._ptr if {p.py_name}.__class__ is {cls} "
+                f"else {self.as_parameter(p, call)}")
 
     def pointer_result(self, address: str) -> str:
         """What a closure returns to C for a pointer result at the int ``address`` (0: NULL)."""
@@ -583,7 +591,9 @@ class WrapperWriter(ABC):
                     out += [f"if {p.py_name} is None:", f"    raise TypeError({step.message!r})"]
                 case PassIn(param=p, slot=s) if p.kind == "callback":
                     keeper = p.callback.keeper if p.callback is not None else None
-                    args[p.index] = self.callback_arg(f, p, "None" if keeper is None else f.params[keeper].py_name)
+                    keeps = "None" if keeper is None else f.params[keeper].py_name
+                    lines, args[p.index] = self.callback_arg(f, p, keeps)
+                    out += lines
                 case PassIn(param=p, slot=s):
                     if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements
                         out.append(f"{s.arg} = {self.in_arg(p)}")
@@ -591,6 +601,8 @@ class WrapperWriter(ABC):
                         args[p.index] = s.arg
                     else:
                         args[p.index] = self.in_arg(p)
+                case PassUserData():
+                    pass  # the closure needs no user-data pointer: C gets the caller's
                 case PassVarargs(first=first, keeper=keeper, selectors=selectors):
                     slot = ", ".join([repr(f.function.name), *(p.py_name for p in selectors)])
                     out.append(f"_pb_va = _pb_varargs({f.varargs}, {first}, "

@@ -231,6 +231,11 @@ class CallbackBinding:
     keeper: int | None = None
     #: what C gets from a callable that raised (config ``on_error(V)``; None: a zero)
     on_error: int | float | None = None
+    #: the function's user-data pointer, as (its parameter index, the index of the callback's
+    #: argument C passes it back in): ``sqlite3_exec(db, sql, callback, arg, errmsg)`` calls
+    #: ``callback(arg, ...)``; a backend may pass its own context there to reach the callable
+    #: without a closure, and give the callable what the caller passed (None: no such pair)
+    user_data: tuple[int, int] | None = None
 
     @property
     def factory_key(self) -> str:

@@ -153,6 +153,23 @@ class CheckLength:
 
 
 @dataclass(frozen=True, slots=True)
+class PassUserData:
+    """A callable given with the function's user-data pointer (:attr:`CallbackBinding.user_data`),
+    after both are converted: a backend that reaches callables through that pointer may put
+    its own context and function there instead of a closure, the callable still being given
+    what the caller passed.  Closures need nothing here: their backends render no statement.
+    """
+
+    callback: ParamBinding
+    callback_slot: Slot
+    user: ParamBinding
+    user_slot: Slot
+    #: the callback's argument C passes the user-data pointer back in
+    arg: int
+    kind: Literal["pass_user_data"] = "pass_user_data"
+
+
+@dataclass(frozen=True, slots=True)
 class PassVarargs:
     """The extra arguments of a variadic function: what the caller passes after the inputs,
     each converted by C's default argument promotions for the target (the runtime's
@@ -255,8 +272,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | PassVarargs | Probe
-        | Allocate | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | PassUserData
+        | PassVarargs | Probe | Allocate | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +374,10 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             steps.append(PassCell(p, slot, role == "inout"))
         elif role == "in-array":
             steps.append(PassArray(p, slot))
+    for p in params:
+        if p.kind == "callback" and p.callback is not None and p.callback.user_data is not None:
+            user, arg = p.callback.user_data
+            steps.append(PassUserData(p, slots[p.index], params[user], slots[user], arg))
     for p in params:
         if p.role.role != "len" or p.length_of is None:
             continue

@@ -248,6 +248,34 @@ def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding
     return dataclasses.replace(cb, on_error=value)
 
 
+def _user_pointer(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is a plain ``void *`` (a user-data pointer's type)."""
+    resolved = module.resolve(ctype)
+    if not isinstance(resolved, Pointer):
+        return False
+    pointee = module.resolve(resolved.target)
+    return isinstance(pointee, Primitive) and pointee.is_void and not pointee.is_const
+
+
+def _user_data(module: Module, params: list[ParamBinding]) -> tuple[int, int] | None:
+    """(parameter, callback argument) of a function's user-data pointer: the one ``void *``
+    parameter, next to the one function pointer parameter, whose callback takes one ``void *``
+    (``sqlite3_exec(db, sql, callback, arg, errmsg)``, ``qsort_r``, ``pthread_create``).
+
+    Not when the callback is shaped as a destructor, ``void (*)(void *)``: the pointer beside it
+    is then data it will free, which C may hand out again (``sqlite3_set_auxdata``)."""
+    callbacks = [p for p in params if p.kind == "callback" and p.callback is not None]
+    pointers = [p for p in params if p.role.role == "in" and _user_pointer(module, p.ctype)]
+    if len(callbacks) != 1 or len(pointers) != 1 or abs(callbacks[0].index - pointers[0].index) != 1:
+        return None
+    callback = callbacks[0].callback
+    assert callback is not None
+    slots = [i for i, arg in enumerate(callback.args) if _user_pointer(module, arg.ctype)]
+    if len(slots) != 1 or (callback.ret.kind == "void" and len(callback.args) == 1):
+        return None
+    return pointers[0].index, slots[0]
+
+
 def _const_plain_char(module: Module, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
     return isinstance(resolved, Primitive) and resolved.name == "char" and resolved.is_const
@@ -712,9 +740,11 @@ def plan_function(
         ))
     # a callable C may keep lives with the first handle or record the call was given
     keeper = next((p.index for p in params if p.kind in ("handle", "record_ptr") and p.role.role == "in"), None)
+    user_data = _user_data(module, params)
     for index, planned in enumerate(params):
         if planned.callback is not None:
-            params[index] = dataclasses.replace(planned, callback=dataclasses.replace(planned.callback, keeper=keeper))
+            params[index] = dataclasses.replace(planned, callback=dataclasses.replace(
+                planned.callback, keeper=keeper, user_data=user_data))
     for index, (pointer, unit) in _bounds(module, params, set(roles)).items():
         params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
     for index, planned in enumerate(params):

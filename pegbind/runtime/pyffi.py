@@ -678,13 +678,15 @@ class Pointer(_pb_Owner):
 
 def _pb_callback(value, factory, ctype, keeper, key):
     """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
-    address, or the address of a new closure (``factory``) calling ``value``, kept alive
-    with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
+    address, or the address of a new closure (``factory``) calling ``value``; what is not NULL
+    is kept alive with ``keeper``. A TypeError for anything else (the wrapper's retry says
+    what precisely)."""
     if value is None:
         return None
     if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
+        _pb_keep_callback(keeper, key, value)  # it may hold a closure
         return value._ptr
     if not callable(value):
         raise TypeError("not a callable")

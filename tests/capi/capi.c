@@ -6,7 +6,10 @@
 #include <string.h>
 #include "capi.h"
 
-struct capi_db { char name[32]; int open; capi_listener listener, on_say; int said; long limit; };
+struct capi_db {
+    char name[32]; int open; capi_listener listener, on_say; int said; long limit;
+    capi_watcher watcher; void *context; int watched;
+};
 
 static int easy_object, multi_object;
 CAPI_EASY *capi_easy_init(void) { return &easy_object; }
@@ -233,8 +236,12 @@ int capi_db_say(capi_db *db, const char *text) {
         db->listener(db, text, 0.5);
     if (db->on_say)
         db->on_say(db, text, 1.5);
+    if (db->watcher)
+        db->watched += db->watcher(db->context, text);
     return ++db->said;
 }
+void capi_db_watch(capi_db *db, capi_watcher watcher, void *context) { db->watcher = watcher; db->context = context; }
+int capi_db_watched(const capi_db *db) { return db->watched; }
 
 struct capi_job { int (*f)(int); int x, result; };
 static void *capi_job_run(void *arg) { struct capi_job *job = arg; job->result = job->f(job->x); return NULL; }

@@ -67,6 +67,10 @@ typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
 void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */
 void capi_db_on_say(capi_db *db, capi_listener listener);  /* kept too, in a slot of its own */
 int capi_db_say(capi_db *db, const char *text);  /* how many times it has called the listener */
+/* kept with its user-data pointer, as sqlite3_busy_handler: capi_db_say calls it too */
+typedef int (*capi_watcher)(void *context, const char *text);
+void capi_db_watch(capi_db *db, capi_watcher watcher, void *context);
+int capi_db_watched(const capi_db *db);  /* the sum of what the watcher returned */
 int capi_in_thread(int (*f)(int), int x);  /* f(x) from a new thread, which it waits for */
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c);
 /* Data handed to a callable with its length, as libcurl's write callback gets it: "ab\0cd". */

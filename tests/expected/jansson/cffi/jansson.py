@@ -622,13 +622,15 @@ class Pointer(_pb_Owner):
 
 def _pb_callback(value, factory, ctype, keeper, key):
     """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
-    address, or the address of a new closure (``factory``) calling ``value``, kept alive
-    with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
+    address, or the address of a new closure (``factory``) calling ``value``; what is not NULL
+    is kept alive with ``keeper``. A TypeError for anything else (the wrapper's retry says
+    what precisely)."""
     if value is None:
         return None
     if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
+        _pb_keep_callback(keeper, key, value)  # it may hold a closure
         return value._ptr
     if not callable(value):
         raise TypeError("not a callable")
@@ -3380,6 +3382,8 @@ _f_json_load_callback = getattr(_lib, 'json_load_callback')
 def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
+        if callback.__class__ is json_load_callback_t:
+            _pb_keep_callback(error, ('json_load_callback', 0), callback)
         _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3388,6 +3392,8 @@ def json_load_callback(callback, data, flags, error, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
+    if callback.__class__ is json_load_callback_t:
+        _pb_keep_callback(error, ('json_load_callback', 0), callback)
     _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
         _pb_raise_kept()
@@ -3528,6 +3534,8 @@ _f_json_dump_callback = getattr(_lib, 'json_dump_callback')
 def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
+        if callback.__class__ is json_dump_callback_t:
+            _pb_keep_callback(json, ('json_dump_callback', 1), callback)
         _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3536,6 +3544,8 @@ def json_dump_callback(json, callback, data, flags, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
+    if callback.__class__ is json_dump_callback_t:
+        _pb_keep_callback(json, ('json_dump_callback', 1), callback)
     _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()
@@ -3549,6 +3559,10 @@ _f_json_set_alloc_funcs = getattr(_lib, 'json_set_alloc_funcs')
 def json_set_alloc_funcs(malloc_fn, free_fn, /):
     'json_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
     try:
+        if malloc_fn.__class__ is json_malloc_t:
+            _pb_callbacks[('json_set_alloc_funcs', 0)] = malloc_fn
+        if free_fn.__class__ is json_free_t:
+            _pb_callbacks[('json_set_alloc_funcs', 1)] = free_fn
         _f_json_set_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0))), _NULL if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1))))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3556,6 +3570,10 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     malloc_fn, free_fn, = _pb_fix((('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True)), (malloc_fn, free_fn,))
+    if malloc_fn.__class__ is json_malloc_t:
+        _pb_callbacks[('json_set_alloc_funcs', 0)] = malloc_fn
+    if free_fn.__class__ is json_free_t:
+        _pb_callbacks[('json_set_alloc_funcs', 1)] = free_fn
     _f_json_set_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0))), _NULL if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1))))
     if _pb_pending:
         _pb_raise_kept()

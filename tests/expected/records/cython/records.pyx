@@ -815,14 +815,16 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
 
 cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
-    # FunctionPointer's address, or that of a new closure (factory) calling value, kept alive
-    # with keeper; anything else gets the shared checks' error (spec: its "callback" spec).
+    # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
+    # NULL is kept alive with keeper. Anything else gets the shared checks' error (spec: its
+    # "callback" spec).
     cdef void *address = NULL
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
+        _pb_keep_callback(keeper, key, value)  # it may hold a closure C calls after the caller dropped it
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
         _pb_keep_callback(keeper, key, closure)

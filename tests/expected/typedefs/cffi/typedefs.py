@@ -622,13 +622,15 @@ class Pointer(_pb_Owner):
 
 def _pb_callback(value, factory, ctype, keeper, key):
     """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
-    address, or the address of a new closure (``factory``) calling ``value``, kept alive
-    with ``keeper``; a TypeError for anything else (the wrapper's retry says what precisely)."""
+    address, or the address of a new closure (``factory``) calling ``value``; what is not NULL
+    is kept alive with ``keeper``. A TypeError for anything else (the wrapper's retry says
+    what precisely)."""
     if value is None:
         return None
     if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
+        _pb_keep_callback(keeper, key, value)  # it may hold a closure
         return value._ptr
     if not callable(value):
         raise TypeError("not a callable")
@@ -1386,6 +1388,8 @@ _f_apply = getattr(_lib, 'apply')
 def apply(op, a, b, /):
     'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
     try:
+        if op.__class__ is binary_op_ptr:
+            _pb_callbacks[('apply', 0)] = op
         _pb_r = _f_apply(_NULL if op is None else op._ptr if op.__class__ is binary_op_ptr else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0))), _pb_exact_int(a), _pb_exact_int(b))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1394,6 +1398,8 @@ def apply(op, a, b, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
+    if op.__class__ is binary_op_ptr:
+        _pb_callbacks[('apply', 0)] = op
     _pb_r = _f_apply(_NULL if op is None else op._ptr if op.__class__ is binary_op_ptr else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0))), _pb_exact_int(a), _pb_exact_int(b))
     if _pb_pending:
         _pb_raise_kept()
@@ -1407,6 +1413,8 @@ _f_each = getattr(_lib, 'each')
 def each(cb, user_data, /):
     'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
+        if cb.__class__ is callback:
+            _pb_callbacks[('each', 0)] = cb
         _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _NULL if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1414,6 +1422,8 @@ def each(cb, user_data, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
+    if cb.__class__ is callback:
+        _pb_callbacks[('each', 0)] = cb
     _f_each(_NULL if cb is None else cb._ptr if cb.__class__ is callback else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0))), _NULL if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *'))
     if _pb_pending:
         _pb_raise_kept()

@@ -785,14 +785,16 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
 
 cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
-    # FunctionPointer's address, or that of a new closure (factory) calling value, kept alive
-    # with keeper; anything else gets the shared checks' error (spec: its "callback" spec).
+    # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
+    # NULL is kept alive with keeper. Anything else gets the shared checks' error (spec: its
+    # "callback" spec).
     cdef void *address = NULL
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
+        _pb_keep_callback(keeper, key, value)  # it may hold a closure C calls after the caller dropped it
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
         _pb_keep_callback(keeper, key, closure)
@@ -841,8 +843,11 @@ def _pb_callback_1(function):
 
 cdef class _pb_TypedefFunctionPointer(FunctionPointer):
     # The base of the function pointer typedefs' classes: each says its C type and the
-    # closure factory of that type; one compiled class serves them all.
+    # closure factory of that type; one compiled class serves them all.  Where a function
+    # has a user-data pointer, its callable is reached through that instead (_pb_user_data_into).
     cdef object _closure
+    cdef object _function
+    cdef object _factory
 
     def __init__(self, function, /):
         cls = type(self)
@@ -850,6 +855,8 @@ cdef class _pb_TypedefFunctionPointer(FunctionPointer):
             raise TypeError(f"{cls.__name__}() takes a callable, not {type(function).__name__}")
         closure, address = cls._pb_factory(function)
         self._closure = closure
+        self._function = function
+        self._factory = cls._pb_factory
         self._ptr = <void *><size_t>address
         self._ctype = cls._pb_ctype
 
@@ -866,6 +873,76 @@ class callback(_pb_TypedefFunctionPointer):
     __slots__ = ()
     _pb_factory = _pb_callback_1
     _pb_ctype = 'void (*)(void *, unsigned long)'
+
+
+cdef class _pb_UserData:
+    # What C is given for a user-data pointer beside a callable (see _pb_user_data_into):
+    # the callable, the address the caller passed, and that as the callable is given it.
+    cdef object function
+    cdef void *address
+    cdef object user
+
+
+cdef object _pb_kept(object keeper, object key):
+    # What _pb_keep_callback keeps with keeper under key (None: nothing).
+    if keeper is None:
+        return (<dict>_pb_callbacks).get(key)
+    if isinstance(keeper, Pointer):
+        return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
+    return (<dict>keeper._pb_keep_dict()).get(key)
+
+
+cdef inline bint _pb_takes_user_data(object value):
+    # Whether _pb_user_data_into converts value, a function pointer argument, not its pass_in step.
+    if isinstance(value, FunctionPointer):
+        return isinstance(value, _pb_TypedefFunctionPointer)
+    return value is not None and callable(value)
+
+
+cdef int _pb_user_data_into(void *target, void *user_target, object value, void *trampoline, object factory,
+                            tuple spec, object keeper, object key) except -1:
+    # A callable (or a typedef class's FunctionPointer made from one, of this type) given with
+    # the function's user-data pointer, both converted (at target and user_target): C is given
+    # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
+    # kept as a closure would be. NULL, C's own functions and other FunctionPointers go as
+    # they are (pass_in converted all but typedef classes' ones), the pointer too.
+    cdef object function = None
+    cdef void *address
+    cdef _pb_UserData state
+    if isinstance(value, _pb_TypedefFunctionPointer):
+        if (<_pb_TypedefFunctionPointer>value)._factory is not factory:
+            return _pb_callback_into(target, value, factory, spec, keeper, key)
+        function = (<_pb_TypedefFunctionPointer>value)._function
+    elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        function = value
+    if function is None:  # converted by its step
+        return 0
+    memcpy(&address, user_target, sizeof(void *))
+    kept = _pb_kept(keeper, key)
+    if type(kept) is _pb_UserData and (<_pb_UserData>kept).function is function and (<_pb_UserData>kept).address == address:
+        state = <_pb_UserData>kept  # the same again: nothing to make
+    else:
+        state = _pb_UserData.__new__(_pb_UserData)
+        state.function = function
+        state.address = address
+        state.user = _pb_new_pointer(address, "void *", None)
+        _pb_keep_callback(keeper, key, state)
+    address = <void *>state
+    memcpy(user_target, &address, sizeof(void *))
+    memcpy(target, &trampoline, sizeof(void *))
+    return 0
+
+
+cdef void _pb_trampoline_0(void *a0, _c_size_t a1) noexcept with gil:
+    # C calls the callable through the user-data pointer, where the wrapper put a _pb_UserData
+    cdef _pb_UserData state = <_pb_UserData>a0
+    try:
+        state.function(state.user, a1)
+    except BaseException as error:  # C cannot take it: kept for the call, C gets a zero or on_error's value
+        global _pb_maybe_pending
+        _pb_callback_failed(error)
+        _pb_maybe_pending = True
+        return
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -1320,7 +1397,8 @@ def each(cb, user_data, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_k
     try:
-        _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
+        if not _pb_takes_user_data(cb):
+            _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
 
         if user_data is None:
             _pb_a1 = NULL
@@ -1336,6 +1414,7 @@ def each(cb, user_data, /):
         else:
             raise TypeError('argument 2 (user_data) must be a writable contiguous buffer, not ' + type(user_data).__name__)
 
+        _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
         with nogil:
             _c_each(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
