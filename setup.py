@@ -17,7 +17,7 @@ setup(
         "pegbind.templates": "templates",
     },
     package_data={
-        "pegbind": ["include/*.h", "fallback-include/*.h", "fallback-include/*/*.h"],
+        "pegbind": ["include/*.h", "fallback-include/*.h", "fallback-include/*/*.h", "data/compilers/*.json"],
         "pegbind.grammars": ["*.ppeg"],
         "pegbind.templates": ["*/*.jinja"],
     },

@@ -1,4 +1,4 @@
-"""Locates the data pegbind ships: grammars, templates, runtime sources and its own headers.
+"""Locates the data pegbind ships: grammars, templates, runtime sources, its own headers and compiler data.
 
 In the source tree (and in an editable install) the grammars and templates are
 the top-level ``grammars/`` and ``templates/`` folders; in an installed wheel
@@ -51,6 +51,12 @@ def templates_dir() -> Path:
 def standard_include_dir() -> Path:
     """pegbind's own freestanding headers (what a compiler ships: ``stddef.h``, ``stdint.h`` ...)."""
     return _PACKAGE_DIR / "include"
+
+
+def compilers_dir() -> Path:
+    """What the compiler pegbind stands in for predefines and answers, one JSON file per target
+    (written by scripts/compiler-data.py from the real compilers)."""
+    return _PACKAGE_DIR / "data" / "compilers"
 
 
 def fallback_include_dir() -> Path:

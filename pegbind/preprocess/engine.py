@@ -12,17 +12,17 @@ groups gather until the next directive and are expanded together; an invocation
 whose argument list is still open at a directive waits for the following lines, as
 GCC lets arguments span directives.
 
-``__has_*`` policy (kept deliberately small and consistent with GCC 12 in C mode):
+``__has_*`` operators answer as GCC 12 does in C mode for the target:
 ``__has_include``/``__has_include_next`` search like ``#include``;
-``__has_attribute(x)`` is 1 for the GNU attributes listed in :data:`GNU_ATTRIBUTES`
-(``__x__`` spelling too), else 0; ``__has_builtin(x)`` is 1 for
-:data:`GNU_BUILTINS`; ``__has_c_attribute``, ``__has_cpp_attribute``,
-``__has_feature`` and ``__has_extension`` are 0.  ``defined`` is true for the first
-four of these operators, as in GCC 12, and false for ``__has_feature`` and
+``__has_attribute``, ``__has_c_attribute`` and ``__has_builtin`` give the values
+the real compiler gives (:class:`~pegbind.target.CompilerFacts`, ``__x__``
+spellings too); ``__has_cpp_attribute``, ``__has_feature`` and ``__has_extension``
+are 0.  ``defined`` is true for each of these operators but ``__has_feature`` and
 ``__has_extension``, which GCC 12 does not have.
 """
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +34,7 @@ from ..target import get_target
 from .cexpr import ExpressionError, evaluate
 from .comments import CommentIndex
 from .directives import Directive, DirectiveSyntaxError, parse_directive, parse_pack, rebuild
-from .includes import IncludeResolver, read_source
+from .includes import IncludeResolver, read_source, system_include_dirs
 from .lexer import LexedFile, is_unterminated, lex, tokenize
 from .macros import (
     HAS_OPERATORS,
@@ -49,20 +49,6 @@ from .token import Token
 
 #: nesting of #include beyond which a file is not opened (a guard-less file including itself)
 MAX_INCLUDE_DEPTH = 200
-
-GNU_ATTRIBUTES = frozenset(
-    """aligned alloc_size always_inline artificial cold const constructor deprecated destructor
-    error format format_arg gnu_inline hot leaf malloc may_alias mode no_instrument_function
-    noinline nonnull noreturn nothrow packed pure returns_nonnull section sentinel transparent_union
-    unavailable unused used vector_size visibility warn_unused_result warning weak alias cleanup
-    fallthrough access nonstring noclone noipa flatten""".split()
-)
-GNU_BUILTINS = frozenset(
-    """__builtin_va_start __builtin_va_end __builtin_va_arg __builtin_va_copy __builtin_va_list
-    __builtin_offsetof __builtin_expect __builtin_constant_p __builtin_types_compatible_p
-    __builtin_choose_expr __builtin_unreachable __builtin_trap __builtin_bswap16 __builtin_bswap32
-    __builtin_bswap64""".split()
-)
 
 _CONDITIONALS = frozenset({"if", "ifdef", "ifndef", "elif", "else", "endif"})
 #: macros whose value depends on where (or when) they are expanded, not on their definition
@@ -175,8 +161,8 @@ class _Engine:
     # ---- macros from the target and the command line -------------------------------------------
 
     def predefine(self, defines: Mapping[str, str | None], undefines: Sequence[str]) -> None:
-        for name, value in self.target.predefines.items():
-            self._define_text(name, value, "<built-in>", "builtin")
+        for macro in _predefined_macros(self.target.name):
+            self.table.define(macro)
         for name, given in defines.items():
             self._define_text(name, "1" if given is None else given, "<command-line>", "command-line")
         for name in undefines:
@@ -194,6 +180,13 @@ class _Engine:
     # ---- the walk -------------------------------------------------------------------------------
 
     def run(self, headers: Sequence[str | Path]) -> None:
+        # gcc reads the C library's stdc-predef.h before the first header, as if -include'd
+        # (__STDC_IEC_559__, __STDC_ISO_10646__ ...): so does pegbind, where the system's are read
+        if system_include_dirs(self.target.name) is not None:
+            found = self.resolver.find("stdc-predef.h", False, None, "system")
+            if found is not None:
+                self._open(found[0], found[2], None, found[1])
+                self._walk()
         for header in headers:
             path = str(header)
             if not self.base_file:
@@ -523,16 +516,34 @@ class _Engine:
         if not args or args[0].kind != "identifier":
             return 0
         word = args[0].text
+        compiler = self.target.compiler
         if name == "__has_attribute":
-            plain = word[2:-2] if word.startswith("__") and word.endswith("__") and len(word) > 4 else word
-            return int(len(args) == 1 and plain in GNU_ATTRIBUTES)
+            return compiler.attribute(word) if len(args) == 1 else 0
+        if name == "__has_c_attribute":
+            spelled = "".join(t.text for t in args)  # gnu::packed, gnu::__packed__
+            scope, _, plain = spelled.rpartition("::")
+            if scope and plain.startswith("__") and plain.endswith("__") and len(plain) > 4:
+                spelled = f"{scope}::{plain[2:-2]}"
+            return compiler.c_attributes.get(spelled, 0)
         if name == "__has_builtin":
-            return int(word in GNU_BUILTINS)
+            return int(len(args) == 1 and word in compiler.builtins)
         return 0
 
     def _pragma_operator(self, text: str, site: Token, position: int) -> None:
         coord = site.expansion[0].site if site.expansion else site.coord
         self._apply_pragma(text, coord, self._chunk_base + position)
+
+
+@functools.cache
+def _predefined_macros(target: str) -> tuple[Macro, ...]:
+    """The macros the target's compiler predefines, read once per process (a few hundred)."""
+    macros = []
+    for name, value in get_target(target).predefines.items():
+        directive = parse_directive(tokenize(f"#define {name} {value}", "<built-in>"))
+        assert directive.identifier is not None, f"the compiler data defines {name!r}"
+        macros.append(Macro(directive.identifier.text, directive.params, directive.variadic, directive.rest,
+                            directive.identifier.coord, "builtin"))
+    return tuple(macros)
 
 
 def _header_from_tokens(tokens: Sequence[Token]) -> str | None:
