@@ -21,11 +21,12 @@ from pegbind.build import build
 from pegbind.config import BindingConfig, load_config
 from pegbind.diagnostics import BuildError, ConfigError, PegbindError
 
-OUTPUTS = {
+OUTPUTS = {  # each with the stub every backend writes beside its module
     "cython": (("cython/cython.pxd.jinja", ".pxd"), ("cython/cython.pyx.jinja", ".pyx"),
-               ("cython/cython.pyi.jinja", ".pyi")),
-    "cffi": (("cffi/cffi_build.py.jinja", "_build.py"), ("cffi/cffi.py.jinja", ".py")),
-    "ctypes": (("ctypes/ctypes.py.jinja", ".py"),),
+               ("python/module.pyi.jinja", ".pyi")),
+    "cffi": (("cffi/cffi_build.py.jinja", "_build.py"), ("cffi/cffi.py.jinja", ".py"),
+             ("python/module.pyi.jinja", ".pyi")),
+    "ctypes": (("ctypes/ctypes.py.jinja", ".py"), ("python/module.pyi.jinja", ".pyi")),
 }
 
 
@@ -117,9 +118,11 @@ def test_backends_clash_over_the_paths_they_declare(tmp_path, extra_backend):
     from pegbind.pipeline import _clashing_backends
 
     assert get_backend("cffi").writes("m", tmp_path) & get_backend("ctypes").writes("m", tmp_path) == {
-        tmp_path / "m", tmp_path / "m.py"}
-    # cython's files differ from cffi's, but both leave a module m in the folder; the extension would shadow m.py
-    assert get_backend("cython").writes("m", tmp_path) & get_backend("cffi").writes("m", tmp_path) == {tmp_path / "m"}
+        tmp_path / "m", tmp_path / "m.py", tmp_path / "m.pyi"}
+    # cython's sources differ from cffi's, but both leave a module m (and its stub) in the folder;
+    # the extension would shadow m.py
+    assert get_backend("cython").writes("m", tmp_path) & get_backend("cffi").writes("m", tmp_path) == {
+        tmp_path / "m", tmp_path / "m.pyi"}
     assert _clashing_backends(["cffi", "ctypes"], "m", tmp_path) == ["cffi", "ctypes"]
     assert _clashing_backends(["cython", "extra", "ctypes"], "m", tmp_path) == ["cython", "extra", "ctypes"]
     assert _clashing_backends(["ctypes"], "m", tmp_path) == []

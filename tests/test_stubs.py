@@ -8,6 +8,7 @@ a wrong argument type -- proof that the generated ``.pyi`` is found and typed.
 """
 from __future__ import annotations
 
+import inspect
 import os
 import pydoc
 import subprocess
@@ -79,19 +80,35 @@ def run_mypy(folder: Path, script: str, work: Path) -> subprocess.CompletedProce
     )
 
 
-def test_the_cython_stub_lets_mypy_check_calls(libstubs, tmp_path_factory, tmp_path):
-    folder, module = built_module("cython", libstubs, tmp_path_factory)
-    assert (folder / "stubs_cython.pyi").exists()
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_inspect_reads_every_wrapper_s_signature(backend, libstubs, tmp_path_factory):
+    # the compiled module's functions say theirs in their docstrings' first lines, as CPython reads them
+    _, module = built_module(backend, libstubs, tmp_path_factory)
+    signatures = {name: str(inspect.signature(getattr(module, name)))
+                  for name in ("stub_add", "stub_pair_sum", "stub_zero", "stub_sum_of")}
+    assert signatures == {"stub_add": "(a, b, /)", "stub_pair_sum": "(pair, /)", "stub_zero": "()",
+                          "stub_sum_of": "(n, /, *args)"}
+    assert module.stub_sum_of(3, 1, 2, 3) == 6 and module.stub_zero() == 0
+    assert pydoc.render_doc(module.stub_add, renderer=pydoc.plaintext).count("Add two numbers") == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp_path):
+    # each backend's module has the same .pyi beside it: the same script is checked the same way
+    folder, module = built_module(backend, libstubs, tmp_path_factory)
+    name = f"stubs_{backend}"
+    assert (folder / f"{name}.pyi").exists()
     good = (
-        "import stubs_cython\n"
-        "total: int = stubs_cython.stub_add(1, 2)\n"
-        "half: float = stubs_cython.stub_half(3.0)\n"
-        "pair = stubs_cython.stub_pair(left=1, right=2)\n"
-        "both: int = stubs_cython.stub_pair_sum(pair) + stubs_cython.stub_pair_sum(None)\n"
+        f"import {name} as m\n"
+        "total: int = m.stub_add(1, 2)\n"
+        "half: float = m.stub_half(3.0)\n"
+        "pair = m.stub_pair(left=1, right=2)\n"
+        "both: int = m.stub_pair_sum(pair) + m.stub_pair_sum(None)\n"
+        "counted: int = m.stub_sum_of(2, 1, 2) + m.stub_zero()\n"
     )
     accepted = run_mypy(folder, good, tmp_path / "good")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
-    bad = "import stubs_cython\nstubs_cython.stub_add('one', 2)\nstubs_cython.stub_pair_sum(3)\n"
+    bad = f"import {name} as m\nm.stub_add('one', 2)\nm.stub_pair_sum(3)\n"
     rejected = run_mypy(folder, bad, tmp_path / "bad")
     assert rejected.returncode == 1, rejected.stdout + rejected.stderr
     lines = rejected.stdout.splitlines()

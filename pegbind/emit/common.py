@@ -125,13 +125,18 @@ def py_signature(binding: FunctionBinding, classes: dict[str, str], method: bool
     return f"{binding.py_name}({', '.join(params)}) -> {result_annotation(binding, classes)}"
 
 
-def py_docstring(binding: FunctionBinding, classes: dict[str, str]) -> str:
-    """The wrapper's docstring as a Python string literal: signature, header comment, C prototype."""
+def docstring(binding: FunctionBinding, classes: dict[str, str]) -> str:
+    """The wrapper's docstring: signature, header comment, C prototype."""
     parts = [py_signature(binding, classes)]
     if binding.function.doc.strip():
         parts.append(binding.function.doc.strip())
     parts.append("C: " + binding.function.to_c())
-    return repr("\n\n".join(parts))
+    return "\n\n".join(parts)
+
+
+def py_docstring(binding: FunctionBinding, classes: dict[str, str]) -> str:
+    """The wrapper's docstring as a Python string literal."""
+    return repr(docstring(binding, classes))
 
 
 def cell_arg_doc(cell: CellBinding) -> str:

@@ -14,7 +14,6 @@ four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
 """
 from __future__ import annotations
 
-import builtins
 import re
 from collections.abc import Callable
 from typing import Any
@@ -47,10 +46,10 @@ from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
     base_context,
-    callable_annotation,
     cell_arg_doc,
     class_aliases,
     class_names,
+    docstring,
     param_annotation,
     py_annotation,
     py_docstring,
@@ -61,6 +60,7 @@ from .common import (
 )
 from .ctypes_backend.speller import CtypesSpeller
 from .pywrapper import field_plans, field_spec, input_item_spec, input_spec
+from .stubs import STUB_FILTERS, STUB_OUTPUT, stub_context
 
 _TAG_PREFIX = {"struct": "_cs_", "union": "_cu_", "enum": "_ce_"}
 #: Qualifiers Cython understands; the others only matter to the C compiler,
@@ -214,6 +214,14 @@ def cy_def_params(binding: FunctionBinding, method: bool = False) -> str:
     if binding.varargs:
         parts.append(f"*{binding.varargs}")
     return ", ".join(parts)
+
+
+def cy_docstring(binding: FunctionBinding, classes: dict[str, str], method: bool = False) -> str:
+    """The wrapper's docstring (:func:`py_docstring`), after the text signature CPython reads
+    from the docstring of a compiled function (``name(a, b, /)``, then ``--``): what
+    ``inspect.signature`` gives, with nothing added to the call."""
+    params = cy_def_params(binding, method).replace("self", "$self", 1) if method else cy_def_params(binding)
+    return repr(f"{binding.py_name}({params})\n--\n\n{docstring(binding, classes)}")
 
 
 def va_call(binding: BindingModel, speller: CtypesSpeller, f: FunctionBinding, fn: str) -> str:
@@ -406,78 +414,6 @@ def result_tuple(binding: FunctionBinding) -> str:
     return names[0] if len(names) == 1 else f"({', '.join(names)})"
 
 
-_FIELD_TYPES = {
-    "int": "int", "bool": "bool", "float": "float", "char_array": "bytes", "byte_array": "bytes",
-    "string": "bytes | None", "data_pointer": "Pointer | None", "function_pointer": "FunctionPointer | None",
-}
-#: What a field takes where that is not what it reads as (the stub gives it a property).
-_FIELD_SETTER_TYPES = {
-    "char_array": "_Buffer", "byte_array": "_Buffer", "string": "str | _Buffer | None", "enum": "int",
-}
-
-
-def field_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
-    """The stub annotation of a record field: what reading it gives."""
-    if binding.kind == "record":
-        return classes[binding.record_key or ""]
-    if binding.kind in ("handle", "record_ptr"):
-        return f"{classes[binding.record_key or '']} | None"
-    if binding.kind == "enum":
-        return f"{classes[binding.record_key or '']} | int"
-    if binding.kind == "record_array":
-        return f"list[{classes[binding.record_key or '']}]"
-    if binding.kind == "array":
-        return "list[float]" if binding.element_kind == "float" else "list[int]"
-    return _FIELD_TYPES[binding.kind]
-
-
-def field_setter_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
-    """The stub annotation of what a record field takes (the constructor's keyword, an assignment)."""
-    if binding.kind == "record_array":
-        return f"Sequence[{classes[binding.record_key or '']}]"
-    if binding.kind == "array":
-        return "Sequence[float]" if binding.element_kind == "float" else "Sequence[int]"
-    if binding.kind == "handle":
-        return f"{classes[binding.record_key or '']} | Pointer | None"
-    if binding.kind == "data_pointer":
-        return ("_WritableBuffer" if binding.needs_writable else "_Buffer") + " | Pointer | None"
-    if binding.kind == "function_pointer" and binding.callback is not None:
-        return f"{callable_annotation(binding.callback, classes)} | FunctionPointer | None"
-    return _FIELD_SETTER_TYPES.get(binding.kind) or field_annotation(binding, classes)
-
-
-_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
-_BUILTIN_NAMES = frozenset(dir(builtins))
-
-
-def class_scope(annotation: str, record: RecordBinding) -> str:
-    """``annotation`` as the stub can write it in the class of ``record``, where each field's
-    name means the field: a name a field takes is reached from outside the class, a builtin
-    as ``builtins.bytes``, one of the module's as ``_pb_stub_<name>`` (see :func:`stub_aliases`)."""
-    fields = {f.py_name for f in record.fields}
-
-    def outside(match: re.Match[str]) -> str:
-        name = match.group(0)
-        if name not in fields:
-            return name
-        return f"builtins.{name}" if name in _BUILTIN_NAMES else f"_pb_stub_{name}"
-
-    return _NAME.sub(outside, annotation)
-
-
-def stub_aliases(records: list[RecordBinding], classes: dict[str, str]) -> list[str]:
-    """The module's names a field's name hides in a record class of the stub (a field ``item``
-    of a class ``item``): each is given a second name, ``_pb_stub_<name>``, that none hides."""
-    hidden: set[str] = set()
-    for record in records:
-        fields = {f.py_name for f in record.fields}
-        texts = [record.py_name, "_Buffer"]
-        for field in record.fields:
-            texts += [field_annotation(field, classes), field_setter_annotation(field, classes)]
-        hidden |= {name for text in texts for name in _NAME.findall(text) if name in fields} - _BUILTIN_NAMES
-    return sorted(hidden)
-
-
 def cy_field_decl(binding: FieldBinding) -> str:
     """A member line of an extern struct: Cython name, the C name as cname when they differ.
 
@@ -522,6 +458,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_annotation": py_annotation,
     "py_signature": py_signature,
     "py_docstring": py_docstring,
+    "cy_docstring": cy_docstring,
     "py_string": py_string,
     "cell_arg_doc": cell_arg_doc,
     "param_error": param_error,
@@ -533,9 +470,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_convert": cy_convert,
     "cy_converts": cy_converts,
     "field_spec": field_spec,
-    "field_annotation": field_annotation,
-    "field_setter_annotation": field_setter_annotation,
-    "class_scope": class_scope,
+    **STUB_FILTERS,
     "param_annotation": param_annotation,
     "result_annotation": result_annotation,
     "cy_sizeof": cy_sizeof,
@@ -556,7 +491,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
 OUTPUTS = (
     ("cython/cython.pxd.jinja", ".pxd"),
     ("cython/cython.pyx.jinja", ".pyx"),
-    ("cython/cython.pyi.jinja", ".pyi"),
+    STUB_OUTPUT,
 )
 
 
@@ -644,7 +579,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "forward": forward,
         "fields": fields,
         "anonymous": anonymous,
-        "stub_aliases": stub_aliases(records, classes),
+        **stub_context(records, classes, binding.functions),
         "declared": declared,
         "classes": classes,
         # the specs of the inputs and of the fields, as the shared checks read them

@@ -57,6 +57,7 @@ from ..passes.callplan import (
 )
 from ..target import integer_range
 from .common import class_aliases, py_docstring
+from .stubs import stub_context
 
 
 def classes_context(
@@ -74,6 +75,7 @@ def classes_context(
         "cells": binding.cells,
         "cell_aliases": binding.cell_aliases,
         "freeing": {d.name for d in binding.deallocators},
+        **stub_context(records, classes, (c.binding for c in calls)),
     }
 
 

@@ -15,5 +15,9 @@ int32_t stub_add(int32_t a, int32_t b);
 int32_t stub_pair_sum(const struct stub_pair *pair);
 /* Half of x. */
 double stub_half(double x);
+/* Always zero. */
+int32_t stub_zero(void);
+/* The sum of the n ints after n. */
+int32_t stub_sum_of(int32_t n, ...);
 
 #endif

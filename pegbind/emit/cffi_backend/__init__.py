@@ -27,6 +27,7 @@ from ...config import BindingConfig
 from ...passes.binding import BindingModel
 from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import cffi_member, classes_context, ordered_records
+from ..stubs import STUB_FILTERS, STUB_OUTPUT
 from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, cffi_ctype, excluded, left_out, record_ref_of
 from .writer import render_wrappers
 
@@ -39,6 +40,7 @@ def py_text_block(text: str) -> str:
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
+    **STUB_FILTERS,
     "py_text_block": py_text_block,
     "c_source": c_source,
     "record_ref_of": record_ref_of,
@@ -56,6 +58,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
 OUTPUTS = (
     ("cffi/cffi_build.py.jinja", "_build.py"),
     ("cffi/cffi.py.jinja", ".py"),
+    STUB_OUTPUT,
 )
 
 

@@ -26,6 +26,7 @@ from ...model import Primitive
 from ...passes.binding import BindingModel
 from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import classes_context, ordered_records
+from ..stubs import STUB_FILTERS, STUB_OUTPUT
 from .layout import struct_plans
 from .speller import ctypes_attr
 from .writer import CtypesWriter, render_wrappers
@@ -41,6 +42,7 @@ def link_libraries(config: BindingConfig) -> tuple[tuple[str, ...], tuple[str, .
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
+    **STUB_FILTERS,
     "py_repr": repr,
     "ctypes_attr": ctypes_attr,
     "py_literal": py_literal,
@@ -50,7 +52,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
 }
 
 #: (template, output suffix) pairs, rendered in this order.
-OUTPUTS = (("ctypes/ctypes.py.jinja", ".py"),)
+OUTPUTS = (("ctypes/ctypes.py.jinja", ".py"), STUB_OUTPUT)
 
 
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:

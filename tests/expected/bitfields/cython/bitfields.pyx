@@ -1207,7 +1207,10 @@ cdef class flags:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new flags holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new flags holding a copy of exactly sizeof bytes."""
         cdef flags obj = flags.__new__(flags)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "flags.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_flags):
@@ -1332,7 +1335,10 @@ cdef class mixed_bits:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new mixed_bits holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new mixed_bits holding a copy of exactly sizeof bytes."""
         cdef mixed_bits obj = mixed_bits.__new__(mixed_bits)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "mixed_bits.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_mixed_bits):
@@ -1463,7 +1469,10 @@ cdef class packed_header:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new packed_header holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new packed_header holding a copy of exactly sizeof bytes."""
         cdef packed_header obj = packed_header.__new__(packed_header)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "packed_header.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_packed_header):
@@ -1572,7 +1581,10 @@ cdef class pack2:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new pack2 holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new pack2 holding a copy of exactly sizeof bytes."""
         cdef pack2 obj = pack2.__new__(pack2)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "pack2.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_pack2):
@@ -1675,7 +1687,10 @@ cdef class attr_packed:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new attr_packed holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new attr_packed holding a copy of exactly sizeof bytes."""
         cdef attr_packed obj = attr_packed.__new__(attr_packed)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "attr_packed.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_attr_packed):
@@ -1774,7 +1789,10 @@ cdef class attr_aligned:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new attr_aligned holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new attr_aligned holding a copy of exactly sizeof bytes."""
         cdef attr_aligned obj = attr_aligned.__new__(attr_aligned)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "attr_aligned.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_attr_aligned):
@@ -1873,7 +1891,10 @@ cdef class after_pop:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new after_pop holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new after_pop holding a copy of exactly sizeof bytes."""
         cdef after_pop obj = after_pop.__new__(after_pop)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "after_pop.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_after_pop):

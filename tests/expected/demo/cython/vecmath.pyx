@@ -1220,7 +1220,10 @@ cdef class vm_point:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new vm_point holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new vm_point holding a copy of exactly sizeof bytes."""
         cdef vm_point obj = vm_point.__new__(vm_point)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "vm_point.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_vm_point):
@@ -1302,7 +1305,7 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 
 
 def vm_add(a, b, /):
-    'vm_add(a: int, b: int, /) -> int\n\nAdds two 32-bit integers (wrapping like C does).\n\nC: int32_t vm_add(int32_t a, int32_t b);'
+    'vm_add(a, b, /)\n--\n\nvm_add(a: int, b: int, /) -> int\n\nAdds two 32-bit integers (wrapping like C does).\n\nC: int32_t vm_add(int32_t a, int32_t b);'
     cdef _c_int32_t _pb_a0
     cdef _c_int32_t _pb_a1
     cdef int _pb_status
@@ -1332,7 +1335,7 @@ def vm_add(a, b, /):
 
 
 def vm_scale(value, factor, /):
-    'vm_scale(value: int, factor: int, /) -> int\n\nMultiplies an unsigned 64-bit value by a small factor.\n\nC: uint64_t vm_scale(uint64_t value, uint8_t factor);'
+    'vm_scale(value, factor, /)\n--\n\nvm_scale(value: int, factor: int, /) -> int\n\nMultiplies an unsigned 64-bit value by a small factor.\n\nC: uint64_t vm_scale(uint64_t value, uint8_t factor);'
     cdef _c_uint64_t _pb_a0
     cdef _c_uint8_t _pb_a1
     cdef int _pb_status
@@ -1362,7 +1365,7 @@ def vm_scale(value, factor, /):
 
 
 def vm_distance(a, b, /):
-    'vm_distance(a: vm_point | None, b: vm_point | None, /) -> float\n\nEuclidean distance between two points.\n\nC: double vm_distance(const vm_point *a, const vm_point *b);'
+    'vm_distance(a, b, /)\n--\n\nvm_distance(a: vm_point | None, b: vm_point | None, /) -> float\n\nEuclidean distance between two points.\n\nC: double vm_distance(const vm_point *a, const vm_point *b);'
     cdef const _c_vm_point *_pb_a0
     cdef const _c_vm_point *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -1391,7 +1394,7 @@ def vm_distance(a, b, /):
 
 
 def vm_midpoint(a, b, out, /):
-    'vm_midpoint(a: vm_point | None, b: vm_point | None, out: vm_point | None, /) -> vm_status | int\n\nWrites the midpoint of a and b into *out.\n\nC: vm_status vm_midpoint(const vm_point *a, const vm_point *b, vm_point *out);'
+    'vm_midpoint(a, b, out, /)\n--\n\nvm_midpoint(a: vm_point | None, b: vm_point | None, out: vm_point | None, /) -> vm_status | int\n\nWrites the midpoint of a and b into *out.\n\nC: vm_status vm_midpoint(const vm_point *a, const vm_point *b, vm_point *out);'
     cdef const _c_vm_point *_pb_a0
     cdef const _c_vm_point *_pb_a1
     cdef _c_vm_point *_pb_a2
@@ -1428,7 +1431,7 @@ def vm_midpoint(a, b, out, /):
 
 
 def vm_checksum(data, len_, /):
-    'vm_checksum(data: str | _Buffer | Pointer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
+    'vm_checksum(data, len_, /)\n--\n\nvm_checksum(data: str | _Buffer | Pointer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
     cdef const _c_uint8_t *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
@@ -1496,7 +1499,7 @@ def vm_checksum(data, len_, /):
 
 
 def vm_fill(buf, len_, value, /):
-    'vm_fill(buf: _WritableBuffer | Pointer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
+    'vm_fill(buf, len_, value, /)\n--\n\nvm_fill(buf: _WritableBuffer | Pointer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
     cdef _c_uint8_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_uint8_t _pb_a2
@@ -1556,7 +1559,7 @@ def vm_fill(buf, len_, value, /):
 
 
 def vm_version(_pb_none=_MISSING, /):
-    "vm_version() -> bytes | None\n\nThe library's version as a string.\n\nC: const char *vm_version(void);"
+    "vm_version()\n--\n\nvm_version() -> bytes | None\n\nThe library's version as a string.\n\nC: const char *vm_version(void);"
     if _pb_none is not _MISSING:
         raise TypeError("vm_version() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k

@@ -1200,7 +1200,7 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 
 
 def mix(a, b, /):
-    'mix(a: int, b: int, /) -> color | int\n\nC: enum color mix(enum color a, enum color b);'
+    'mix(a, b, /)\n--\n\nmix(a: int, b: int, /) -> color | int\n\nC: enum color mix(enum color a, enum color b);'
     cdef _ce_color _pb_a0
     cdef _ce_color _pb_a1
     cdef int _pb_status

@@ -1375,7 +1375,7 @@ def _pb_va_cell(cell):
 
 
 def log_message(format_, /, *args):
-    'log_message(format_: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int log_message(const char *format, ...);'
+    'log_message(format_, /, *args)\n--\n\nlog_message(format_: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int log_message(const char *format, ...);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -1407,7 +1407,7 @@ def log_message(format_, /, *args):
 
 
 def shutdown(_pb_none=_MISSING, /):
-    'shutdown() -> None\n\nC: void shutdown(void);'
+    'shutdown()\n--\n\nshutdown() -> None\n\nC: void shutdown(void);'
     if _pb_none is not _MISSING:
         raise TypeError("shutdown() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -1421,7 +1421,7 @@ def shutdown(_pb_none=_MISSING, /):
 
 
 def first_of(values, n, /):
-    'first_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
+    'first_of(values, n, /)\n--\n\nfirst_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
     cdef int *_pb_a0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
@@ -1475,7 +1475,7 @@ def first_of(values, n, /):
 
 
 def integrate(f, from_, to, /):
-    'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
+    'integrate(f, from_, to, /)\n--\n\nintegrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
     cdef double (*_pb_a0)(double) noexcept nogil
     cdef double _pb_a1
     cdef double _pb_a2
@@ -1507,7 +1507,7 @@ def integrate(f, from_, to, /):
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0, arg1, arg2, /)\n--\n\nunnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     cdef int _pb_a0
     cdef char *_pb_a1
     cdef const void *_pb_a2
@@ -1577,7 +1577,7 @@ def unnamed(arg0, arg1, arg2, /):
 
 
 def copy_into(dst, src, n, /):
-    'copy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
+    'copy_into(dst, src, n, /)\n--\n\ncopy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
     cdef char *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -1647,7 +1647,7 @@ def copy_into(dst, src, n, /):
 
 
 def die(why, /):
-    'die(why: str | _Buffer | None, /) -> None\n\nC: void die(const char *why);'
+    'die(why, /)\n--\n\ndie(why: str | _Buffer | None, /) -> None\n\nC: void die(const char *why);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -1675,7 +1675,7 @@ def die(why, /):
 
 
 def set_matrix(rows, cols, m, /):
-    'set_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
+    'set_matrix(rows, cols, m, /)\n--\n\nset_matrix(rows: int, cols: int, m: Pointer | None, /) -> None\n\nC: void set_matrix(int rows, int cols, double m[][]);'
     cdef int _pb_a0
     cdef int _pb_a1
     cdef double (*_pb_a2)[]
@@ -1707,7 +1707,7 @@ def set_matrix(rows, cols, m, /):
 
 
 def visible(_pb_none=_MISSING, /):
-    'visible() -> int\n\nC: int visible(void);'
+    'visible()\n--\n\nvisible() -> int\n\nC: int visible(void);'
     if _pb_none is not _MISSING:
         raise TypeError("visible() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -1724,7 +1724,7 @@ def visible(_pb_none=_MISSING, /):
 
 
 def gnu_inline(_pb_none=_MISSING, /):
-    'gnu_inline() -> int\n\nC: int gnu_inline(void);'
+    'gnu_inline()\n--\n\ngnu_inline() -> int\n\nC: int gnu_inline(void);'
     if _pb_none is not _MISSING:
         raise TypeError("gnu_inline() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k

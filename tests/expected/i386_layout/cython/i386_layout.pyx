@@ -1200,7 +1200,10 @@ cdef class mixed:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new mixed holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new mixed holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("mixed.from_bytes: the record holds pointers, which bytes cannot carry")
 

@@ -1612,7 +1612,10 @@ cdef class json_t:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new json_t holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new json_t holding a copy of exactly sizeof bytes."""
         cdef json_t obj = json_t.__new__(json_t)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "json_t.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_json_t):
@@ -1723,7 +1726,10 @@ cdef class json_error_t:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new json_error_t holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new json_error_t holding a copy of exactly sizeof bytes."""
         cdef json_error_t obj = json_error_t.__new__(json_error_t)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "json_error_t.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_json_error_t):
@@ -1971,7 +1977,7 @@ cdef void _pb_release_json_delete(void *function, void *memory) noexcept nogil:
 
 
 def json_object(_pb_none=_MISSING, /):
-    'json_object() -> json_t | None\n\nC: json_t *json_object(void);'
+    'json_object()\n--\n\njson_object() -> json_t | None\n\nC: json_t *json_object(void);'
     if _pb_none is not _MISSING:
         raise TypeError("json_object() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -1988,7 +1994,7 @@ def json_object(_pb_none=_MISSING, /):
 
 
 def json_array(_pb_none=_MISSING, /):
-    'json_array() -> json_t | None\n\nC: json_t *json_array(void);'
+    'json_array()\n--\n\njson_array() -> json_t | None\n\nC: json_t *json_array(void);'
     if _pb_none is not _MISSING:
         raise TypeError("json_array() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -2005,7 +2011,7 @@ def json_array(_pb_none=_MISSING, /):
 
 
 def json_string(value, /):
-    'json_string(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string(const char *value);'
+    'json_string(value, /)\n--\n\njson_string(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string(const char *value);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -2036,7 +2042,7 @@ def json_string(value, /):
 
 
 def json_stringn(value, len_, /):
-    'json_stringn(value: str | _Buffer | None, len_: int, /) -> json_t | None\n\nC: json_t *json_stringn(const char *value, size_t len);'
+    'json_stringn(value, len_, /)\n--\n\njson_stringn(value: str | _Buffer | None, len_: int, /) -> json_t | None\n\nC: json_t *json_stringn(const char *value, size_t len);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
@@ -2083,7 +2089,7 @@ def json_stringn(value, len_, /):
 
 
 def json_string_nocheck(value, /):
-    'json_string_nocheck(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string_nocheck(const char *value);'
+    'json_string_nocheck(value, /)\n--\n\njson_string_nocheck(value: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_string_nocheck(const char *value);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -2114,7 +2120,7 @@ def json_string_nocheck(value, /):
 
 
 def json_stringn_nocheck(value, len_, /):
-    'json_stringn_nocheck(value: str | _Buffer | None, len_: int, /) -> json_t | None\n\nC: json_t *json_stringn_nocheck(const char *value, size_t len);'
+    'json_stringn_nocheck(value, len_, /)\n--\n\njson_stringn_nocheck(value: str | _Buffer | None, len_: int, /) -> json_t | None\n\nC: json_t *json_stringn_nocheck(const char *value, size_t len);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
@@ -2161,7 +2167,7 @@ def json_stringn_nocheck(value, len_, /):
 
 
 def json_integer(value, /):
-    'json_integer(value: int, /) -> json_t | None\n\nC: json_t *json_integer(json_int_t value);'
+    'json_integer(value, /)\n--\n\njson_integer(value: int, /) -> json_t | None\n\nC: json_t *json_integer(json_int_t value);'
     cdef _c_json_int_t _pb_a0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
@@ -2185,7 +2191,7 @@ def json_integer(value, /):
 
 
 def json_real(value, /):
-    'json_real(value: float, /) -> json_t | None\n\nC: json_t *json_real(double value);'
+    'json_real(value, /)\n--\n\njson_real(value: float, /) -> json_t | None\n\nC: json_t *json_real(double value);'
     cdef double _pb_a0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
@@ -2207,7 +2213,7 @@ def json_real(value, /):
 
 
 def json_true(_pb_none=_MISSING, /):
-    'json_true() -> json_t | None\n\nC: json_t *json_true(void);'
+    'json_true()\n--\n\njson_true() -> json_t | None\n\nC: json_t *json_true(void);'
     if _pb_none is not _MISSING:
         raise TypeError("json_true() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -2224,7 +2230,7 @@ def json_true(_pb_none=_MISSING, /):
 
 
 def json_false(_pb_none=_MISSING, /):
-    'json_false() -> json_t | None\n\nC: json_t *json_false(void);'
+    'json_false()\n--\n\njson_false() -> json_t | None\n\nC: json_t *json_false(void);'
     if _pb_none is not _MISSING:
         raise TypeError("json_false() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -2241,7 +2247,7 @@ def json_false(_pb_none=_MISSING, /):
 
 
 def json_null(_pb_none=_MISSING, /):
-    'json_null() -> json_t | None\n\nC: json_t *json_null(void);'
+    'json_null()\n--\n\njson_null() -> json_t | None\n\nC: json_t *json_null(void);'
     if _pb_none is not _MISSING:
         raise TypeError("json_null() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -2258,7 +2264,7 @@ def json_null(_pb_none=_MISSING, /):
 
 
 def json_delete(json, /):
-    'json_delete(json: json_t | None, /) -> None\n\ndo not call json_delete directly\n\nC: void json_delete(json_t *json);'
+    'json_delete(json, /)\n--\n\njson_delete(json: json_t | None, /) -> None\n\ndo not call json_delete directly\n\nC: void json_delete(json_t *json);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     if json is None:
@@ -2281,7 +2287,7 @@ def json_delete(json, /):
 
 
 def json_object_seed(seed, /):
-    'json_object_seed(seed: int, /) -> None\n\nC: void json_object_seed(size_t seed);'
+    'json_object_seed(seed, /)\n--\n\njson_object_seed(seed: int, /) -> None\n\nC: void json_object_seed(size_t seed);'
     cdef _c_size_t _pb_a0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
@@ -2302,7 +2308,7 @@ def json_object_seed(seed, /):
 
 
 def json_object_size(object_, /):
-    'json_object_size(object_: json_t | None, /) -> int\n\nC: size_t json_object_size(const json_t *object);'
+    'json_object_size(object_, /)\n--\n\njson_object_size(object_: json_t | None, /) -> int\n\nC: size_t json_object_size(const json_t *object);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
@@ -2327,7 +2333,7 @@ def json_object_size(object_, /):
 
 
 def json_object_get(object_, key, /):
-    'json_object_get(object_: json_t | None, key: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_object_get(const json_t *object, const char *key);'
+    'json_object_get(object_, key, /)\n--\n\njson_object_get(object_: json_t | None, key: str | _Buffer | None, /) -> json_t | None\n\nC: json_t *json_object_get(const json_t *object, const char *key);'
     cdef const _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2368,7 +2374,7 @@ def json_object_get(object_, key, /):
 
 
 def json_object_getn(object_, key, key_len, /):
-    'json_object_getn(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> json_t | None\n\nC: json_t *json_object_getn(const json_t *object, const char *key, size_t key_len);'
+    'json_object_getn(object_, key, key_len, /)\n--\n\njson_object_getn(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> json_t | None\n\nC: json_t *json_object_getn(const json_t *object, const char *key, size_t key_len);'
     cdef const _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2425,7 +2431,7 @@ def json_object_getn(object_, key, key_len, /):
 
 
 def json_object_set_new(object_, key, value, /):
-    'json_object_set_new(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new(json_t *object, const char *key, json_t *value);'
+    'json_object_set_new(object_, key, value, /)\n--\n\njson_object_set_new(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new(json_t *object, const char *key, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2476,7 +2482,7 @@ def json_object_set_new(object_, key, value, /):
 
 
 def json_object_setn_new(object_, key, key_len, value, /):
-    'json_object_setn_new(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new(json_t *object, const char *key, size_t key_len, json_t *value);'
+    'json_object_setn_new(object_, key, key_len, value, /)\n--\n\njson_object_setn_new(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new(json_t *object, const char *key, size_t key_len, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2543,7 +2549,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
 
 
 def json_object_set_new_nocheck(object_, key, value, /):
-    'json_object_set_new_nocheck(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new_nocheck(json_t *object, const char *key, json_t *value);'
+    'json_object_set_new_nocheck(object_, key, value, /)\n--\n\njson_object_set_new_nocheck(object_: json_t | None, key: str | _Buffer | None, value: json_t | None, /) -> int\n\nC: int json_object_set_new_nocheck(json_t *object, const char *key, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2594,7 +2600,7 @@ def json_object_set_new_nocheck(object_, key, value, /):
 
 
 def json_object_setn_new_nocheck(object_, key, key_len, value, /):
-    'json_object_setn_new_nocheck(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new_nocheck(json_t *object, const char *key, size_t key_len, json_t *value);'
+    'json_object_setn_new_nocheck(object_, key, key_len, value, /)\n--\n\njson_object_setn_new_nocheck(object_: json_t | None, key: str | _Buffer | None, key_len: int, value: json_t | None, /) -> int\n\nC: int json_object_setn_new_nocheck(json_t *object, const char *key, size_t key_len, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2661,7 +2667,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
 
 
 def json_object_del(object_, key, /):
-    'json_object_del(object_: json_t | None, key: str | _Buffer | None, /) -> int\n\nC: int json_object_del(json_t *object, const char *key);'
+    'json_object_del(object_, key, /)\n--\n\njson_object_del(object_: json_t | None, key: str | _Buffer | None, /) -> int\n\nC: int json_object_del(json_t *object, const char *key);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2702,7 +2708,7 @@ def json_object_del(object_, key, /):
 
 
 def json_object_deln(object_, key, key_len, /):
-    'json_object_deln(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> int\n\nC: int json_object_deln(json_t *object, const char *key, size_t key_len);'
+    'json_object_deln(object_, key, key_len, /)\n--\n\njson_object_deln(object_: json_t | None, key: str | _Buffer | None, key_len: int, /) -> int\n\nC: int json_object_deln(json_t *object, const char *key, size_t key_len);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2759,7 +2765,7 @@ def json_object_deln(object_, key, key_len, /):
 
 
 def json_object_clear(object_, /):
-    'json_object_clear(object_: json_t | None, /) -> int\n\nC: int json_object_clear(json_t *object);'
+    'json_object_clear(object_, /)\n--\n\njson_object_clear(object_: json_t | None, /) -> int\n\nC: int json_object_clear(json_t *object);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
@@ -2784,7 +2790,7 @@ def json_object_clear(object_, /):
 
 
 def json_object_update(object_, other, /):
-    'json_object_update(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update(json_t *object, json_t *other);'
+    'json_object_update(object_, other, /)\n--\n\njson_object_update(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -2819,7 +2825,7 @@ def json_object_update(object_, other, /):
 
 
 def json_object_update_existing(object_, other, /):
-    'json_object_update_existing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_existing(json_t *object, json_t *other);'
+    'json_object_update_existing(object_, other, /)\n--\n\njson_object_update_existing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_existing(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -2854,7 +2860,7 @@ def json_object_update_existing(object_, other, /):
 
 
 def json_object_update_missing(object_, other, /):
-    'json_object_update_missing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_missing(json_t *object, json_t *other);'
+    'json_object_update_missing(object_, other, /)\n--\n\njson_object_update_missing(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_missing(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -2889,7 +2895,7 @@ def json_object_update_missing(object_, other, /):
 
 
 def json_object_update_recursive(object_, other, /):
-    'json_object_update_recursive(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_recursive(json_t *object, json_t *other);'
+    'json_object_update_recursive(object_, other, /)\n--\n\njson_object_update_recursive(object_: json_t | None, other: json_t | None, /) -> int\n\nC: int json_object_update_recursive(json_t *object, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -2924,7 +2930,7 @@ def json_object_update_recursive(object_, other, /):
 
 
 def json_object_iter(object_, /):
-    'json_object_iter(object_: json_t | None, /) -> Pointer | None\n\nC: void *json_object_iter(json_t *object);'
+    'json_object_iter(object_, /)\n--\n\njson_object_iter(object_: json_t | None, /) -> Pointer | None\n\nC: void *json_object_iter(json_t *object);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
@@ -2949,7 +2955,7 @@ def json_object_iter(object_, /):
 
 
 def json_object_iter_at(object_, key, /):
-    'json_object_iter_at(object_: json_t | None, key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_iter_at(json_t *object, const char *key);'
+    'json_object_iter_at(object_, key, /)\n--\n\njson_object_iter_at(object_: json_t | None, key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_iter_at(json_t *object, const char *key);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -2990,7 +2996,7 @@ def json_object_iter_at(object_, key, /):
 
 
 def json_object_key_to_iter(key, /):
-    'json_object_key_to_iter(key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_key_to_iter(const char *key);'
+    'json_object_key_to_iter(key, /)\n--\n\njson_object_key_to_iter(key: str | _Buffer | None, /) -> Pointer | None\n\nC: void *json_object_key_to_iter(const char *key);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -3021,7 +3027,7 @@ def json_object_key_to_iter(key, /):
 
 
 def json_object_iter_next(object_, iter_, /):
-    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
+    'json_object_iter_next(object_, iter_, /)\n--\n\njson_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
     cdef Py_buffer _pb_v1
@@ -3067,7 +3073,7 @@ def json_object_iter_next(object_, iter_, /):
 
 
 def json_object_iter_key(iter_, /):
-    'json_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
+    'json_object_iter_key(iter_, /)\n--\n\njson_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     cdef void *_pb_a0
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
@@ -3103,7 +3109,7 @@ def json_object_iter_key(iter_, /):
 
 
 def json_object_iter_key_len(iter_, /):
-    'json_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
+    'json_object_iter_key_len(iter_, /)\n--\n\njson_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     cdef void *_pb_a0
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
@@ -3139,7 +3145,7 @@ def json_object_iter_key_len(iter_, /):
 
 
 def json_object_iter_value(iter_, /):
-    'json_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
+    'json_object_iter_value(iter_, /)\n--\n\njson_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     cdef void *_pb_a0
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
@@ -3175,7 +3181,7 @@ def json_object_iter_value(iter_, /):
 
 
 def json_object_iter_set_new(object_, iter_, value, /):
-    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
+    'json_object_iter_set_new(object_, iter_, value, /)\n--\n\njson_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
     cdef _c_json_t *_pb_a2
@@ -3231,7 +3237,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
 
 
 def json_array_size(array, /):
-    'json_array_size(array: json_t | None, /) -> int\n\nC: size_t json_array_size(const json_t *array);'
+    'json_array_size(array, /)\n--\n\njson_array_size(array: json_t | None, /) -> int\n\nC: size_t json_array_size(const json_t *array);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
@@ -3256,7 +3262,7 @@ def json_array_size(array, /):
 
 
 def json_array_get(array, index, /):
-    'json_array_get(array: json_t | None, index: int, /) -> json_t | None\n\nC: json_t *json_array_get(const json_t *array, size_t index);'
+    'json_array_get(array, index, /)\n--\n\njson_array_get(array: json_t | None, index: int, /) -> json_t | None\n\nC: json_t *json_array_get(const json_t *array, size_t index);'
     cdef const _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef int _pb_status
@@ -3290,7 +3296,7 @@ def json_array_get(array, index, /):
 
 
 def json_array_set_new(array, index, value, /):
-    'json_array_set_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_set_new(json_t *array, size_t index, json_t *value);'
+    'json_array_set_new(array, index, value, /)\n--\n\njson_array_set_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_set_new(json_t *array, size_t index, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_t *_pb_a2
@@ -3334,7 +3340,7 @@ def json_array_set_new(array, index, value, /):
 
 
 def json_array_append_new(array, value, /):
-    'json_array_append_new(array: json_t | None, value: json_t | None, /) -> int\n\nC: int json_array_append_new(json_t *array, json_t *value);'
+    'json_array_append_new(array, value, /)\n--\n\njson_array_append_new(array: json_t | None, value: json_t | None, /) -> int\n\nC: int json_array_append_new(json_t *array, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -3369,7 +3375,7 @@ def json_array_append_new(array, value, /):
 
 
 def json_array_insert_new(array, index, value, /):
-    'json_array_insert_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_insert_new(json_t *array, size_t index, json_t *value);'
+    'json_array_insert_new(array, index, value, /)\n--\n\njson_array_insert_new(array: json_t | None, index: int, value: json_t | None, /) -> int\n\nC: int json_array_insert_new(json_t *array, size_t index, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_t *_pb_a2
@@ -3413,7 +3419,7 @@ def json_array_insert_new(array, index, value, /):
 
 
 def json_array_remove(array, index, /):
-    'json_array_remove(array: json_t | None, index: int, /) -> int\n\nC: int json_array_remove(json_t *array, size_t index);'
+    'json_array_remove(array, index, /)\n--\n\njson_array_remove(array: json_t | None, index: int, /) -> int\n\nC: int json_array_remove(json_t *array, size_t index);'
     cdef _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef int _pb_status
@@ -3447,7 +3453,7 @@ def json_array_remove(array, index, /):
 
 
 def json_array_clear(array, /):
-    'json_array_clear(array: json_t | None, /) -> int\n\nC: int json_array_clear(json_t *array);'
+    'json_array_clear(array, /)\n--\n\njson_array_clear(array: json_t | None, /) -> int\n\nC: int json_array_clear(json_t *array);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
@@ -3472,7 +3478,7 @@ def json_array_clear(array, /):
 
 
 def json_array_extend(array, other, /):
-    'json_array_extend(array: json_t | None, other: json_t | None, /) -> int\n\nC: int json_array_extend(json_t *array, json_t *other);'
+    'json_array_extend(array, other, /)\n--\n\njson_array_extend(array: json_t | None, other: json_t | None, /) -> int\n\nC: int json_array_extend(json_t *array, json_t *other);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -3507,7 +3513,7 @@ def json_array_extend(array, other, /):
 
 
 def json_string_value(string, /):
-    'json_string_value(string: json_t | None, /) -> bytes | None\n\nC: const char *json_string_value(const json_t *string);'
+    'json_string_value(string, /)\n--\n\njson_string_value(string: json_t | None, /) -> bytes | None\n\nC: const char *json_string_value(const json_t *string);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
@@ -3532,7 +3538,7 @@ def json_string_value(string, /):
 
 
 def json_string_length(string, /):
-    'json_string_length(string: json_t | None, /) -> int\n\nC: size_t json_string_length(const json_t *string);'
+    'json_string_length(string, /)\n--\n\njson_string_length(string: json_t | None, /) -> int\n\nC: size_t json_string_length(const json_t *string);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
@@ -3557,7 +3563,7 @@ def json_string_length(string, /):
 
 
 def json_integer_value(integer, /):
-    'json_integer_value(integer: json_t | None, /) -> int\n\nC: json_int_t json_integer_value(const json_t *integer);'
+    'json_integer_value(integer, /)\n--\n\njson_integer_value(integer: json_t | None, /) -> int\n\nC: json_int_t json_integer_value(const json_t *integer);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_json_int_t _pb_r
@@ -3582,7 +3588,7 @@ def json_integer_value(integer, /):
 
 
 def json_real_value(real, /):
-    'json_real_value(real: json_t | None, /) -> float\n\nC: double json_real_value(const json_t *real);'
+    'json_real_value(real, /)\n--\n\njson_real_value(real: json_t | None, /) -> float\n\nC: double json_real_value(const json_t *real);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
@@ -3607,7 +3613,7 @@ def json_real_value(real, /):
 
 
 def json_number_value(json, /):
-    'json_number_value(json: json_t | None, /) -> float\n\nC: double json_number_value(const json_t *json);'
+    'json_number_value(json, /)\n--\n\njson_number_value(json: json_t | None, /) -> float\n\nC: double json_number_value(const json_t *json);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
@@ -3632,7 +3638,7 @@ def json_number_value(json, /):
 
 
 def json_string_set(string, value, /):
-    'json_string_set(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set(json_t *string, const char *value);'
+    'json_string_set(string, value, /)\n--\n\njson_string_set(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set(json_t *string, const char *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -3673,7 +3679,7 @@ def json_string_set(string, value, /):
 
 
 def json_string_setn(string, value, len_, /):
-    'json_string_setn(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn(json_t *string, const char *value, size_t len);'
+    'json_string_setn(string, value, len_, /)\n--\n\njson_string_setn(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn(json_t *string, const char *value, size_t len);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -3730,7 +3736,7 @@ def json_string_setn(string, value, len_, /):
 
 
 def json_string_set_nocheck(string, value, /):
-    'json_string_set_nocheck(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set_nocheck(json_t *string, const char *value);'
+    'json_string_set_nocheck(string, value, /)\n--\n\njson_string_set_nocheck(string: json_t | None, value: str | _Buffer | None, /) -> int\n\nC: int json_string_set_nocheck(json_t *string, const char *value);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -3771,7 +3777,7 @@ def json_string_set_nocheck(string, value, /):
 
 
 def json_string_setn_nocheck(string, value, len_, /):
-    'json_string_setn_nocheck(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn_nocheck(json_t *string, const char *value, size_t len);'
+    'json_string_setn_nocheck(string, value, len_, /)\n--\n\njson_string_setn_nocheck(string: json_t | None, value: str | _Buffer | None, len_: int, /) -> int\n\nC: int json_string_setn_nocheck(json_t *string, const char *value, size_t len);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -3828,7 +3834,7 @@ def json_string_setn_nocheck(string, value, len_, /):
 
 
 def json_integer_set(integer, value, /):
-    'json_integer_set(integer: json_t | None, value: int, /) -> int\n\nC: int json_integer_set(json_t *integer, json_int_t value);'
+    'json_integer_set(integer, value, /)\n--\n\njson_integer_set(integer: json_t | None, value: int, /) -> int\n\nC: int json_integer_set(json_t *integer, json_int_t value);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_int_t _pb_a1
     cdef int _pb_status
@@ -3862,7 +3868,7 @@ def json_integer_set(integer, value, /):
 
 
 def json_real_set(real, value, /):
-    'json_real_set(real: json_t | None, value: float, /) -> int\n\nC: int json_real_set(json_t *real, double value);'
+    'json_real_set(real, value, /)\n--\n\njson_real_set(real: json_t | None, value: float, /) -> int\n\nC: int json_real_set(json_t *real, double value);'
     cdef _c_json_t *_pb_a0
     cdef double _pb_a1
     cdef int _pb_status
@@ -3894,7 +3900,7 @@ def json_real_set(real, value, /):
 
 
 def json_pack(fmt, /, *args):
-    'json_pack(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack(const char *fmt, ...);'
+    'json_pack(fmt, /, *args)\n--\n\njson_pack(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack(const char *fmt, ...);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -3926,7 +3932,7 @@ def json_pack(fmt, /, *args):
 
 
 def json_pack_ex(error, flags, fmt, /, *args):
-    'json_pack_ex(error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack_ex(json_error_t *error, size_t flags, const char *fmt, ...);'
+    'json_pack_ex(error, flags, fmt, /, *args)\n--\n\njson_pack_ex(error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_pack_ex(json_error_t *error, size_t flags, const char *fmt, ...);'
     cdef _c_json_error_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef const char *_pb_a2
@@ -3975,7 +3981,7 @@ def json_pack_ex(error, flags, fmt, /, *args):
 
 
 def json_unpack(root, fmt, /, *args):
-    'json_unpack(root: json_t | None, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack(json_t *root, const char *fmt, ...);'
+    'json_unpack(root, fmt, /, *args)\n--\n\njson_unpack(root: json_t | None, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack(json_t *root, const char *fmt, ...);'
     cdef _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -4017,7 +4023,7 @@ def json_unpack(root, fmt, /, *args):
 
 
 def json_unpack_ex(root, error, flags, fmt, /, *args):
-    'json_unpack_ex(root: json_t | None, error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack_ex(json_t *root, json_error_t *error, size_t flags, const char *fmt, ...);'
+    'json_unpack_ex(root, error, flags, fmt, /, *args)\n--\n\njson_unpack_ex(root: json_t | None, error: json_error_t | None, flags: int, fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> int\n\nC: int json_unpack_ex(json_t *root, json_error_t *error, size_t flags, const char *fmt, ...);'
     cdef _c_json_t *_pb_a0
     cdef _c_json_error_t *_pb_a1
     cdef _c_size_t _pb_a2
@@ -4076,7 +4082,7 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
 
 
 def json_sprintf(fmt, /, *args):
-    'json_sprintf(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_sprintf(const char *fmt, ...);'
+    'json_sprintf(fmt, /, *args)\n--\n\njson_sprintf(fmt: str | _Buffer | None, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer | _Cell | _Arg | None) -> json_t | None\n\nC: json_t *json_sprintf(const char *fmt, ...);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -4108,7 +4114,7 @@ def json_sprintf(fmt, /, *args):
 
 
 def json_equal(value1, value2, /):
-    'json_equal(value1: json_t | None, value2: json_t | None, /) -> int\n\nC: int json_equal(const json_t *value1, const json_t *value2);'
+    'json_equal(value1, value2, /)\n--\n\njson_equal(value1: json_t | None, value2: json_t | None, /) -> int\n\nC: int json_equal(const json_t *value1, const json_t *value2);'
     cdef const _c_json_t *_pb_a0
     cdef const _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -4143,7 +4149,7 @@ def json_equal(value1, value2, /):
 
 
 def json_copy(value, /):
-    'json_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_copy(json_t *value);'
+    'json_copy(value, /)\n--\n\njson_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_copy(json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
@@ -4168,7 +4174,7 @@ def json_copy(value, /):
 
 
 def json_deep_copy(value, /):
-    'json_deep_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_deep_copy(const json_t *value);'
+    'json_deep_copy(value, /)\n--\n\njson_deep_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_deep_copy(const json_t *value);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
@@ -4193,7 +4199,7 @@ def json_deep_copy(value, /):
 
 
 def json_loads(input_, flags, error, /):
-    'json_loads(input_: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loads(const char *input, size_t flags, json_error_t *error);'
+    'json_loads(input_, flags, error, /)\n--\n\njson_loads(input_: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loads(const char *input, size_t flags, json_error_t *error);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
@@ -4246,7 +4252,7 @@ def json_loads(input_, flags, error, /):
 
 
 def json_loadb(buffer, buflen, flags, error, /):
-    'json_loadb(buffer: str | _Buffer | None, buflen: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);'
+    'json_loadb(buffer, buflen, flags, error, /)\n--\n\njson_loadb(buffer: str | _Buffer | None, buflen: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
@@ -4302,7 +4308,7 @@ def json_loadb(buffer, buflen, flags, error, /):
 
 
 def json_loadf(input_, flags, error, /):
-    'json_loadf(input_: FILE | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadf(FILE *input, size_t flags, json_error_t *error);'
+    'json_loadf(input_, flags, error, /)\n--\n\njson_loadf(input_: FILE | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadf(FILE *input, size_t flags, json_error_t *error);'
     cdef _c_FILE *_pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_error_t *_pb_a2
@@ -4344,7 +4350,7 @@ def json_loadf(input_, flags, error, /):
 
 
 def json_loadfd(input_, flags, error, /):
-    'json_loadfd(input_: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadfd(int input, size_t flags, json_error_t *error);'
+    'json_loadfd(input_, flags, error, /)\n--\n\njson_loadfd(input_: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadfd(int input, size_t flags, json_error_t *error);'
     cdef int _pb_a0
     cdef _c_size_t _pb_a1
     cdef _c_json_error_t *_pb_a2
@@ -4384,7 +4390,7 @@ def json_loadfd(input_, flags, error, /):
 
 
 def json_load_file(path, flags, error, /):
-    'json_load_file(path: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_file(const char *path, size_t flags, json_error_t *error);'
+    'json_load_file(path, flags, error, /)\n--\n\njson_load_file(path: str | _Buffer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_file(const char *path, size_t flags, json_error_t *error);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef _c_size_t _pb_a1
@@ -4432,7 +4438,7 @@ def json_load_file(path, flags, error, /):
 
 
 def json_load_callback(callback, data, flags, error, /):
-    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    'json_load_callback(callback, data, flags, error, /)\n--\n\njson_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     cdef _c_json_load_callback_t _pb_a0
     cdef void *_pb_a1
     cdef _c_size_t _pb_a2
@@ -4489,7 +4495,7 @@ def json_load_callback(callback, data, flags, error, /):
 
 
 def json_dumps(json, flags, /):
-    'json_dumps(json: json_t | None, flags: int, /) -> bytes | None\n\nC: char *json_dumps(const json_t *json, size_t flags);'
+    'json_dumps(json, flags, /)\n--\n\njson_dumps(json: json_t | None, flags: int, /) -> bytes | None\n\nC: char *json_dumps(const json_t *json, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef int _pb_status
@@ -4527,7 +4533,7 @@ def json_dumps(json, flags, /):
 
 
 def json_dumpb(json, buffer, size, flags, /):
-    'json_dumpb(json: json_t | None, buffer: _WritableBuffer | Pointer | None, size: int, flags: int, /) -> int\n\nC: size_t json_dumpb(const json_t *json, char *buffer, size_t size, size_t flags);'
+    'json_dumpb(json, buffer, size, flags, /)\n--\n\njson_dumpb(json: json_t | None, buffer: _WritableBuffer | Pointer | None, size: int, flags: int, /) -> int\n\nC: size_t json_dumpb(const json_t *json, char *buffer, size_t size, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef char *_pb_a1
     cdef _c_size_t _pb_a2
@@ -4599,7 +4605,7 @@ def json_dumpb(json, buffer, size, flags, /):
 
 
 def json_dumpf(json, output, flags, /):
-    'json_dumpf(json: json_t | None, output: FILE | None, flags: int, /) -> int\n\nC: int json_dumpf(const json_t *json, FILE *output, size_t flags);'
+    'json_dumpf(json, output, flags, /)\n--\n\njson_dumpf(json: json_t | None, output: FILE | None, flags: int, /) -> int\n\nC: int json_dumpf(const json_t *json, FILE *output, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef _c_FILE *_pb_a1
     cdef _c_size_t _pb_a2
@@ -4643,7 +4649,7 @@ def json_dumpf(json, output, flags, /):
 
 
 def json_dumpfd(json, output, flags, /):
-    'json_dumpfd(json: json_t | None, output: int, flags: int, /) -> int\n\nC: int json_dumpfd(const json_t *json, int output, size_t flags);'
+    'json_dumpfd(json, output, flags, /)\n--\n\njson_dumpfd(json: json_t | None, output: int, flags: int, /) -> int\n\nC: int json_dumpfd(const json_t *json, int output, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef int _pb_a1
     cdef _c_size_t _pb_a2
@@ -4685,7 +4691,7 @@ def json_dumpfd(json, output, flags, /):
 
 
 def json_dump_file(json, path, flags, /):
-    'json_dump_file(json: json_t | None, path: str | _Buffer | None, flags: int, /) -> int\n\nC: int json_dump_file(const json_t *json, const char *path, size_t flags);'
+    'json_dump_file(json, path, flags, /)\n--\n\njson_dump_file(json: json_t | None, path: str | _Buffer | None, flags: int, /) -> int\n\nC: int json_dump_file(const json_t *json, const char *path, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
@@ -4735,7 +4741,7 @@ def json_dump_file(json, path, flags, /):
 
 
 def json_dump_callback(json, callback, data, flags, /):
-    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    'json_dump_callback(json, callback, data, flags, /)\n--\n\njson_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef _c_json_dump_callback_t _pb_a1
     cdef void *_pb_a2
@@ -4796,7 +4802,7 @@ def json_dump_callback(json, callback, data, flags, /):
 
 
 def json_set_alloc_funcs(malloc_fn, free_fn, /):
-    'json_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
+    'json_set_alloc_funcs(malloc_fn, free_fn, /)\n--\n\njson_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
     cdef _c_json_malloc_t _pb_a0
     cdef _c_json_free_t _pb_a1
     cdef Py_ssize_t _pb_k
@@ -4815,7 +4821,7 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
 
 
 def json_get_alloc_funcs(malloc_fn, free_fn, /):
-    'json_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None\n\nC: void json_get_alloc_funcs(json_malloc_t *malloc_fn, json_free_t *free_fn);'
+    'json_get_alloc_funcs(malloc_fn, free_fn, /)\n--\n\njson_get_alloc_funcs(malloc_fn: Pointer | None, free_fn: Pointer | None, /) -> None\n\nC: void json_get_alloc_funcs(json_malloc_t *malloc_fn, json_free_t *free_fn);'
     cdef _c_json_malloc_t *_pb_a0
     cdef _c_json_free_t *_pb_a1
     cdef Py_ssize_t _pb_k
@@ -4833,7 +4839,7 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
 
 
 def jansson_version_str(_pb_none=_MISSING, /):
-    'jansson_version_str() -> bytes | None\n\nC: const char *jansson_version_str(void);'
+    'jansson_version_str()\n--\n\njansson_version_str() -> bytes | None\n\nC: const char *jansson_version_str(void);'
     if _pb_none is not _MISSING:
         raise TypeError("jansson_version_str() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
@@ -4850,7 +4856,7 @@ def jansson_version_str(_pb_none=_MISSING, /):
 
 
 def jansson_version_cmp(major, minor, micro, /):
-    'jansson_version_cmp(major: int, minor: int, micro: int, /) -> int\n\nC: int jansson_version_cmp(int major, int minor, int micro);'
+    'jansson_version_cmp(major, minor, micro, /)\n--\n\njansson_version_cmp(major: int, minor: int, micro: int, /) -> int\n\nC: int jansson_version_cmp(int major, int minor, int micro);'
     cdef int _pb_a0
     cdef int _pb_a1
     cdef int _pb_a2

@@ -4472,7 +4472,10 @@ cdef class CK_VERSION:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_VERSION holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_VERSION holding a copy of exactly sizeof bytes."""
         cdef CK_VERSION obj = CK_VERSION.__new__(CK_VERSION)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_VERSION):
@@ -4576,7 +4579,10 @@ cdef class CK_INFO:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_INFO holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_INFO obj = CK_INFO.__new__(CK_INFO)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_INFO.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_INFO):
@@ -4710,7 +4716,10 @@ cdef class CK_SLOT_INFO:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SLOT_INFO.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SLOT_INFO):
@@ -4870,7 +4879,10 @@ cdef class CK_TOKEN_INFO:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TOKEN_INFO.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TOKEN_INFO):
@@ -5129,7 +5141,10 @@ cdef class CK_SESSION_INFO:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_SESSION_INFO obj = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SESSION_INFO):
@@ -5249,7 +5264,10 @@ cdef class CK_ATTRIBUTE:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_ATTRIBUTE.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -5360,7 +5378,10 @@ cdef class CK_DATE:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_DATE holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_DATE holding a copy of exactly sizeof bytes."""
         cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_DATE):
@@ -5467,7 +5488,10 @@ cdef class CK_MECHANISM:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_MECHANISM.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -5578,7 +5602,10 @@ cdef class CK_MECHANISM_INFO:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
         cdef CK_MECHANISM_INFO obj = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_MECHANISM_INFO.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_MECHANISM_INFO):
@@ -5820,7 +5847,10 @@ cdef class CK_FUNCTION_LIST:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_FUNCTION_LIST.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -7306,7 +7336,10 @@ cdef class CK_FUNCTION_LIST_3_0:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_FUNCTION_LIST_3_0.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -9044,7 +9077,10 @@ cdef class CK_INTERFACE:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_INTERFACE.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -9163,7 +9199,10 @@ cdef class CK_C_INITIALIZE_ARGS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_C_INITIALIZE_ARGS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -9355,7 +9394,10 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_RSA_PKCS_OAEP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -9486,7 +9528,10 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RSA_PKCS_PSS_PARAMS obj = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS):
@@ -9600,7 +9645,10 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_ECDH1_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -9738,7 +9786,10 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_ECDH2_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -9918,7 +9969,10 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_ECMQV_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -10098,7 +10152,10 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X9_42_DH1_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -10236,7 +10293,10 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X9_42_DH2_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -10416,7 +10476,10 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X9_42_MQV_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -10598,7 +10661,10 @@ cdef class CK_KEA_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_KEA_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -10732,7 +10798,10 @@ cdef class CK_RC2_CBC_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC2_CBC_PARAMS obj = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_CBC_PARAMS):
@@ -10829,7 +10898,10 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC2_MAC_GENERAL_PARAMS obj = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS):
@@ -10927,7 +10999,10 @@ cdef class CK_RC5_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC5_PARAMS obj = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_PARAMS):
@@ -11029,7 +11104,10 @@ cdef class CK_RC5_CBC_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RC5_CBC_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RC5_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_RC5_CBC_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -11145,7 +11223,10 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_RC5_MAC_GENERAL_PARAMS obj = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS):
@@ -11255,7 +11336,10 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_DES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_DES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -11360,7 +11444,10 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -11463,7 +11550,10 @@ cdef class CK_AES_CTR_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_AES_CTR_PARAMS obj = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_AES_CTR_PARAMS):
@@ -11568,7 +11658,10 @@ cdef class CK_GCM_PARAMS_V3:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_GCM_PARAMS_V3.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -11710,7 +11803,10 @@ cdef class CK_CCM_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_CCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -11848,7 +11944,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -11970,7 +12069,10 @@ cdef class CK_GCM_MESSAGE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_GCM_MESSAGE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -12114,7 +12216,10 @@ cdef class CK_CCM_MESSAGE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_CCM_MESSAGE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -12260,7 +12365,10 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -12382,7 +12490,10 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -12590,7 +12701,10 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SKIPJACK_RELAYX_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -12804,7 +12918,10 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_CAMELLIA_CTR_PARAMS obj = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_CAMELLIA_CTR_PARAMS):
@@ -12903,7 +13020,10 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13008,7 +13128,10 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13113,7 +13236,10 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SEED_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SEED_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13220,7 +13346,10 @@ cdef class CK_CHACHA20_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_CHACHA20_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13336,7 +13465,10 @@ cdef class CK_SALSA20_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SALSA20_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13448,7 +13580,10 @@ cdef class CK_PBE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_PBE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13584,7 +13719,10 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_KEY_WRAP_SET_OAEP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13692,7 +13830,10 @@ cdef class CK_SSL3_RANDOM_DATA:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SSL3_RANDOM_DATA.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13806,7 +13947,10 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -13913,7 +14057,10 @@ cdef class CK_SSL3_KEY_MAT_OUT:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SSL3_KEY_MAT_OUT.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -14055,7 +14202,10 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SSL3_KEY_MAT_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -14202,7 +14352,10 @@ cdef class CK_TLS_PRF_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_TLS_PRF_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -14343,7 +14496,10 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -14462,7 +14618,10 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_TLS12_KEY_MAT_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -14619,7 +14778,10 @@ cdef class CK_TLS_KDF_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_TLS_KDF_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -14757,7 +14919,10 @@ cdef class CK_TLS_MAC_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_TLS_MAC_PARAMS obj = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_TLS_MAC_PARAMS):
@@ -14879,7 +15044,10 @@ cdef class CK_HKDF_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_HKDF_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15047,7 +15215,10 @@ cdef class CK_WTLS_RANDOM_DATA:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_WTLS_RANDOM_DATA.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15163,7 +15334,10 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15279,7 +15453,10 @@ cdef class CK_WTLS_PRF_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_WTLS_PRF_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15430,7 +15607,10 @@ cdef class CK_WTLS_KEY_MAT_OUT:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_WTLS_KEY_MAT_OUT.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15546,7 +15726,10 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_WTLS_KEY_MAT_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15707,7 +15890,10 @@ cdef class CK_PRF_DATA_PARAM:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_PRF_DATA_PARAM.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -15816,7 +16002,10 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
         cdef CK_SP800_108_COUNTER_FORMAT obj = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_COUNTER_FORMAT):
@@ -15916,7 +16105,10 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
         cdef CK_SP800_108_DKM_LENGTH_FORMAT obj = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_SP800_108_DKM_LENGTH_FORMAT.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT):
@@ -16026,7 +16218,10 @@ cdef class CK_DERIVED_KEY:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_DERIVED_KEY.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -16144,7 +16339,10 @@ cdef class CK_SP800_108_KDF_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SP800_108_KDF_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -16284,7 +16482,10 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_SP800_108_FEEDBACK_KDF_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -16446,7 +16647,10 @@ cdef class CK_CMS_SIG_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_CMS_SIG_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -16606,7 +16810,10 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_KEY_DERIVATION_STRING_DATA.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -16714,7 +16921,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_PKCS5_PBKD2_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -16907,7 +17117,10 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_PKCS5_PBKD2_PARAMS2.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17083,7 +17296,10 @@ cdef class CK_OTP_PARAM:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_OTP_PARAM.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17192,7 +17408,10 @@ cdef class CK_OTP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_OTP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17289,7 +17508,10 @@ cdef class CK_OTP_SIGNATURE_INFO:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_OTP_SIGNATURE_INFO holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_OTP_SIGNATURE_INFO holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_OTP_SIGNATURE_INFO.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17390,7 +17612,10 @@ cdef class CK_KIP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_KIP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17511,7 +17736,10 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_DSA_PARAMETER_GEN_PARAM.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17629,7 +17857,10 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_ECDH_AES_KEY_WRAP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17743,7 +17974,10 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_RSA_AES_KEY_WRAP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17846,7 +18080,10 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_GOSTR3410_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -17976,7 +18213,10 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_GOSTR3410_KEY_WRAP_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -18102,7 +18342,10 @@ cdef class CK_EDDSA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_EDDSA_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -18204,7 +18447,10 @@ cdef class CK_XEDDSA_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         cdef CK_XEDDSA_PARAMS obj = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_CK_XEDDSA_PARAMS):
@@ -18302,7 +18548,10 @@ cdef class CK_X3DH_INITIATE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X3DH_INITIATE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -18454,7 +18703,10 @@ cdef class CK_X3DH_RESPOND_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X3DH_RESPOND_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -18600,7 +18852,10 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X2RATCHET_INITIALIZE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -18766,7 +19021,10 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_X2RATCHET_RESPOND_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -18928,7 +19186,10 @@ cdef class CK_NSS_JPAKEPublicValue:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_JPAKEPublicValue.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19062,7 +19323,10 @@ cdef class CK_NSS_JPAKERound1Params:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_JPAKERound1Params.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19166,7 +19430,10 @@ cdef class CK_NSS_JPAKERound2Params:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_JPAKERound2Params.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19294,7 +19561,10 @@ cdef class CK_NSS_JPAKEFinalParams:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_JPAKEFinalParams.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19384,7 +19654,10 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19504,7 +19777,10 @@ cdef class CK_NSS_AEAD_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_AEAD_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19636,7 +19912,10 @@ cdef class CK_NSS_HKDFParams:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_HKDFParams.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19776,7 +20055,10 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -19912,7 +20194,10 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -20080,7 +20365,10 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -20250,7 +20538,10 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -20378,7 +20669,10 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -20495,7 +20789,10 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_MODULE_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -20598,7 +20895,10 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_FIPS_FUNCTIONS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -20707,7 +21007,10 @@ cdef class CK_NSS_GCM_PARAMS:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("CK_NSS_GCM_PARAMS.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -21235,7 +21538,7 @@ cdef class Library:
 
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef Py_buffer _pb_v0
         cdef bint _pb_h0 = False
@@ -21273,7 +21576,7 @@ cdef class Library:
 
 
     def C_Finalize(self, /):
-        'C_Finalize() -> None\n\nC: CK_RV C_Finalize(CK_VOID_PTR pReserved);'
+        'C_Finalize($self, /)\n--\n\nC_Finalize() -> None\n\nC: CK_RV C_Finalize(CK_VOID_PTR pReserved);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
@@ -21293,7 +21596,7 @@ cdef class Library:
 
 
     def C_GetInfo(self, /):
-        'C_GetInfo() -> CK_INFO\n\nC: CK_RV C_GetInfo(CK_INFO_PTR pInfo);'
+        'C_GetInfo($self, /)\n--\n\nC_GetInfo() -> CK_INFO\n\nC: CK_RV C_GetInfo(CK_INFO_PTR pInfo);'
         cdef _c_CK_INFO_PTR _pb_a0
         cdef object _pb_o0
         cdef Py_ssize_t _pb_k
@@ -21317,7 +21620,7 @@ cdef class Library:
 
 
     def C_GetSlotList(self, tokenPresent, /):
-        'C_GetSlotList(tokenPresent: int, /) -> list[int]\n\nC: CK_RV C_GetSlotList(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount);'
+        'C_GetSlotList($self, tokenPresent, /)\n--\n\nC_GetSlotList(tokenPresent: int, /) -> list[int]\n\nC: CK_RV C_GetSlotList(CK_BBOOL tokenPresent, CK_SLOT_ID_PTR pSlotList, CK_ULONG_PTR pulCount);'
         cdef _c_CK_BBOOL _pb_a0
         cdef _c_CK_SLOT_ID_PTR _pb_a1
         cdef _c_CK_ULONG_PTR _pb_a2
@@ -21376,7 +21679,7 @@ cdef class Library:
 
 
     def C_GetSlotInfo(self, slotID, /):
-        'C_GetSlotInfo(slotID: int, /) -> CK_SLOT_INFO\n\nC: CK_RV C_GetSlotInfo(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo);'
+        'C_GetSlotInfo($self, slotID, /)\n--\n\nC_GetSlotInfo(slotID: int, /) -> CK_SLOT_INFO\n\nC: CK_RV C_GetSlotInfo(CK_SLOT_ID slotID, CK_SLOT_INFO_PTR pInfo);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_SLOT_INFO_PTR _pb_a1
         cdef object _pb_o1
@@ -21409,7 +21712,7 @@ cdef class Library:
 
 
     def C_GetTokenInfo(self, slotID, /):
-        'C_GetTokenInfo(slotID: int, /) -> CK_TOKEN_INFO\n\nC: CK_RV C_GetTokenInfo(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo);'
+        'C_GetTokenInfo($self, slotID, /)\n--\n\nC_GetTokenInfo(slotID: int, /) -> CK_TOKEN_INFO\n\nC: CK_RV C_GetTokenInfo(CK_SLOT_ID slotID, CK_TOKEN_INFO_PTR pInfo);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_TOKEN_INFO_PTR _pb_a1
         cdef object _pb_o1
@@ -21442,7 +21745,7 @@ cdef class Library:
 
 
     def C_GetMechanismList(self, slotID, /):
-        'C_GetMechanismList(slotID: int, /) -> list[int]\n\nC: CK_RV C_GetMechanismList(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount);'
+        'C_GetMechanismList($self, slotID, /)\n--\n\nC_GetMechanismList(slotID: int, /) -> list[int]\n\nC: CK_RV C_GetMechanismList(CK_SLOT_ID slotID, CK_MECHANISM_TYPE_PTR pMechanismList, CK_ULONG_PTR pulCount);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_MECHANISM_TYPE_PTR _pb_a1
         cdef _c_CK_ULONG_PTR _pb_a2
@@ -21501,7 +21804,7 @@ cdef class Library:
 
 
     def C_GetMechanismInfo(self, slotID, type_, /):
-        'C_GetMechanismInfo(slotID: int, type_: int, /) -> CK_MECHANISM_INFO\n\nC: CK_RV C_GetMechanismInfo(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo);'
+        'C_GetMechanismInfo($self, slotID, type_, /)\n--\n\nC_GetMechanismInfo(slotID: int, type_: int, /) -> CK_MECHANISM_INFO\n\nC: CK_RV C_GetMechanismInfo(CK_SLOT_ID slotID, CK_MECHANISM_TYPE type, CK_MECHANISM_INFO_PTR pInfo);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_MECHANISM_TYPE _pb_a1
         cdef _c_CK_MECHANISM_INFO_PTR _pb_a2
@@ -21542,7 +21845,7 @@ cdef class Library:
 
 
     def C_InitToken(self, slotID, pPin, pLabel, /):
-        'C_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
+        'C_InitToken($self, slotID, pPin, pLabel, /)\n--\n\nC_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -21638,7 +21941,7 @@ cdef class Library:
 
 
     def C_InitPIN(self, hSession, pPin, /):
-        'C_InitPIN(hSession: int, pPin: _Buffer | None, /) -> None\n\nC: CK_RV C_InitPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);'
+        'C_InitPIN($self, hSession, pPin, /)\n--\n\nC_InitPIN(hSession: int, pPin: _Buffer | None, /) -> None\n\nC: CK_RV C_InitPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -21713,7 +22016,7 @@ cdef class Library:
 
 
     def C_SetPIN(self, hSession, pOldPin, pNewPin, /):
-        'C_SetPIN(hSession: int, pOldPin: _Buffer | None, pNewPin: _Buffer | None, /) -> None\n\nC: CK_RV C_SetPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen);'
+        'C_SetPIN($self, hSession, pOldPin, pNewPin, /)\n--\n\nC_SetPIN(hSession: int, pOldPin: _Buffer | None, pNewPin: _Buffer | None, /) -> None\n\nC: CK_RV C_SetPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -21834,7 +22137,7 @@ cdef class Library:
 
 
     def C_OpenSession(self, slotID, flags, /):
-        'C_OpenSession(slotID: int, flags: int, /) -> int\n\nC: CK_RV C_OpenSession(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession);'
+        'C_OpenSession($self, slotID, flags, /)\n--\n\nC_OpenSession(slotID: int, flags: int, /) -> int\n\nC: CK_RV C_OpenSession(CK_SLOT_ID slotID, CK_FLAGS flags, CK_VOID_PTR pApplication, CK_NOTIFY Notify, CK_SESSION_HANDLE_PTR phSession);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_FLAGS _pb_a1
         cdef _c_CK_VOID_PTR _pb_a2
@@ -21881,7 +22184,7 @@ cdef class Library:
 
 
     def C_CloseSession(self, hSession, /):
-        'C_CloseSession(hSession: int, /) -> None\n\nC: CK_RV C_CloseSession(CK_SESSION_HANDLE hSession);'
+        'C_CloseSession($self, hSession, /)\n--\n\nC_CloseSession(hSession: int, /) -> None\n\nC: CK_RV C_CloseSession(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -21907,7 +22210,7 @@ cdef class Library:
 
 
     def C_CloseAllSessions(self, slotID, /):
-        'C_CloseAllSessions(slotID: int, /) -> None\n\nC: CK_RV C_CloseAllSessions(CK_SLOT_ID slotID);'
+        'C_CloseAllSessions($self, slotID, /)\n--\n\nC_CloseAllSessions(slotID: int, /) -> None\n\nC: CK_RV C_CloseAllSessions(CK_SLOT_ID slotID);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -21933,7 +22236,7 @@ cdef class Library:
 
 
     def C_GetSessionInfo(self, hSession, /):
-        'C_GetSessionInfo(hSession: int, /) -> CK_SESSION_INFO\n\nC: CK_RV C_GetSessionInfo(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo);'
+        'C_GetSessionInfo($self, hSession, /)\n--\n\nC_GetSessionInfo(hSession: int, /) -> CK_SESSION_INFO\n\nC: CK_RV C_GetSessionInfo(CK_SESSION_HANDLE hSession, CK_SESSION_INFO_PTR pInfo);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_SESSION_INFO_PTR _pb_a1
         cdef object _pb_o1
@@ -21966,7 +22269,7 @@ cdef class Library:
 
 
     def C_GetOperationState(self, hSession, /):
-        'C_GetOperationState(hSession: int, /) -> bytes\n\nC: CK_RV C_GetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen);'
+        'C_GetOperationState($self, hSession, /)\n--\n\nC_GetOperationState(hSession: int, /) -> bytes\n\nC: CK_RV C_GetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG_PTR pulOperationStateLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef object _pb_b1
@@ -22020,7 +22323,7 @@ cdef class Library:
 
 
     def C_SetOperationState(self, hSession, pOperationState, hEncryptionKey, hAuthenticationKey, /):
-        'C_SetOperationState(hSession: int, pOperationState: _Buffer | None, hEncryptionKey: int, hAuthenticationKey: int, /) -> None\n\nC: CK_RV C_SetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey);'
+        'C_SetOperationState($self, hSession, pOperationState, hEncryptionKey, hAuthenticationKey, /)\n--\n\nC_SetOperationState(hSession: int, pOperationState: _Buffer | None, hEncryptionKey: int, hAuthenticationKey: int, /) -> None\n\nC: CK_RV C_SetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -22111,7 +22414,7 @@ cdef class Library:
 
 
     def C_Login(self, hSession, userType, pPin, /):
-        'C_Login(hSession: int, userType: int, pPin: _Buffer | None, /) -> None\n\nC: CK_RV C_Login(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);'
+        'C_Login($self, hSession, userType, pPin, /)\n--\n\nC_Login(hSession: int, userType: int, pPin: _Buffer | None, /) -> None\n\nC: CK_RV C_Login(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_USER_TYPE _pb_a1
         cdef _c_CK_UTF8CHAR_PTR _pb_a2
@@ -22194,7 +22497,7 @@ cdef class Library:
 
 
     def C_Logout(self, hSession, /):
-        'C_Logout(hSession: int, /) -> None\n\nC: CK_RV C_Logout(CK_SESSION_HANDLE hSession);'
+        'C_Logout($self, hSession, /)\n--\n\nC_Logout(hSession: int, /) -> None\n\nC: CK_RV C_Logout(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -22220,7 +22523,7 @@ cdef class Library:
 
 
     def C_CreateObject(self, hSession, pTemplate, /):
-        'C_CreateObject(hSession: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_CreateObject(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject);'
+        'C_CreateObject($self, hSession, pTemplate, /)\n--\n\nC_CreateObject(hSession: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_CreateObject(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phObject);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_ATTRIBUTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -22289,7 +22592,7 @@ cdef class Library:
 
 
     def C_CopyObject(self, hSession, hObject, pTemplate, /):
-        'C_CopyObject(hSession: int, hObject: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_CopyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject);'
+        'C_CopyObject($self, hSession, hObject, pTemplate, /)\n--\n\nC_CopyObject(hSession: int, hObject: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_CopyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phNewObject);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
@@ -22366,7 +22669,7 @@ cdef class Library:
 
 
     def C_DestroyObject(self, hSession, hObject, /):
-        'C_DestroyObject(hSession: int, hObject: int, /) -> None\n\nC: CK_RV C_DestroyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject);'
+        'C_DestroyObject($self, hSession, hObject, /)\n--\n\nC_DestroyObject(hSession: int, hObject: int, /) -> None\n\nC: CK_RV C_DestroyObject(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef int _pb_status
@@ -22401,7 +22704,7 @@ cdef class Library:
 
 
     def C_GetObjectSize(self, hSession, hObject, /):
-        'C_GetObjectSize(hSession: int, hObject: int, /) -> int\n\nC: CK_RV C_GetObjectSize(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize);'
+        'C_GetObjectSize($self, hSession, hObject, /)\n--\n\nC_GetObjectSize(hSession: int, hObject: int, /) -> int\n\nC: CK_RV C_GetObjectSize(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ULONG_PTR pulSize);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef _c_CK_ULONG_PTR _pb_a2
@@ -22443,7 +22746,7 @@ cdef class Library:
 
 
     def C_GetAttributeValue(self, hSession, hObject, pTemplate, /):
-        'C_GetAttributeValue(hSession: int, hObject: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> None\n\nC: CK_RV C_GetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);'
+        'C_GetAttributeValue($self, hSession, hObject, pTemplate, /)\n--\n\nC_GetAttributeValue(hSession: int, hObject: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> None\n\nC: CK_RV C_GetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
@@ -22512,7 +22815,7 @@ cdef class Library:
 
 
     def C_SetAttributeValue(self, hSession, hObject, pTemplate, /):
-        'C_SetAttributeValue(hSession: int, hObject: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> None\n\nC: CK_RV C_SetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);'
+        'C_SetAttributeValue($self, hSession, hObject, pTemplate, /)\n--\n\nC_SetAttributeValue(hSession: int, hObject: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> None\n\nC: CK_RV C_SetAttributeValue(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hObject, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
@@ -22582,7 +22885,7 @@ cdef class Library:
 
 
     def C_FindObjectsInit(self, hSession, pTemplate, /):
-        'C_FindObjectsInit(hSession: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> None\n\nC: CK_RV C_FindObjectsInit(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);'
+        'C_FindObjectsInit($self, hSession, pTemplate, /)\n--\n\nC_FindObjectsInit(hSession: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> None\n\nC: CK_RV C_FindObjectsInit(CK_SESSION_HANDLE hSession, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_ATTRIBUTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -22644,7 +22947,7 @@ cdef class Library:
 
 
     def C_FindObjects(self, hSession, phObject, ulMaxObjectCount, /):
-        'C_FindObjects(hSession: int, phObject: _WritableBuffer | c_ulong | c_ulonglong | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
+        'C_FindObjects($self, hSession, phObject, ulMaxObjectCount, /)\n--\n\nC_FindObjects(hSession: int, phObject: _WritableBuffer | c_ulong | c_ulonglong | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -22719,7 +23022,7 @@ cdef class Library:
 
 
     def C_FindObjectsFinal(self, hSession, /):
-        'C_FindObjectsFinal(hSession: int, /) -> None\n\nC: CK_RV C_FindObjectsFinal(CK_SESSION_HANDLE hSession);'
+        'C_FindObjectsFinal($self, hSession, /)\n--\n\nC_FindObjectsFinal(hSession: int, /) -> None\n\nC: CK_RV C_FindObjectsFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -22746,7 +23049,7 @@ cdef class Library:
 
 
     def C_EncryptInit(self, hSession, pMechanism, hKey, /):
-        'C_EncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_EncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_EncryptInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_EncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_EncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -22789,7 +23092,7 @@ cdef class Library:
 
 
     def C_Encrypt(self, hSession, pData, /):
-        'C_Encrypt(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Encrypt(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen);'
+        'C_Encrypt($self, hSession, pData, /)\n--\n\nC_Encrypt(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Encrypt(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -22893,7 +23196,7 @@ cdef class Library:
 
 
     def C_EncryptUpdate(self, hSession, pPart, /):
-        'C_EncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
+        'C_EncryptUpdate($self, hSession, pPart, /)\n--\n\nC_EncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -22997,7 +23300,7 @@ cdef class Library:
 
 
     def C_EncryptFinal(self, hSession, /):
-        'C_EncryptFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_EncryptFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen);'
+        'C_EncryptFinal($self, hSession, /)\n--\n\nC_EncryptFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_EncryptFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastEncryptedPart, CK_ULONG_PTR pulLastEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef object _pb_b1
@@ -23053,7 +23356,7 @@ cdef class Library:
 
 
     def C_DecryptInit(self, hSession, pMechanism, hKey, /):
-        'C_DecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_DecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_DecryptInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_DecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_DecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -23096,7 +23399,7 @@ cdef class Library:
 
 
     def C_Decrypt(self, hSession, pEncryptedData, /):
-        'C_Decrypt(hSession: int, pEncryptedData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Decrypt(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen);'
+        'C_Decrypt($self, hSession, pEncryptedData, /)\n--\n\nC_Decrypt(hSession: int, pEncryptedData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Decrypt(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -23200,7 +23503,7 @@ cdef class Library:
 
 
     def C_DecryptUpdate(self, hSession, pEncryptedPart, /):
-        'C_DecryptUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
+        'C_DecryptUpdate($self, hSession, pEncryptedPart, /)\n--\n\nC_DecryptUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -23304,7 +23607,7 @@ cdef class Library:
 
 
     def C_DecryptFinal(self, hSession, /):
-        'C_DecryptFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_DecryptFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen);'
+        'C_DecryptFinal($self, hSession, /)\n--\n\nC_DecryptFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_DecryptFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pLastPart, CK_ULONG_PTR pulLastPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef object _pb_b1
@@ -23360,7 +23663,7 @@ cdef class Library:
 
 
     def C_DigestInit(self, hSession, pMechanism, /):
-        'C_DigestInit(hSession: int, pMechanism: CK_MECHANISM | None, /) -> None\n\nC: CK_RV C_DigestInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism);'
+        'C_DigestInit($self, hSession, pMechanism, /)\n--\n\nC_DigestInit(hSession: int, pMechanism: CK_MECHANISM | None, /) -> None\n\nC: CK_RV C_DigestInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef int _pb_status
@@ -23395,7 +23698,7 @@ cdef class Library:
 
 
     def C_Digest(self, hSession, pData, /):
-        'C_Digest(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Digest(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen);'
+        'C_Digest($self, hSession, pData, /)\n--\n\nC_Digest(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Digest(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -23499,7 +23802,7 @@ cdef class Library:
 
 
     def C_DigestUpdate(self, hSession, pPart, /):
-        'C_DigestUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_DigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
+        'C_DigestUpdate($self, hSession, pPart, /)\n--\n\nC_DigestUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_DigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -23574,7 +23877,7 @@ cdef class Library:
 
 
     def C_DigestKey(self, hSession, hKey, /):
-        'C_DigestKey(hSession: int, hKey: int, /) -> None\n\nC: CK_RV C_DigestKey(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey);'
+        'C_DigestKey($self, hSession, hKey, /)\n--\n\nC_DigestKey(hSession: int, hKey: int, /) -> None\n\nC: CK_RV C_DigestKey(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE _pb_a1
         cdef int _pb_status
@@ -23609,7 +23912,7 @@ cdef class Library:
 
 
     def C_DigestFinal(self, hSession, /):
-        'C_DigestFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_DigestFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen);'
+        'C_DigestFinal($self, hSession, /)\n--\n\nC_DigestFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_DigestFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef object _pb_b1
@@ -23665,7 +23968,7 @@ cdef class Library:
 
 
     def C_SignInit(self, hSession, pMechanism, hKey, /):
-        'C_SignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_SignInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_SignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -23708,7 +24011,7 @@ cdef class Library:
 
 
     def C_Sign(self, hSession, pData, /):
-        'C_Sign(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Sign(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_Sign($self, hSession, pData, /)\n--\n\nC_Sign(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Sign(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -23812,7 +24115,7 @@ cdef class Library:
 
 
     def C_SignUpdate(self, hSession, pPart, /):
-        'C_SignUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_SignUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
+        'C_SignUpdate($self, hSession, pPart, /)\n--\n\nC_SignUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_SignUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -23887,7 +24190,7 @@ cdef class Library:
 
 
     def C_SignFinal(self, hSession, /):
-        'C_SignFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_SignFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignFinal($self, hSession, /)\n--\n\nC_SignFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_SignFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef object _pb_b1
@@ -23943,7 +24246,7 @@ cdef class Library:
 
 
     def C_SignRecoverInit(self, hSession, pMechanism, hKey, /):
-        'C_SignRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_SignRecoverInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_SignRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_SignRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -23986,7 +24289,7 @@ cdef class Library:
 
 
     def C_SignRecover(self, hSession, pData, /):
-        'C_SignRecover(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignRecover(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignRecover($self, hSession, pData, /)\n--\n\nC_SignRecover(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignRecover(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24090,7 +24393,7 @@ cdef class Library:
 
 
     def C_VerifyInit(self, hSession, pMechanism, hKey, /):
-        'C_VerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_VerifyInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_VerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -24133,7 +24436,7 @@ cdef class Library:
 
 
     def C_Verify(self, hSession, pData, pSignature, /):
-        'C_Verify(hSession: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_Verify(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_Verify($self, hSession, pData, pSignature, /)\n--\n\nC_Verify(hSession: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_Verify(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24254,7 +24557,7 @@ cdef class Library:
 
 
     def C_VerifyUpdate(self, hSession, pPart, /):
-        'C_VerifyUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
+        'C_VerifyUpdate($self, hSession, pPart, /)\n--\n\nC_VerifyUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24329,7 +24632,7 @@ cdef class Library:
 
 
     def C_VerifyFinal(self, hSession, pSignature, /):
-        'C_VerifyFinal(hSession: int, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyFinal($self, hSession, pSignature, /)\n--\n\nC_VerifyFinal(hSession: int, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24404,7 +24707,7 @@ cdef class Library:
 
 
     def C_VerifyRecoverInit(self, hSession, pMechanism, hKey, /):
-        'C_VerifyRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_VerifyRecoverInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_VerifyRecoverInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_VerifyRecoverInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -24447,7 +24750,7 @@ cdef class Library:
 
 
     def C_VerifyRecover(self, hSession, pSignature, /):
-        'C_VerifyRecover(hSession: int, pSignature: _Buffer | None, /) -> bytes\n\nC: CK_RV C_VerifyRecover(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen);'
+        'C_VerifyRecover($self, hSession, pSignature, /)\n--\n\nC_VerifyRecover(hSession: int, pSignature: _Buffer | None, /) -> bytes\n\nC: CK_RV C_VerifyRecover(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24551,7 +24854,7 @@ cdef class Library:
 
 
     def C_DigestEncryptUpdate(self, hSession, pPart, /):
-        'C_DigestEncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DigestEncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
+        'C_DigestEncryptUpdate($self, hSession, pPart, /)\n--\n\nC_DigestEncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DigestEncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24655,7 +24958,7 @@ cdef class Library:
 
 
     def C_DecryptDigestUpdate(self, hSession, pEncryptedPart, /):
-        'C_DecryptDigestUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptDigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
+        'C_DecryptDigestUpdate($self, hSession, pEncryptedPart, /)\n--\n\nC_DecryptDigestUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptDigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24759,7 +25062,7 @@ cdef class Library:
 
 
     def C_SignEncryptUpdate(self, hSession, pPart, /):
-        'C_SignEncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignEncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
+        'C_SignEncryptUpdate($self, hSession, pPart, /)\n--\n\nC_SignEncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignEncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24863,7 +25166,7 @@ cdef class Library:
 
 
     def C_DecryptVerifyUpdate(self, hSession, pEncryptedPart, /):
-        'C_DecryptVerifyUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptVerifyUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
+        'C_DecryptVerifyUpdate($self, hSession, pEncryptedPart, /)\n--\n\nC_DecryptVerifyUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptVerifyUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -24967,7 +25270,7 @@ cdef class Library:
 
 
     def C_GenerateKey(self, hSession, pMechanism, pTemplate, /):
-        'C_GenerateKey(hSession: int, pMechanism: CK_MECHANISM | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_GenerateKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey);'
+        'C_GenerateKey($self, hSession, pMechanism, pTemplate, /)\n--\n\nC_GenerateKey(hSession: int, pMechanism: CK_MECHANISM | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_GenerateKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
@@ -25044,7 +25347,7 @@ cdef class Library:
 
 
     def C_GenerateKeyPair(self, hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, /):
-        'C_GenerateKeyPair(hSession: int, pMechanism: CK_MECHANISM | None, pPublicKeyTemplate: Sequence[CK_ATTRIBUTE] | None, pPrivateKeyTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> tuple[int, int]\n\nC: CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey);'
+        'C_GenerateKeyPair($self, hSession, pMechanism, pPublicKeyTemplate, pPrivateKeyTemplate, /)\n--\n\nC_GenerateKeyPair(hSession: int, pMechanism: CK_MECHANISM | None, pPublicKeyTemplate: Sequence[CK_ATTRIBUTE] | None, pPrivateKeyTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> tuple[int, int]\n\nC: CK_RV C_GenerateKeyPair(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_ATTRIBUTE_PTR pPublicKeyTemplate, CK_ULONG ulPublicKeyAttributeCount, CK_ATTRIBUTE_PTR pPrivateKeyTemplate, CK_ULONG ulPrivateKeyAttributeCount, CK_OBJECT_HANDLE_PTR phPublicKey, CK_OBJECT_HANDLE_PTR phPrivateKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_ATTRIBUTE_PTR _pb_a2
@@ -25161,7 +25464,7 @@ cdef class Library:
 
 
     def C_WrapKey(self, hSession, pMechanism, hWrappingKey, hKey, /):
-        'C_WrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hWrappingKey: int, hKey: int, /) -> bytes\n\nC: CK_RV C_WrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen);'
+        'C_WrapKey($self, hSession, pMechanism, hWrappingKey, hKey, /)\n--\n\nC_WrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hWrappingKey: int, hKey: int, /) -> bytes\n\nC: CK_RV C_WrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hWrappingKey, CK_OBJECT_HANDLE hKey, CK_BYTE_PTR pWrappedKey, CK_ULONG_PTR pulWrappedKeyLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -25241,7 +25544,7 @@ cdef class Library:
 
 
     def C_UnwrapKey(self, hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, /):
-        'C_UnwrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hUnwrappingKey: int, pWrappedKey: _Buffer | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_UnwrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
+        'C_UnwrapKey($self, hSession, pMechanism, hUnwrappingKey, pWrappedKey, pTemplate, /)\n--\n\nC_UnwrapKey(hSession: int, pMechanism: CK_MECHANISM | None, hUnwrappingKey: int, pWrappedKey: _Buffer | None, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_UnwrapKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hUnwrappingKey, CK_BYTE_PTR pWrappedKey, CK_ULONG ulWrappedKeyLen, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -25372,7 +25675,7 @@ cdef class Library:
 
 
     def C_DeriveKey(self, hSession, pMechanism, hBaseKey, pTemplate, /):
-        'C_DeriveKey(hSession: int, pMechanism: CK_MECHANISM | None, hBaseKey: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
+        'C_DeriveKey($self, hSession, pMechanism, hBaseKey, pTemplate, /)\n--\n\nC_DeriveKey(hSession: int, pMechanism: CK_MECHANISM | None, hBaseKey: int, pTemplate: Sequence[CK_ATTRIBUTE] | None, /) -> int\n\nC: CK_RV C_DeriveKey(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hBaseKey, CK_ATTRIBUTE_PTR pTemplate, CK_ULONG ulAttributeCount, CK_OBJECT_HANDLE_PTR phKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -25457,7 +25760,7 @@ cdef class Library:
 
 
     def C_SeedRandom(self, hSession, pSeed, /):
-        'C_SeedRandom(hSession: int, pSeed: _Buffer | None, /) -> None\n\nC: CK_RV C_SeedRandom(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen);'
+        'C_SeedRandom($self, hSession, pSeed, /)\n--\n\nC_SeedRandom(hSession: int, pSeed: _Buffer | None, /) -> None\n\nC: CK_RV C_SeedRandom(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -25532,7 +25835,7 @@ cdef class Library:
 
 
     def C_GenerateRandom(self, hSession, ulRandomLen, /):
-        'C_GenerateRandom(hSession: int, ulRandomLen: int, /) -> bytes\n\nC: CK_RV C_GenerateRandom(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen);'
+        'C_GenerateRandom($self, hSession, ulRandomLen, /)\n--\n\nC_GenerateRandom(hSession: int, ulRandomLen: int, /) -> bytes\n\nC: CK_RV C_GenerateRandom(CK_SESSION_HANDLE hSession, CK_BYTE_PTR RandomData, CK_ULONG ulRandomLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
         cdef object _pb_b1
@@ -25579,7 +25882,7 @@ cdef class Library:
 
 
     def C_GetFunctionStatus(self, hSession, /):
-        'C_GetFunctionStatus(hSession: int, /) -> None\n\nC: CK_RV C_GetFunctionStatus(CK_SESSION_HANDLE hSession);'
+        'C_GetFunctionStatus($self, hSession, /)\n--\n\nC_GetFunctionStatus(hSession: int, /) -> None\n\nC: CK_RV C_GetFunctionStatus(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -25605,7 +25908,7 @@ cdef class Library:
 
 
     def C_CancelFunction(self, hSession, /):
-        'C_CancelFunction(hSession: int, /) -> None\n\nC: CK_RV C_CancelFunction(CK_SESSION_HANDLE hSession);'
+        'C_CancelFunction($self, hSession, /)\n--\n\nC_CancelFunction(hSession: int, /) -> None\n\nC: CK_RV C_CancelFunction(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -25631,7 +25934,7 @@ cdef class Library:
 
 
     def C_WaitForSlotEvent(self, flags, /):
-        'C_WaitForSlotEvent(flags: int, /) -> int\n\nC: CK_RV C_WaitForSlotEvent(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved);'
+        'C_WaitForSlotEvent($self, flags, /)\n--\n\nC_WaitForSlotEvent(flags: int, /) -> int\n\nC: CK_RV C_WaitForSlotEvent(CK_FLAGS flags, CK_SLOT_ID_PTR pSlot, CK_VOID_PTR pRserved);'
         cdef _c_CK_FLAGS _pb_a0
         cdef _c_CK_SLOT_ID_PTR _pb_a1
         cdef _c_CK_SLOT_ID _pb_o1
@@ -25668,7 +25971,7 @@ cdef class Library:
 
 
     def C_GetInterfaceList(self, /):
-        'C_GetInterfaceList() -> list[CK_INTERFACE]\n\nC: CK_RV C_GetInterfaceList(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount);'
+        'C_GetInterfaceList($self, /)\n--\n\nC_GetInterfaceList() -> list[CK_INTERFACE]\n\nC: CK_RV C_GetInterfaceList(CK_INTERFACE_PTR interfaces, CK_ULONG_PTR pulCount);'
         cdef _c_CK_INTERFACE_PTR _pb_a0
         cdef _c_CK_ULONG_PTR _pb_a1
         cdef _c_CK_ULONG _pb_l1 = 0
@@ -25722,7 +26025,7 @@ cdef class Library:
 
 
     def C_GetInterface(self, pInterfaceName, pVersion, flags, /):
-        'C_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
+        'C_GetInterface($self, pInterfaceName, pVersion, flags, /)\n--\n\nC_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
         cdef _c_CK_UTF8CHAR_PTR _pb_a0
         cdef _c_CK_VERSION_PTR _pb_a1
         cdef _c_CK_INTERFACE_PTR_PTR _pb_a2
@@ -25786,7 +26089,7 @@ cdef class Library:
 
 
     def C_LoginUser(self, hSession, userType, pPin, pUsername, /):
-        'C_LoginUser(hSession: int, userType: int, pPin: _Buffer | None, pUsername: _Buffer | None, /) -> None\n\nC: CK_RV C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);'
+        'C_LoginUser($self, hSession, userType, pPin, pUsername, /)\n--\n\nC_LoginUser(hSession: int, userType: int, pPin: _Buffer | None, pUsername: _Buffer | None, /) -> None\n\nC: CK_RV C_LoginUser(CK_SESSION_HANDLE hSession, CK_USER_TYPE userType, CK_CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pUsername, CK_ULONG ulUsernameLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_USER_TYPE _pb_a1
         cdef _c_CK_CHAR_PTR _pb_a2
@@ -25915,7 +26218,7 @@ cdef class Library:
 
 
     def C_SessionCancel(self, hSession, flags, /):
-        'C_SessionCancel(hSession: int, flags: int, /) -> None\n\nC: CK_RV C_SessionCancel(CK_SESSION_HANDLE hSession, CK_FLAGS flags);'
+        'C_SessionCancel($self, hSession, flags, /)\n--\n\nC_SessionCancel(hSession: int, flags: int, /) -> None\n\nC: CK_RV C_SessionCancel(CK_SESSION_HANDLE hSession, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_FLAGS _pb_a1
         cdef int _pb_status
@@ -25950,7 +26253,7 @@ cdef class Library:
 
 
     def C_MessageEncryptInit(self, hSession, pMechanism, hKey, /):
-        'C_MessageEncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageEncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_MessageEncryptInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_MessageEncryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageEncryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -25992,7 +26295,7 @@ cdef class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /)\n--\n\nC_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -26176,7 +26479,7 @@ cdef class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -26285,7 +26588,7 @@ cdef class Library:
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext($self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /)\n--\n\nC_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -26431,7 +26734,7 @@ cdef class Library:
 
 
     def C_MessageEncryptFinal(self, hSession, /):
-        'C_MessageEncryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageEncryptFinal(CK_SESSION_HANDLE hSession);'
+        'C_MessageEncryptFinal($self, hSession, /)\n--\n\nC_MessageEncryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageEncryptFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -26457,7 +26760,7 @@ cdef class Library:
 
 
     def C_MessageDecryptInit(self, hSession, pMechanism, hKey, /):
-        'C_MessageDecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageDecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_MessageDecryptInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_MessageDecryptInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageDecryptInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -26499,7 +26802,7 @@ cdef class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /)\n--\n\nC_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -26683,7 +26986,7 @@ cdef class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -26792,7 +27095,7 @@ cdef class Library:
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext($self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /)\n--\n\nC_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -26938,7 +27241,7 @@ cdef class Library:
 
 
     def C_MessageDecryptFinal(self, hSession, /):
-        'C_MessageDecryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageDecryptFinal(CK_SESSION_HANDLE hSession);'
+        'C_MessageDecryptFinal($self, hSession, /)\n--\n\nC_MessageDecryptFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageDecryptFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -26964,7 +27267,7 @@ cdef class Library:
 
 
     def C_MessageSignInit(self, hSession, pMechanism, hKey, /):
-        'C_MessageSignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageSignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_MessageSignInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_MessageSignInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageSignInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -27006,7 +27309,7 @@ cdef class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -27144,7 +27447,7 @@ cdef class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -27207,7 +27510,7 @@ cdef class Library:
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -27345,7 +27648,7 @@ cdef class Library:
 
 
     def C_MessageSignFinal(self, hSession, /):
-        'C_MessageSignFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageSignFinal(CK_SESSION_HANDLE hSession);'
+        'C_MessageSignFinal($self, hSession, /)\n--\n\nC_MessageSignFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageSignFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -27371,7 +27674,7 @@ cdef class Library:
 
 
     def C_MessageVerifyInit(self, hSession, pMechanism, hKey, /):
-        'C_MessageVerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageVerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
+        'C_MessageVerifyInit($self, hSession, pMechanism, hKey, /)\n--\n\nC_MessageVerifyInit(hSession: int, pMechanism: CK_MECHANISM | None, hKey: int, /) -> None\n\nC: CK_RV C_MessageVerifyInit(CK_SESSION_HANDLE hSession, CK_MECHANISM_PTR pMechanism, CK_OBJECT_HANDLE hKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
@@ -27413,7 +27716,7 @@ cdef class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -27568,7 +27871,7 @@ cdef class Library:
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -27631,7 +27934,7 @@ cdef class Library:
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef _c_CK_ULONG _pb_a2
@@ -27786,7 +28089,7 @@ cdef class Library:
 
 
     def C_MessageVerifyFinal(self, hSession, /):
-        'C_MessageVerifyFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageVerifyFinal(CK_SESSION_HANDLE hSession);'
+        'C_MessageVerifyFinal($self, hSession, /)\n--\n\nC_MessageVerifyFinal(hSession: int, /) -> None\n\nC: CK_RV C_MessageVerifyFinal(CK_SESSION_HANDLE hSession);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
@@ -27814,7 +28117,10 @@ _pb_table_functions = frozenset({"C_Initialize", "C_Finalize", "C_GetInfo", "C_G
 
 
 def load(path, /):
-    """Load the library at ``path`` (dlopen with RTLD_NOW | RTLD_LOCAL) and return its Library.
+    """load(path, /)
+--
+
+Load the library at ``path`` (dlopen with RTLD_NOW | RTLD_LOCAL) and return its Library.
 
     OSError names the path and the loader's message when it cannot be loaded or its function table cannot be had.
     """

@@ -1255,7 +1255,10 @@ cdef class point:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new point holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new point holding a copy of exactly sizeof bytes."""
         cdef point obj = point.__new__(point)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_point):
@@ -1355,7 +1358,10 @@ cdef class segment:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new segment holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new segment holding a copy of exactly sizeof bytes."""
         cdef segment obj = segment.__new__(segment)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "segment.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_segment):
@@ -1466,7 +1472,10 @@ cdef class variant_as:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new variant_as holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new variant_as holding a copy of exactly sizeof bytes."""
         cdef variant_as obj = variant_as.__new__(variant_as)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "variant_as.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_ca_union_anonymous_at_records_h_18_5):
@@ -1583,7 +1592,10 @@ cdef class variant:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new variant holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new variant holding a copy of exactly sizeof bytes."""
         cdef variant obj = variant.__new__(variant)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "variant.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_c_variant):
@@ -1714,7 +1726,10 @@ cdef class number:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new number holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new number holding a copy of exactly sizeof bytes."""
         cdef number obj = number.__new__(number)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cu_number):
@@ -1825,7 +1840,10 @@ cdef class message:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new message holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new message holding a copy of exactly sizeof bytes."""
         cdef message obj = message.__new__(message)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_message):
@@ -1927,7 +1945,10 @@ cdef class node:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new node holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new node holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("node.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -2057,7 +2078,10 @@ cdef class matrix:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new matrix holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new matrix holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
         raise TypeError("matrix.from_bytes: the record holds pointers, which bytes cannot carry")
 
@@ -2121,7 +2145,7 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 
 
 def handle_open(name, /):
-    'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
+    'handle_open(name, /)\n--\n\nhandle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -2152,7 +2176,7 @@ def handle_open(name, /):
 
 
 def handle_close(h, /):
-    'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
+    'handle_close(h, /)\n--\n\nhandle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
     cdef _c_handle_t _pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
@@ -2177,7 +2201,7 @@ def handle_close(h, /):
 
 
 def segment_length(s, /):
-    'segment_length(s: segment | None, /) -> float\n\nC: double segment_length(const struct segment *s);'
+    'segment_length(s, /)\n--\n\nsegment_length(s: segment | None, /) -> float\n\nC: double segment_length(const struct segment *s);'
     cdef const _cs_segment *_pb_a0
     cdef Py_ssize_t _pb_k
     cdef double _pb_r

@@ -1290,7 +1290,7 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 
 
 def sum_all(values, count, /):
-    'sum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
+    'sum_all(values, count, /)\n--\n\nsum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
     cdef const _c_ulong_t *_pb_a0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
@@ -1354,7 +1354,7 @@ def sum_all(values, count, /):
 
 
 def apply(op, a, b, /):
-    'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
+    'apply(op, a, b, /)\n--\n\napply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
     cdef _c_binary_op_ptr _pb_a0
     cdef int _pb_a1
     cdef int _pb_a2
@@ -1390,7 +1390,7 @@ def apply(op, a, b, /):
 
 
 def each(cb, user_data, /):
-    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
+    'each(cb, user_data, /)\n--\n\neach(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     cdef _c_callback _pb_a0
     cdef void *_pb_a1
     cdef Py_buffer _pb_v1

@@ -1186,7 +1186,10 @@ cdef class ck_version:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new ck_version holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new ck_version holding a copy of exactly sizeof bytes."""
         cdef ck_version obj = ck_version.__new__(ck_version)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "ck_version.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_ck_version):
@@ -1287,7 +1290,10 @@ cdef class ck_info:
 
     @staticmethod
     def from_bytes(data, /):
-        """A new ck_info holding a copy of exactly sizeof bytes."""
+        """from_bytes(data, /)
+--
+
+A new ck_info holding a copy of exactly sizeof bytes."""
         cdef ck_info obj = ck_info.__new__(ck_info)
         cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "ck_info.from_bytes: argument 1 (data)")
         if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_ck_info):
