@@ -36,6 +36,11 @@ from .target import DEFAULT_TARGET, TARGETS
 EXIT_OK, EXIT_DIAGNOSTICS, EXIT_USAGE = 0, 1, 2
 
 
+class UsageError(ConfigError):
+    """The command line itself is wrong (a flag's value, nothing to read): exit status 2, as
+    argparse's own usage errors."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit with status 2 and our own wording."""
 
@@ -50,21 +55,29 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", "-c", metavar="FILE", help="pegbind.toml or pyproject.toml with [tool.pegbind]")
     parser.add_argument("--binding", metavar="NAME", help="with a config of several [[binding]] tables: the one to use")
     parser.add_argument("--name", "-n", help="Python module name (default: the first header's stem)")
-    parser.add_argument("-I", "--include-dir", dest="include_dirs", action="append", default=[], metavar="DIR")
-    parser.add_argument("-D", "--define", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
-    parser.add_argument("-U", "--undefine", dest="undefines", action="append", default=[], metavar="NAME")
+    parser.add_argument("-I", "--include-dir", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="search DIR for #include, before the system folders (repeatable; "
+                             "config key: include_dirs)")
+    parser.add_argument("-D", "--define", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="define a macro before the headers are read, as cc -D (repeatable; config key: defines)")
+    parser.add_argument("-U", "--undefine", dest="undefines", action="append", default=[], metavar="NAME",
+                        help="undefine a predefined macro, as cc -U (repeatable; config key: undefines)")
     parser.add_argument("--target", choices=sorted(TARGETS),
                         help=f"data model and predefines (default {DEFAULT_TARGET})")
     parser.add_argument("--backend", dest="backends", action="append", choices=backend_names(),
                         help="repeatable (default cython)")
     parser.add_argument("-l", "--link", action="append", default=[], metavar="LIB", help="link against libLIB")
-    parser.add_argument("-L", "--library-dir", dest="library_dirs", action="append", default=[], metavar="DIR")
-    parser.add_argument("--source", dest="sources", action="append", default=[], metavar="FILE.c")
+    parser.add_argument("-L", "--library-dir", dest="library_dirs", action="append", default=[], metavar="DIR",
+                        help="search DIR for the -l libraries, at link and at load time (repeatable; "
+                             "config key: library_dirs)")
+    parser.add_argument("--source", dest="sources", action="append", default=[], metavar="FILE.c",
+                        help="a C file compiled into the module, for a library that is not installed "
+                             "(repeatable; config key: sources)")
     parser.add_argument("--load", choices=("link", "dynamic"), help="link time (default) or load(path) at run time")
     parser.add_argument("--function-table", metavar="GETTER:STRUCT", help="e.g. C_GetFunctionList:CK_FUNCTION_LIST")
     parser.add_argument("--include", action="append", default=[], metavar="GLOB", help="names to bind (default *)")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="names to leave out")
-    parser.add_argument("--strip-prefix", metavar="PREFIX")
+    parser.add_argument("--strip-prefix", metavar="PREFIX", help="leave PREFIX off the Python names (vm_add: add)")
     parser.add_argument("--error-policy", metavar="RETURN_TYPE:SUCCESS[:CODES]", help="e.g. CK_RV:CKR_OK:CKR_*")
     parser.add_argument(
         "--function", dest="functions", action="append", default=[], metavar="GLOB:PARAM=ROLE[,...]",
@@ -78,13 +91,15 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
              "--function 'sqlite3_exec:callback=on_error(1)')",
     )
     parser.add_argument("--release-gil", action="store_true", default=None, help="release the GIL in every call")
-    parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER")
+    parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER",
+                        help="an #include <HEADER> that may be missing here: read on without it (repeatable)")
     parser.add_argument(
         "--bind-header", dest="bind_headers", action="append", default=[], metavar="GLOB",
         help="also bind the declarations of headers matching GLOB ('!GLOB': leave them out); "
         "by default only the named headers, their folders and the -I folders are bound",
     )
-    parser.add_argument("-o", "--output-dir", metavar="DIR")
+    parser.add_argument("-o", "--output-dir", metavar="DIR",
+                        help="where the generated files go (default build/pegbind)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -147,31 +162,31 @@ def build_parser() -> argparse.ArgumentParser:
 def _split_pair(flag: str, text: str, parts: int) -> list[str]:
     pieces = text.split(":")
     if len(pieces) < parts:
-        raise ConfigError(Diagnostic(None, f"{flag}: expected {parts} parts separated by ':', got {text!r}"))
+        raise UsageError(Diagnostic(None, f"{flag}: expected {parts} parts separated by ':', got {text!r}"))
     return pieces
 
 
 def _function_rule(text: str) -> FunctionRule:
     pattern, sep, roles_text = text.partition(":")
     if not sep or not pattern:
-        raise ConfigError(Diagnostic(None, f"--function: expected GLOB:PARAM=ROLE[,...], got {text!r}"))
+        raise UsageError(Diagnostic(None, f"--function: expected GLOB:PARAM=ROLE[,...], got {text!r}"))
     roles = {}
     returns_owner = None
     for item in filter(None, (part.strip() for part in _split_roles(roles_text))):
         name, eq, role = item.partition("=")
         if not eq:
-            raise ConfigError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
+            raise UsageError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
         if name.strip() == "return":  # no parameter can be called so: it is the result
             try:
                 returns_owner = parse_owner(role)
             except ValueError:
-                raise ConfigError(Diagnostic(
+                raise UsageError(Diagnostic(
                     None, f"--function: expected return=owned(FUNCTION), got {item!r}")) from None
             continue
         try:
             roles[name.strip()] = parse_role(role)
         except ValueError:
-            raise ConfigError(Diagnostic(None, f"--function: unknown role {role!r} for parameter {name!r}")) from None
+            raise UsageError(Diagnostic(None, f"--function: unknown role {role!r} for parameter {name!r}")) from None
     return FunctionRule(pattern, roles, returns_owner=returns_owner, key="--function")
 
 
@@ -198,7 +213,7 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
     if args.headers:
         changes["headers"] = tuple(Path(h) for h in args.headers)
     if base is None and not args.headers:
-        raise ConfigError(
+        raise UsageError(
             Diagnostic(None, "no headers given and no pegbind.toml or [tool.pegbind] here "
                              "(try: pegbind COMMAND HEADER.h)")
         )
@@ -229,7 +244,7 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
     if args.output_dir:
         changes["output_dir"] = cwd / args.output_dir
         if changes["output_dir"].exists() and not changes["output_dir"].is_dir():
-            raise ConfigError(Diagnostic(None, f"--output-dir: {args.output_dir} exists and is not a folder"))
+            raise UsageError(Diagnostic(None, f"--output-dir: {args.output_dir} exists and is not a folder"))
     if args.function_table:
         getter, struct = _split_pair("--function-table", args.function_table, 2)[:2]
         changes["function_table"] = FunctionTable(getter, struct)
@@ -246,7 +261,7 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
             try:
                 callbacks[name.strip()] = parse_on_error(text)
             except ValueError:
-                raise ConfigError(Diagnostic(
+                raise UsageError(Diagnostic(
                     None, f"--callback: expected TYPEDEF=on_error(VALUE), got {item!r}")) from None
         changes["callbacks"] = callbacks
     # The module name: --name, else the config's (checked when read), else the first header's stem.
@@ -254,9 +269,9 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
     if name is not None:
         if not is_module_name(name):
             where = "--name" if args.name else f"{args.headers[0]} (choose a module name with --name)"
-            raise ConfigError(Diagnostic(None, f"{where}: {name!r} is not a valid Python module name"))
+            raise UsageError(Diagnostic(None, f"{where}: {name!r} is not a valid Python module name"))
         if builtin_module_problem(name) and args.name:
-            raise ConfigError(Diagnostic(None, f"--name: {builtin_module_problem(name)}: choose another name"))
+            raise UsageError(Diagnostic(None, f"--name: {builtin_module_problem(name)}: choose another name"))
         if builtin_module_problem(name):
             # a name taken from the header: one that works instead, and say so
             _warn(Diagnostic(None, f"{builtin_module_problem(name)}: the module is named {name + '_'!r} "
@@ -285,11 +300,11 @@ def _base_config(args: argparse.Namespace) -> BindingConfig | None:
             if binding.name == args.binding:
                 return binding
         names = ", ".join(b.name for b in bindings)
-        raise ConfigError(Diagnostic(None, f"--binding: no binding named {args.binding!r} in {path} "
+        raise UsageError(Diagnostic(None, f"--binding: no binding named {args.binding!r} in {path} "
                                            f"(there are: {names})"))
     if len(bindings) > 1:
         names = ", ".join(b.name for b in bindings)
-        raise ConfigError(Diagnostic(None, f"{path} holds several bindings ({names}): choose one with --binding"))
+        raise UsageError(Diagnostic(None, f"{path} holds several bindings ({names}): choose one with --binding"))
     return bindings[0]
 
 
@@ -302,7 +317,7 @@ def _template_dirs(args: argparse.Namespace) -> list[Path]:
     folders = [Path(t) for t in args.templates]
     for folder in folders:
         if not folder.is_dir():
-            raise ConfigError(Diagnostic(None, f"--templates: {folder} is not a folder"))
+            raise UsageError(Diagnostic(None, f"--templates: {folder} is not a folder"))
     return folders
 
 
@@ -438,6 +453,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = _config_from_args(args)
         return _COMMANDS[args.command](args, config)
+    except UsageError as exc:
+        _report(exc.diagnostics)
+        return EXIT_USAGE
     except PegbindError as exc:
         _report(exc.diagnostics)
         return EXIT_DIAGNOSTICS

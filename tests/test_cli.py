@@ -25,10 +25,31 @@ def test_usage_errors_exit_2():
     assert run_pegbind("dump", "--target", "pdp11", "x.h").returncode == 2
 
 
-def test_no_headers_and_no_config_is_a_diagnostic(tmp_path):
+def test_no_headers_and_no_config_is_a_usage_error(tmp_path):
     result = run_pegbind("generate", cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.startswith("error: no headers given and no pegbind.toml")
+
+
+def test_every_flag_says_what_it_does():
+    from pegbind.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    for name, parser in commands.choices.items():  # type: ignore[union-attr]
+        silent = [a.option_strings or a.dest for a in parser._actions if not a.help]
+        assert not silent, f"pegbind {name}: no help for {silent}"
+
+
+def test_generated_files_follow_the_umask(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    result = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    import os
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    for path in (tmp_path / "out").iterdir():
+        assert path.stat().st_mode & 0o777 == 0o666 & ~mask, path
 
 
 def test_bad_config_key_is_named(tmp_path):
@@ -137,12 +158,15 @@ def test_what_a_backend_cannot_express_is_reported_not_dropped(tmp_path):
         (["--name", "class"], "error: --name: 'class' is not a valid Python module name"),
         (["-o", "m.h"], "error: --output-dir: m.h exists and is not a folder"),
         (["--templates", "nowhere"], "error: --templates: nowhere is not a folder"),
+        (["--function", "f:a"], "error: --function: expected PARAM=ROLE, got 'a'"),
+        (["--function", "f:x=sideways"], "error: --function: unknown role 'sideways' for parameter 'x'"),
+        (["--callback", "t=maybe"], "error: --callback: expected TYPEDEF=on_error(VALUE), got 't=maybe'"),
     ],
 )
-def test_bad_flags_are_diagnostics(tmp_path, args, message):
+def test_bad_flags_are_usage_errors(tmp_path, args, message):
     (tmp_path / "m.h").write_text("int f(int x);\n")
     result = run_pegbind("generate", "m.h", *args, cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.strip() == message
 
 
@@ -158,7 +182,7 @@ def test_unwritable_output_is_a_diagnostic(tmp_path):
 def test_a_module_name_taken_from_the_header_says_so(tmp_path):
     (tmp_path / "3d-math.h").write_text("int f(int x);\n")
     result = run_pegbind("generate", "3d-math.h", cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.strip() == (
         "error: 3d-math.h (choose a module name with --name): '3d_math' is not a valid Python module name"
     )

@@ -21,8 +21,19 @@ from ..passes.binding import BindingModel
 from .env import make_environment
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading it means setting it: put it back at once
+    os.umask(mask)
+    return mask
+
+
+#: the mode a new file gets from open() under this process's umask (a temporary file's is 0600)
+_FILE_MODE = 0o666 & ~_umask()
+
+
 def write_if_changed(path: Path, text: str) -> bool:
-    """Write ``text`` to ``path`` atomically unless it already holds exactly those bytes."""
+    """Write ``text`` to ``path`` atomically unless it already holds exactly those bytes; the
+    file's mode is what the umask gives a new file, as for any file a command writes."""
     data = text.encode("utf-8")
     try:
         if path.read_bytes() == data:
@@ -34,6 +45,7 @@ def write_if_changed(path: Path, text: str) -> bool:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(temp, _FILE_MODE)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
