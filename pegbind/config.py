@@ -8,17 +8,19 @@ the folder of the file that names them.
 """
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import keyword
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from .backends import backend_names
 from .diagnostics import ConfigError, Coord, Diagnostic
+from .tomlkeys import locate
 
 try:  # Python 3.11+
     import tomllib as _toml
@@ -115,6 +117,17 @@ class BindingConfig:
     #: function pointer typedef -> what its callables give C when they raise (``on_error(V)``'s V),
     #: as in ``callbacks = { curl_write_callback = "on_error(CURL_WRITEFUNC_ERROR)" }``
     callbacks: Mapping[str, str] = field(default_factory=dict)
+    #: what the keys of this binding are named from the file's root, for messages
+    #: (``tool.pegbind.`` in a pyproject.toml, ``binding[1].`` for a second [[binding]])
+    key_prefix: str = ""
+
+    def key(self, name: str) -> str:
+        """The configuration key ``name`` (``functions[2].params``) as messages name it: from the file's root."""
+        return self.key_prefix + name
+
+    def coord(self, key: str) -> Coord:
+        """Where the key ``key``, named as by :meth:`key`, is written in the configuration file."""
+        return config_coord(self.source, key)
 
     def rules_for(self, function: str) -> list[FunctionRule]:
         """The rules matching ``function``, in file order (later ones win on conflicts)."""
@@ -156,6 +169,25 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
 }
 
 
+def config_coord(source: str, key: str) -> Coord:
+    """Where ``key`` (named from the root: ``tool.pegbind.headers``) is written in the configuration
+    file ``source``: the key itself, or, for one that is missing, the table that should hold it.
+    The file is read again only for a diagnostic."""
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except (OSError, ValueError):  # the command line, or a file gone since
+        return Coord(source, 1, 1)
+    return Coord(source, *locate(text, key))
+
+
+def _unknown_key(key: str, known: Iterable[str]) -> str:
+    """The message for an unknown key: the known key it most likely misspells, and the others."""
+    known = sorted(known)
+    close = difflib.get_close_matches(key.rpartition(".")[2], known, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown key ({hint}known keys: {', '.join(known)})"
+
+
 class _Reader:
     """Checks one TOML table against the schema, collecting every problem."""
 
@@ -164,7 +196,7 @@ class _Reader:
         self.problems: list[Diagnostic] = []
 
     def fail(self, key: str, message: str) -> None:
-        self.problems.append(Diagnostic(Coord(self.source, 1, 1) if self.source else None, f"{key}: {message}"))
+        self.problems.append(Diagnostic(config_coord(self.source, key) if self.source else None, f"{key}: {message}"))
 
     def strings(self, key: str, value: Any) -> tuple[str, ...]:
         if isinstance(value, str):
@@ -186,8 +218,7 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
     for key, value in table.items():
         expected = _SIMPLE_KEYS.get(key)
         if expected is None:
-            known = ", ".join(sorted(_SIMPLE_KEYS))
-            reader.fail(prefix + key, f"unknown key (known keys: {known})")
+            reader.fail(prefix + key, _unknown_key(key, _SIMPLE_KEYS))
         elif not isinstance(value, expected) or (expected == (list, str) and isinstance(value, bool)):
             reader.fail(prefix + key, f"expected {_type_name(expected)}, got {type(value).__name__}")
     if reader.problems:
@@ -196,7 +227,7 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
     def paths(key: str) -> tuple[Path, ...]:
         return tuple(_resolve(base_dir, p) for p in reader.strings(prefix + key, table.get(key, [])))
 
-    values: dict[str, Any] = {"source": source}
+    values: dict[str, Any] = {"source": source, "key_prefix": prefix}
     if "name" not in table:
         reader.fail(prefix + "name", "missing (the Python module name of the binding)")
     else:
@@ -291,7 +322,7 @@ def _defines(reader: _Reader, key: str, value: Any) -> dict[str, str | None]:
 def _function_table(reader: _Reader, key: str, value: Mapping[str, Any]) -> FunctionTable | None:
     unknown = set(value) - {"getter", "struct"}
     for extra in sorted(unknown):
-        reader.fail(f"{key}.{extra}", "unknown key (known keys: getter, struct)")
+        reader.fail(f"{key}.{extra}", _unknown_key(extra, ("getter", "struct")))
     for needed in ("getter", "struct"):
         if not isinstance(value.get(needed), str):
             reader.fail(f"{key}.{needed}", "expected a string")
@@ -303,7 +334,7 @@ def _function_table(reader: _Reader, key: str, value: Mapping[str, Any]) -> Func
 def _error_policy(reader: _Reader, key: str, value: Mapping[str, Any]) -> ErrorPolicy | None:
     unknown = set(value) - {"return_type", "success", "codes"}
     for extra in sorted(unknown):
-        reader.fail(f"{key}.{extra}", "unknown key (known keys: codes, return_type, success)")
+        reader.fail(f"{key}.{extra}", _unknown_key(extra, ("codes", "return_type", "success")))
     if not isinstance(value.get("return_type"), str):
         reader.fail(f"{key}.return_type", "expected a string (the C return type, e.g. \"CK_RV\")")
     success = value.get("success", 0)
@@ -391,7 +422,7 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
             continue
         for extra in sorted(set(item) - {"match", "params", "release_gil", "errors", "nonnull", "returns"}):
             reader.fail(f"{where}.{extra}",
-                        "unknown key (known keys: errors, match, nonnull, params, release_gil, returns)")
+                        _unknown_key(extra, ("errors", "match", "nonnull", "params", "release_gil", "returns")))
         pattern = item.get("match")
         if not isinstance(pattern, str):
             reader.fail(f"{where}.match", "expected a glob string naming functions")
@@ -457,25 +488,28 @@ def load_config(path: str | Path) -> list[BindingConfig]:
         data = _toml.loads(text)
     except _toml.TOMLDecodeError as exc:
         raise ConfigError(_toml_diagnostic(path, text, exc)) from None
+    root = ""
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("pegbind")
         if data is None:
             raise ConfigError(f"{path}: no [tool.pegbind] table")
+        root = "tool.pegbind."
     base_dir = path.parent
     if "binding" in data:
         extra = sorted(set(data) - {"binding"})
         if extra:
-            raise ConfigError(
-                Diagnostic(Coord(str(path), 1, 1), f"{extra[0]}: put binding settings inside [[binding]] tables")
-            )
+            key = root + extra[0]
+            raise ConfigError(Diagnostic(config_coord(str(path), key),
+                                         f"{key}: put binding settings inside [[binding]] tables"))
         tables = data["binding"]
         if not isinstance(tables, list):
-            raise ConfigError(Diagnostic(Coord(str(path), 1, 1), "binding: expected [[binding]] tables"))
+            key = root + "binding"
+            raise ConfigError(Diagnostic(config_coord(str(path), key), f"{key}: expected [[binding]] tables"))
         return [
-            binding_from_table(t, base_dir=base_dir, source=str(path), prefix=f"binding[{i}].")
+            binding_from_table(t, base_dir=base_dir, source=str(path), prefix=f"{root}binding[{i}].")
             for i, t in enumerate(tables)
         ]
-    return [binding_from_table(data, base_dir=base_dir, source=str(path))]
+    return [binding_from_table(data, base_dir=base_dir, source=str(path), prefix=root)]
 
 
-CONFIG_KEYS = tuple(f.name for f in fields(BindingConfig) if f.name != "source")
+CONFIG_KEYS = tuple(f.name for f in fields(BindingConfig) if f.name not in ("source", "key_prefix"))

@@ -95,34 +95,40 @@ def _generate_each(
     from .exports import linked_exports
     from .passes import run_passes
 
-    where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
+    def at(key: str) -> Coord | None:  # where the config file sets key
+        return config.coord(config.key(key)) if config.source != "<command line>" else None
+
     clashing = _clashing_backends(backends, config.name, out_dir)
     if clashing:
-        raise ConfigError(Diagnostic(where, f"backends {', '.join(clashing)} would each write the module "
-                                            f"{config.name!r} into {out_dir}: generate one at a time (--backend) into "
-                                            "separate folders (-o) or under separate names (--name)"))
+        raise ConfigError(Diagnostic(at("backends"),
+                                     f"backends {', '.join(clashing)} would each write the module {config.name!r} "
+                                     f"into {out_dir}: generate one at a time (--backend) into separate folders (-o) "
+                                     "or under separate names (--name)"))
     from .toolchain import python_feature_macros
 
     compiled = [b for b in backends if get_backend(b).compiled(config)]
     undone = sorted(set(config.undefines) & set(python_feature_macros(get_target(config.target).name)))
     if compiled and undone:
-        raise ConfigError(Diagnostic(where, f"undefines: Python.h defines {', '.join(undone)} before any header a "
-                                            f"{compiled[0]} module includes, so its C code cannot see the headers "
-                                            "without them (the ctypes backend can)"))
+        raise ConfigError(Diagnostic(at("undefines"),
+                                     f"{config.key('undefines')}: Python.h defines {', '.join(undone)} before any "
+                                     f"header a {compiled[0]} module includes, so its C code cannot see the headers "
+                                     "without them (the ctypes backend can)"))
     exports = linked_exports(config)
     if exports is not None and exports.archives and "ctypes" in backends:
-        raise ConfigError(Diagnostic(where, f"link: {exports.archives[0]} is a static library, and a ctypes module "
-                                            "opens its libraries when imported: link a shared one, or use the Cython "
-                                            "or cffi backend"))
+        raise ConfigError(Diagnostic(at("link"),
+                                     f"{config.key('link')}: {exports.archives[0]} is a static library, and a ctypes "
+                                     "module opens its libraries when imported: link a shared one, or use the Cython "
+                                     "or cffi backend"))
     if report is not None:
         shadowed = config.name.partition(".")[0]
         if shadowed in sys.stdlib_module_names:
-            report(Diagnostic(where, f"the module name {config.name!r} is also a standard library module: importing "
-                                     f"the binding replaces the standard {shadowed} for the whole process; choose "
-                                     "another name with --name (config key: name)", "warning"))
+            report(Diagnostic(at("name"),
+                              f"the module name {config.name!r} is also a standard library module: importing "
+                              f"the binding replaces the standard {shadowed} for the whole process; choose "
+                              "another name with --name (config key: name)", "warning"))
         for name in exports.not_found if exports is not None else ():
-            report(Diagnostic(where, f"no lib{name}.so or lib{name}.a in the library folders: which of its functions "
-                                     "exist is not checked", "warning"))
+            report(Diagnostic(at("link"), f"no lib{name}.so or lib{name}.a in the library folders: which of its "
+                                          "functions exist is not checked", "warning"))
         for problem in exports.problems if exports is not None else ():
             report(problem)
     binding = run_passes(read.module, config, read.target, exports)

@@ -29,7 +29,7 @@ from setuptools.command.build_ext import build_ext as _setuptools_build_ext
 
 from .backends import REGISTRY
 from .config import BindingConfig, load_config
-from .diagnostics import ConfigError, Coord, Diagnostic, PegbindError
+from .diagnostics import ConfigError, Diagnostic, PegbindError
 
 try:  # setuptools >= 59 re-exports distutils' errors
     from setuptools.errors import SetupError
@@ -95,7 +95,7 @@ def _for_the_hook(config: BindingConfig) -> BindingConfig:
 
     buildable = [backend for backend in config.backends if backend in HOOK_BACKENDS]
     if not buildable:
-        where = Coord(config.source, 1, 1) if config.source != "<command line>" else None
+        where = config.coord(config.key("backends")) if config.source != "<command line>" else None
         raise ConfigError(Diagnostic(where, f"backends: the setuptools hook builds only {' and '.join(HOOK_BACKENDS)} "
                                             f"bindings, and {config.name!r} asks for {', '.join(config.backends)}: "
                                             f"add {HOOK_BACKENDS[0]!r} to its backends, or build it with "

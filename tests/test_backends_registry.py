@@ -68,7 +68,7 @@ def test_config_validation_reads_the_registry(tmp_path, extra_backend):
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert caught.value.render().startswith(
-        f"{path}:1:1: error: backends: unknown backend 'rust' (choose from cython, cffi, ctypes, extra)")
+        f"{path}:3:1: error: backends: unknown backend 'rust' (choose from cython, cffi, ctypes, extra)")
     path.write_text('name = "m"\nheaders = ["a.h"]\nbackends = ["extra"]\n')
     assert load_config(path)[0].backends == ("extra",)
 
@@ -150,7 +150,7 @@ def test_setuptools_hook_refuses_a_binding_it_cannot_build(tmp_path):
     with pytest.raises(SystemExit) as caught:
         bindings(path)
     assert str(caught.value).startswith(
-        f"error: pegbind configuration {path}:\n{path}:1:1: error: backends: the setuptools hook builds only cython "
+        f"error: pegbind configuration {path}:\n{path}:3:1: error: backends: the setuptools hook builds only cython "
         "bindings, and 'm' asks for ctypes, cffi: add 'cython' to its backends, or build it with `pegbind build`\n")
 
 

@@ -57,7 +57,7 @@ def test_bad_config_key_is_named(tmp_path):
     config.write_text('name = "m"\nheaders = ["m.h"]\nbackend = "cython"\n')
     result = run_pegbind("generate", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr.startswith(f"{config.name}:1:1: error: backend: unknown key")
+    assert result.stderr.startswith(f"{config.name}:3:1: error: backend: unknown key (did you mean 'backends'?")
     assert "Traceback" not in result.stderr
 
 
@@ -186,3 +186,16 @@ def test_a_module_name_taken_from_the_header_says_so(tmp_path):
     assert result.stderr.strip() == (
         "error: 3d-math.h (choose a module name with --name): '3d_math' is not a valid Python module name"
     )
+
+
+def test_a_rule_the_headers_contradict_is_reported_at_the_rule(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x, char **out);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes"]\n\n'
+        '[[functions]]\nmatch = "f"\nparams = { x = "on_error(1)" }\n'
+    )
+    result = run_pegbind("generate", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "pegbind.toml:7:12: error: functions[0].params.x: on_error(1) is for a function pointer parameter, "
+        "but 'x' of f is not one")

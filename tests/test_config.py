@@ -84,29 +84,46 @@ headers = ["b.h"]
 
 
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("text", "where", "message"),
     [
-        ('name = "m"\nheaders = ["a.h"]\nheadrs = ["b.h"]\n', "headrs: unknown key"),
-        ('name = "m"\nheaders = 3\n', "headers: expected a list or a string, got int"),
-        ('headers = ["a.h"]\n', "name: missing"),
-        ('name = "not valid"\nheaders = ["a.h"]\n', "name: 'not valid' is not a valid Python module name"),
-        ('name = "m"\nheaders = ["a.h"]\nbackends = ["rust"]\n', "backends: unknown backend 'rust'"),
-        ('name = "m"\nheaders = ["a.h"]\ntarget = "vax"\n', "target: unknown target 'vax'"),
-        ('name = "m"\nheaders = ["a.h"]\nload = "lazy"\n', 'load: expected "link" or "dynamic"'),
+        ('name = "m"\nheaders = ["a.h"]\nheadrs = ["b.h"]\n', "3:1", "headrs: unknown key (did you mean 'headers'?"),
+        ('name = "m"\nheaders = 3\n', "2:1", "headers: expected a list or a string, got int"),
+        ('headers = ["a.h"]\n', "1:1", "name: missing"),
+        ('name = "not valid"\nheaders = ["a.h"]\n', "1:1", "name: 'not valid' is not a valid Python module name"),
+        ('name = "m"\nheaders = ["a.h"]\nbackends = ["rust"]\n', "3:1", "backends: unknown backend 'rust'"),
+        ('name = "m"\nheaders = ["a.h"]\ntarget = "vax"\n', "3:1", "target: unknown target 'vax'"),
+        ('name = "m"\nheaders = ["a.h"]\nload = "lazy"\n', "3:1", 'load: expected "link" or "dynamic"'),
         (
-            'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nparams = { p = "outt" }\n',
+            'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nparams = { p = "outt" }\n', "5:12",
             "functions[0].params.p: unknown role 'outt'",
         ),
-        ('name = "m"\nheaders = ["a.h"]\nerror_policy = { success = 0 }\n', "error_policy.return_type: expected a string"),
+        ('name = "m"\nheaders = ["a.h"]\nerror_policy = { success = 0 }\n', "3:1",
+         "error_policy.return_type: expected a string"),
+        ('name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nparms = { p = "out" }\n', "5:1",
+         "functions[0].parms: unknown key (did you mean 'params'?"),
     ],
 )
-def test_mistakes_name_the_key_and_file(tmp_path, text, message):
+def test_mistakes_name_the_key_and_file(tmp_path, text, where, message):
+    # at the key's own line and column (a missing key: the table that should hold it)
     path = write(tmp_path, text)
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     rendered = caught.value.render()
-    assert rendered.startswith(f"{path}:1:1: error: ")
-    assert message in rendered
+    assert rendered.startswith(f"{path}:{where}: error: {message}")
+
+
+def test_a_pyproject_s_keys_are_named_from_its_root(tmp_path):
+    path = write(tmp_path, '[project]\nname = "p"\n\n[tool.pegbind]\nname = "m"\nheaders = ["a.h"]\n'
+                           'functions = { "f*" = { params = { x = "sideways" } } }\n', name="pyproject.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.render().startswith(
+        f"{path}:7:35: error: tool.pegbind.functions[0].params.x: unknown role 'sideways'")
+    binding = write(tmp_path, '[[tool.pegbind.binding]]\nname = "a"\nheaders = ["a.h"]\n\n'
+                              '[[tool.pegbind.binding]]\nname = "b"\nheders = ["b.h"]\n', name="pyproject.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_config(binding)
+    assert caught.value.render().startswith(f"{binding}:7:1: error: tool.pegbind.binding[1].heders: unknown key")
 
 
 def test_invalid_toml_points_at_line_and_column(tmp_path):
@@ -184,3 +201,27 @@ def test_a_callbacks_entry_that_is_no_on_error_is_an_error(tmp_path, value):
         load_config(path)
     message = caught.value.diagnostics[0].message
     assert message.startswith('callbacks.sink: expected "on_error(VALUE)", what the callables of this function pointer')
+
+
+def test_the_key_locator_reads_every_toml_form():
+    from pegbind.tomlkeys import locate
+
+    text = (
+        '# a comment = "not a key"\n'
+        'name = "m"  # trailing\n'
+        'headers = [\n  "a.h",\n  "b.h",\n]\n'
+        'notes = """\nkey = "not a key either"\n"""\n'
+        "'quoted key' = 1\n"
+        'functions = { "f*" = { params = { a = "out" } }, "g*" = { match = "x" } }\n'
+        "[error_policy]\nreturn_type = 'CK_RV'\n"
+        "[[rules]]\nx = 1\n[[rules]]\nx.y = 2\n"
+    )
+    assert locate(text, "name") == (2, 1)
+    assert locate(text, "headers[1]") == (5, 3)
+    assert locate(text, "key") == (1, 1)  # inside a comment and a string: not a key
+    assert locate(text, "quoted key") == (10, 1)
+    assert locate(text, "functions[1].match") == (11, 59)
+    assert locate(text, "functions[0].params.a") == (11, 35)
+    assert locate(text, "error_policy.return_type") == (13, 1)
+    assert locate(text, "error_policy.codes") == (12, 1)  # missing: its table
+    assert locate(text, "rules[1].x.y") == (17, 3)

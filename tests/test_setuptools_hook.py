@@ -76,5 +76,5 @@ def test_config_error_stops_the_build_with_the_diagnostic(tmp_path, vecmath_libr
     (project / "pegbind.toml").write_text('name = "vecmath"\nheaders = ["vecmath.h"]\nlinks = ["vecmath"]\n')
     built = run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], project)
     assert built.returncode != 0
-    assert "pegbind.toml:1:1: error: links: unknown key" in built.stderr
+    assert "pegbind.toml:3:1: error: links: unknown key (did you mean 'link'?" in built.stderr
     assert "Traceback" not in built.stderr

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
-from ..diagnostics import ConfigError, Coord, Diagnostic, PegbindError
+from ..diagnostics import ConfigError, Diagnostic, PegbindError
 from ..model import Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from .binding import (
@@ -251,12 +251,13 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
             continue  # an argument or result no Python value stands for: no class, as no parameter
         if typedef.name in config.callbacks:
             callback = callback_on_error(module, config, callback, config.callbacks[typedef.name],
-                                         f"callbacks.{typedef.name}")
+                                         config.key(f"callbacks.{typedef.name}"))
         add(typedef.name, callback)
     for name in config.callbacks:
         if name not in pointers:
-            raise ConfigError(Diagnostic(Coord(config.source, 1, 1),
-                                         f"callbacks.{name}: the headers declare no function pointer type {name}"))
+            key = config.key(f"callbacks.{name}")
+            raise ConfigError(Diagnostic(config.coord(key),
+                                         f"{key}: the headers declare no function pointer type {name}"))
     return tuple(found.values())
 
 

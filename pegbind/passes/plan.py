@@ -218,7 +218,7 @@ def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding
     """``cb`` giving C the value ``text`` names (a constant of the headers, or a number) when its
     callable raises; a ConfigError naming ``where`` (the config key) when that cannot be."""
     def fail(problem: str) -> ConfigError:
-        return ConfigError(Diagnostic(Coord(config.source, 1, 1), f"{where}: on_error({text}): {problem}"))
+        return ConfigError(Diagnostic(config.coord(where), f"{where}: on_error({text}): {problem}"))
 
     value: int | float | None = None
     named = next((c.value for c in module.constants if c.name == text), None)
@@ -608,7 +608,7 @@ def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kin
     if role == "out" and (kind in _OWNABLE or kind == "record"):
         return
     raise ConfigError(Diagnostic(
-        Coord(config.source, 1, 1),
+        config.coord(key),
         f"{key}: owned({owner}) is for what C hands over (a returned pointer, an out parameter), "
         f"but {what} in {function} is not one",
     ))
@@ -689,12 +689,12 @@ def plan_function(
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
         typedef = param.type.name if isinstance(param.type, TypedefRef) else ""
         if role.on_error is not None or typedef in config.callbacks:
-            where = (role_keys.get(param.name or "", "functions") if role.on_error is not None
-                     else f"callbacks.{typedef}")
+            where = (role_keys.get(param.name or "", config.key("functions")) if role.on_error is not None
+                     else config.key(f"callbacks.{typedef}"))
             text = role.on_error or config.callbacks[typedef]
             if callback is None:
                 raise ConfigError(Diagnostic(
-                    Coord(config.source, 1, 1),
+                    config.coord(where),
                     f"{where}: on_error({text}) is for a function pointer parameter, but {param.name!r} "
                     f"of {function.name} is not one"))
             callback = callback_on_error(module, config, callback, text, where)
@@ -749,7 +749,8 @@ def plan_function(
         params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
     for index, planned in enumerate(params):
         if planned.role.owner is not None:
-            _check_owned(config, role_keys.get(planned.c_name or "", "functions"), function.name, planned.role.owner,
+            _check_owned(config, role_keys.get(planned.c_name or "", config.key("functions")), function.name,
+                         planned.role.owner,
                          planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
             params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
@@ -863,7 +864,8 @@ def plan_ownership(
         else:
             deallocators.append(Deallocator(name, binding))
     if problems:
-        raise ConfigError([Diagnostic(Coord(config.source, 1, 1), f"functions: {problem}") for problem in problems])
+        key = config.key("functions")
+        raise ConfigError([Diagnostic(config.coord(key), f"{key}: {problem}") for problem in problems])
     owned = [f.ret.record_key for f in functions if f.ret.owner is not None and f.ret.kind == "record_ptr"]
     owned += [p.record_key for f in functions for p in f.params
               if p.owner is not None and p.kind in ("record", "record_ptr")]
@@ -877,13 +879,15 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
     table = config.function_table
     if table is None:
         return None
-    where = Coord(config.source, 1, 1)
+    setting = config.key("function_table")
+    where = config.coord(setting)
     if config.load != "dynamic":
-        raise ConfigError(Diagnostic(where, "function_table: needs load = \"dynamic\""))
+        raise ConfigError(Diagnostic(where, f"{setting}: needs load = \"dynamic\""))
     getter = module.find_function(table.getter)
     if getter is None:
-        raise ConfigError(Diagnostic(where, f"function_table.getter: the headers declare no function {table.getter!r} "
-                                            "(or include/exclude leave it out)"))
+        raise ConfigError(Diagnostic(config.coord(f"{setting}.getter"),
+                                     f"{setting}.getter: the headers declare no function {table.getter!r} "
+                                     "(or include/exclude leave it out)"))
     struct = module.find_typedef(table.struct)
     struct_type = module.resolve(struct.type) if struct is not None else None
     if not isinstance(struct_type, RecordRef):
@@ -893,8 +897,9 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
                 struct_type = record.ref
                 break
     if not isinstance(struct_type, RecordRef) or struct_type.kind != "struct":
-        raise ConfigError(Diagnostic(where, f"function_table.struct: {table.struct!r} is not a struct of the headers"))
-    key = struct_type.key
+        raise ConfigError(Diagnostic(config.coord(f"{setting}.struct"),
+                                     f"{setting}.struct: {table.struct!r} is not a struct of the headers"))
+    record_key = struct_type.key
 
     def points_to_table(ctype: CType, depth: int) -> bool:
         for _ in range(depth):
@@ -903,16 +908,16 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
                 return False
             ctype = resolved.target
         resolved = module.resolve(ctype)
-        return isinstance(resolved, RecordRef) and resolved.key == key
+        return isinstance(resolved, RecordRef) and resolved.key == record_key
 
     function = getter
     if len(function.params) == 1 and points_to_table(function.params[0].type, 2):
-        return FunctionTableBinding(function, key, False, error_check(module, config, function.ret))
+        return FunctionTableBinding(function, record_key, False, error_check(module, config, function.ret))
     if not function.params and points_to_table(function.ret, 1):
-        return FunctionTableBinding(function, key, True)
+        return FunctionTableBinding(function, record_key, True)
     raise ConfigError(Diagnostic(
         function.coord or where,
-        f"function_table.getter: {table.getter} must be 'R {table.getter}({table.struct} **)' or "
+        f"{setting}.getter: {table.getter} must be 'R {table.getter}({table.struct} **)' or "
         f"'{table.struct} *{table.getter}(void)'",
     ))
 
@@ -944,7 +949,7 @@ def plan_error_classes(module: Module, config: BindingConfig, names: dict) -> Er
     try:
         success = _resolve_success(module, policy.success)
     except Unsupported as exc:
-        raise ConfigError(Diagnostic(Coord(config.source, 1, 1), str(exc))) from None
+        raise ConfigError(Diagnostic(config.coord(config.key("error_policy.success")), str(exc))) from None
     candidates: list[tuple[Coord | None, str, int, str]] = []
     for constant in module.constants:
         if isinstance(constant.value, int) and not isinstance(constant.value, bool):
