@@ -125,8 +125,11 @@ class BindingConfig:
         """The configuration key ``name`` (``functions[2].params``) as messages name it: from the file's root."""
         return self.key_prefix + name
 
-    def coord(self, key: str) -> Coord:
-        """Where the key ``key``, named as by :meth:`key`, is written in the configuration file."""
+    def coord(self, key: str) -> Coord | None:
+        """Where the key ``key``, named as by :meth:`key`, is written in the configuration file
+        (None for a flag, ``--function``, or with no file)."""
+        if key.startswith("--") or self.source == "<command line>":
+            return None
         return config_coord(self.source, key)
 
     def rules_for(self, function: str) -> list[FunctionRule]:

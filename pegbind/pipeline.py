@@ -96,7 +96,7 @@ def _generate_each(
     from .passes import run_passes
 
     def at(key: str) -> Coord | None:  # where the config file sets key
-        return config.coord(config.key(key)) if config.source != "<command line>" else None
+        return config.coord(config.key(key))
 
     clashing = _clashing_backends(backends, config.name, out_dir)
     if clashing:

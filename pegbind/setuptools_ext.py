@@ -95,7 +95,7 @@ def _for_the_hook(config: BindingConfig) -> BindingConfig:
 
     buildable = [backend for backend in config.backends if backend in HOOK_BACKENDS]
     if not buildable:
-        where = config.coord(config.key("backends")) if config.source != "<command line>" else None
+        where = config.coord(config.key("backends"))
         raise ConfigError(Diagnostic(where, f"backends: the setuptools hook builds only {' and '.join(HOOK_BACKENDS)} "
                                             f"bindings, and {config.name!r} asks for {', '.join(config.backends)}: "
                                             f"add {HOOK_BACKENDS[0]!r} to its backends, or build it with "

@@ -199,3 +199,17 @@ def test_a_rule_the_headers_contradict_is_reported_at_the_rule(tmp_path):
     assert result.stderr.startswith(
         "pegbind.toml:7:12: error: functions[0].params.x: on_error(1) is for a function pointer parameter, "
         "but 'x' of f is not one")
+
+
+def test_a_rule_that_matches_no_function_is_an_error(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes"]\n\n[[functions]]\nmatch = "g*"\nparams = { x = "in" }\n'
+    )
+    result = run_pegbind("generate", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "pegbind.toml:6:1: error: functions[0].match: 'g*' matches no function the headers declare")
+    flagged = run_pegbind("generate", "m.h", "--backend", "ctypes", "--function", "fx:x=in", cwd=tmp_path)
+    assert flagged.returncode == 1
+    assert flagged.stderr.startswith("error: --function: 'fx' matches no function the headers declare")

@@ -261,6 +261,20 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
     return tuple(found.values())
 
 
+def _check_rules_match(module: Module, config: BindingConfig) -> None:
+    """A ``functions`` rule whose ``match`` names no function the headers declare is a mistake
+    (a misspelt name, another library's function): said, not left to bind the function unchecked."""
+    declared = [f.name for f in module.functions] + [a.name for a in module.function_aliases]
+    problems = []
+    for rule in config.functions:
+        if not any(rule.matches(name) for name in declared):
+            key = f"{rule.key}.match" if not rule.key.startswith("--") else rule.key
+            problems.append(Diagnostic(config.coord(key), f"{key}: {rule.pattern!r} matches no function the "
+                                                          "headers declare"))
+    if problems:
+        raise ConfigError(problems)
+
+
 def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
                exports: Exports | None = None) -> BindingModel:
     """Run :data:`PIPELINE` over ``module`` and package the result.
@@ -268,6 +282,7 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     ``exports``: the symbols the linked libraries define, where they could be
     read; a function they do not define is left out.
     """
+    _check_rules_match(module, config)
     state = PassState(module, config, target, exports=exports)
     for _name_of_pass, run in PIPELINE:
         state = run(state)
