@@ -40,10 +40,25 @@ def binding_defines(config: BindingConfig) -> dict[str, str | None]:
     return {**python_feature_macros(get_target(config.target).name), **config.defines}
 
 
+def check_files(config: BindingConfig) -> None:
+    """The headers and C sources the binding names exist, before anything reads or compiles
+    them: ConfigError naming each missing one at its key (``sources[0]``), not the compiler's words."""
+    problems = []
+    for key, paths in (("headers", config.headers), ("sources", config.sources)):
+        for index, path in enumerate(paths):
+            if not Path(path).is_file():
+                what = "is not a file" if Path(path).exists() else "does not exist"
+                named = config.key(f"{key}[{index}]") if config.source != "<command line>" else key
+                problems.append(Diagnostic(config.coord(named), f"{named}: {path} {what}"))
+    if problems:
+        raise ConfigError(problems)
+
+
 def preprocess_binding(config: BindingConfig) -> PreprocessResult:
     """Phase 1: the expanded token stream of the binding's headers."""
     from .preprocess import preprocess
 
+    check_files(config)
     return preprocess(
         [str(h) for h in config.headers],
         include_dirs=[str(d) for d in config.include_dirs],

@@ -213,3 +213,17 @@ def test_a_rule_that_matches_no_function_is_an_error(tmp_path):
     flagged = run_pegbind("generate", "m.h", "--backend", "ctypes", "--function", "fx:x=in", cwd=tmp_path)
     assert flagged.returncode == 1
     assert flagged.stderr.startswith("error: --function: 'fx' matches no function the headers declare")
+
+
+def test_missing_headers_and_sources_are_named_at_their_keys_before_any_compiler_runs(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h", "nope.h"]\nsources = ["gone.c"]\n'
+    )
+    result = run_pegbind("build", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == "pegbind.toml:2:19: error: headers[1]: nope.h does not exist"
+    assert "pegbind.toml:3:12: error: sources[0]: gone.c does not exist" in result.stderr
+    assert "cc1" not in result.stderr and "compiler" not in result.stderr
+    flagged = run_pegbind("dump", "nope.h", cwd=tmp_path)
+    assert flagged.returncode == 1 and flagged.stderr.strip() == "error: headers: nope.h does not exist"
