@@ -18,8 +18,9 @@ demo: setup
 demo-small: setup
 	$(PY) examples/demo/run_demo.py
 
+# The slowest tests are listed at the end, to keep the whole run within its time budget.
 test: setup check
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 -q --durations=15
 
 # The quick subset: everything except the compile-heavy tests.
 test-quick: setup
