@@ -32,24 +32,31 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 import shlex
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
 
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import BuildError, Coord, Diagnostic
 
+#: what a build runs, and how long it took (``pegbind -v`` shows it)
+log = logging.getLogger("pegbind.build")
+
 
 def _run(command: list[str], what: str) -> None:
+    started = time.perf_counter()
     try:
         result = subprocess.run(command, capture_output=True, text=True, check=False)
     except FileNotFoundError as exc:
         raise BuildError(f"{what}: cannot run {command[0]!r}: {exc.strerror}") from None
+    log.info("%s: %s (%.2f s)", what, shlex.join(command), time.perf_counter() - started)
     if result.returncode != 0:
         output = (result.stderr + result.stdout).strip()
         raise BuildError(_diagnostics(output, f"{what} failed ({shlex.join(command)})"))
@@ -184,12 +191,15 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     stamp = out_dir / f".{config.name}.cffi-stamp"
     existing = sorted(out_dir.glob(f"{builder.MODULE}.*.so")) + sorted(out_dir.glob(f"{builder.MODULE}.*.pyd"))
     if existing and stamp.exists() and stamp.read_text() == digest.hexdigest():
+        log.info("cffi: %s is up to date", builder.MODULE)
         return wrapper
     ffi = builder.make_ffi(**options)
+    started = time.perf_counter()
     try:
-        ffi.compile(tmpdir=str(out_dir), verbose=False)
+        ffi.compile(tmpdir=str(out_dir), verbose=log.isEnabledFor(logging.INFO))
     except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
         raise BuildError(f"cffi compile of {builder.MODULE} failed: {exc}") from None
+    log.info("cffi: compiled %s (%.2f s)", builder.MODULE, time.perf_counter() - started)
     stamp.write_text(digest.hexdigest())
     return wrapper
 
@@ -219,6 +229,7 @@ def build_cython(config: BindingConfig, files: list[Path], out_dir: Path) -> Pat
             digest.update(str(path).encode())
     stamp = out_dir / f".{config.name}.build-stamp"
     if module.exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
+        log.info("cython: %s is up to date", module.name)
         return module
 
     _run(cython_command, "cython")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -98,6 +99,10 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
         help="also bind the declarations of headers matching GLOB ('!GLOB': leave them out); "
         "by default only the named headers, their folders and the -I folders are bound",
     )
+    chatter = parser.add_mutually_exclusive_group()
+    chatter.add_argument("-v", "--verbose", action="store_true",
+                         help="say what runs: each phase, and each Cython and compiler command, with its time")
+    chatter.add_argument("-q", "--quiet", action="store_true", help="print errors only, no warnings")
     parser.add_argument("-o", "--output-dir", metavar="DIR",
                         help="where the generated files go (default build/pegbind)")
 
@@ -406,8 +411,9 @@ _COMMANDS = {
 
 
 def _warn(diagnostic: Diagnostic) -> None:
-    """A finding that does not stop the command (e.g. a function left out, with the reason)."""
-    print(diagnostic.render(excerpt=False), file=sys.stderr)
+    """A finding that does not stop the command (e.g. a function left out, with the reason); -q keeps it back."""
+    if not _quiet:
+        print(diagnostic.render(excerpt=False), file=sys.stderr)
 
 
 def _report(diagnostics: Sequence[Diagnostic]) -> None:
@@ -447,9 +453,34 @@ def run() -> NoReturn:
     sys.exit(status)
 
 
+def _chatter(args: argparse.Namespace) -> None:
+    """-v: pegbind's log (the phases, each command a build runs, their times) on stderr; -q: no warnings."""
+    global _quiet
+    _quiet = bool(getattr(args, "quiet", False))
+    logger = logging.getLogger("pegbind")
+    if getattr(args, "verbose", False) and not any(isinstance(h, _StderrHandler) for h in logger.handlers):
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("pegbind: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    elif not getattr(args, "verbose", False):
+        logger.setLevel(logging.WARNING)
+
+
+class _StderrHandler(logging.Handler):
+    """Prints to the sys.stderr of the moment (tests replace it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(self.format(record), file=sys.stderr)
+
+
+_quiet = False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``pegbind`` command line, run in this process; returns the exit status."""
     args = build_parser().parse_args(argv)
+    _chatter(args)
     try:
         config = _config_from_args(args)
         return _COMMANDS[args.command](args, config)

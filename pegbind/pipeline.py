@@ -7,7 +7,9 @@ through here, so every front end runs the same phases in the same order.
 """
 from __future__ import annotations
 
+import logging
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,9 @@ from .config import BindingConfig
 from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
 from .model import Module
 from .target import TargetInfo, get_target
+
+#: the phases of a run and their times (``pegbind -v`` shows them)
+log = logging.getLogger("pegbind.pipeline")
 
 if TYPE_CHECKING:  # the preprocessor's result type; imported lazily at run time
     from .preprocess import PreprocessResult
@@ -80,8 +85,14 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     from .parse import parse_declarations
 
     target = get_target(config.target)
+    started = time.perf_counter()
     preprocessed = preprocess_binding(config)
+    log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
+             time.perf_counter() - started)
+    started = time.perf_counter()
     module = parse_declarations(preprocessed, target)
+    log.info("parsed %d functions, %d records, %d constants (%.2f s)", len(module.functions), len(module.records),
+             len(module.constants), time.perf_counter() - started)
     if strict:
         errors = [d for d in module.diagnostics if d.severity == "error"]
         if errors:
@@ -146,7 +157,10 @@ def _generate_each(
                                           "functions exist is not checked", "warning"))
         for problem in exports.problems if exports is not None else ():
             report(problem)
+    started = time.perf_counter()
     binding = run_passes(read.module, config, read.target, exports)
+    log.info("planned %d functions, %d records (%.2f s)", len(binding.functions), len(binding.records),
+             time.perf_counter() - started)
     if report is not None:
         for diagnostic in (*read.preprocessed.diagnostics, *read.module.diagnostics):
             # what the library's own headers declare and the model could not hold (a vector
@@ -155,10 +169,13 @@ def _generate_each(
                 report(diagnostic)
         for diagnostic in binding.diagnostics:
             report(diagnostic)
-    return {
-        backend: generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs, report=report)
-        for backend in backends
-    }
+    written = {}
+    for backend in backends:
+        started = time.perf_counter()
+        written[backend] = generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs,
+                                    report=report)
+        log.info("generated the %s sources in %s (%.2f s)", backend, out_dir, time.perf_counter() - started)
+    return written
 
 
 def generate_sources(

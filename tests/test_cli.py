@@ -227,3 +227,18 @@ def test_missing_headers_and_sources_are_named_at_their_keys_before_any_compiler
     assert "cc1" not in result.stderr and "compiler" not in result.stderr
     flagged = run_pegbind("dump", "nope.h", cwd=tmp_path)
     assert flagged.returncode == 1 and flagged.stderr.strip() == "error: headers: nope.h does not exist"
+
+
+def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):
+    # __int128 cannot cross to ctypes: a warning, which -q keeps back
+    (tmp_path / "m.h").write_text("int f(int x);\n__int128 wide(void);\n")
+    plain = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
+    assert plain.returncode == 0 and "warning" in plain.stderr
+    quiet = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", "-q", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    verbose = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", "-v", cwd=tmp_path)
+    phases = [line.split(" (")[0] for line in verbose.stderr.splitlines() if line.startswith("pegbind: ")]
+    assert phases[:2] == ["pegbind: preprocessed 2 files into 13 tokens",  # stdc-predef.h and m.h
+                          "pegbind: parsed 2 functions, 0 records, 0 constants"]
+    assert f"pegbind: generated the ctypes sources in {tmp_path / 'out'}" in phases
+    assert run_pegbind("generate", "m.h", "-v", "-q", cwd=tmp_path).returncode == 2
