@@ -2,7 +2,6 @@
 #
 # Type stub of the module typedefs, for IDEs and type checkers: the same in every backend.
 import builtins
-import os
 from enum import IntEnum
 from typing import Any, Callable, Sequence
 
