@@ -73,6 +73,9 @@ class FunctionRule:
     returns_owner: str | None = None
     #: where the rule was written, for messages (``functions[2]``)
     key: str = "functions"
+    #: the rule is for functions some versions of the headers declare (``optional = true``):
+    #: matching none is no mistake
+    optional: bool = False
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.pattern)
@@ -423,9 +426,9 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
         if not isinstance(item, dict):
             reader.fail(where, "expected a table")
             continue
-        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors", "nonnull", "returns"}):
-            reader.fail(f"{where}.{extra}",
-                        _unknown_key(extra, ("errors", "match", "nonnull", "params", "release_gil", "returns")))
+        for extra in sorted(set(item) - {"match", "params", "release_gil", "errors", "nonnull", "returns", "optional"}):
+            reader.fail(f"{where}.{extra}", _unknown_key(
+                extra, ("errors", "match", "nonnull", "optional", "params", "release_gil", "returns")))
         pattern = item.get("match")
         if not isinstance(pattern, str):
             reader.fail(f"{where}.match", "expected a glob string naming functions")
@@ -445,7 +448,7 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
                     "len, null; followed by owned(FUNCTION) for what FUNCTION frees, or on_error(VALUE) for what "
                     "a callable gives C when it raises)",
                 )
-        for flag in ("release_gil", "errors"):
+        for flag in ("release_gil", "errors", "optional"):
             if flag in item and not isinstance(item[flag], bool):
                 reader.fail(f"{where}.{flag}", "expected true or false")
         nonnull: tuple[str, ...] = ()
@@ -461,7 +464,7 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
                 reader.fail(f"{where}.returns", "expected \"owned(FUNCTION)\", the C function that frees the "
                                                 f"result, got {item['returns']!r}")
         rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors"), nonnull, returns_owner,
-                                  where))
+                                  where, item.get("optional") is True))
     return tuple(rules)
 
 

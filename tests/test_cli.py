@@ -242,3 +242,13 @@ def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):
                           "pegbind: parsed 2 functions, 0 records, 0 constants"]
     assert f"pegbind: generated the ctypes sources in {tmp_path / 'out'}" in phases
     assert run_pegbind("generate", "m.h", "-v", "-q", cwd=tmp_path).returncode == 2
+
+
+def test_an_optional_rule_may_match_nothing(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes"]\n\n'
+        '[[functions]]\nmatch = "f_v2"\noptional = true\nparams = { x = "in" }\n'
+    )
+    result = run_pegbind("generate", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr

@@ -270,7 +270,7 @@ def test_a_module_named_like_a_built_in_module_is_renamed_or_refused(tmp_path):
             "'sys_' (choose another name with --name)") in result.stderr
     assert run_in(tmp_path / "out", "import sys_; print(sys_.sys_answer())").strip() == "42"
     result = run_pegbind("generate", str(header), "--name", "sys", "--backend", "ctypes", "-o", str(tmp_path / "out"))
-    assert result.returncode == 1
+    assert result.returncode == 2  # the flag's value is wrong: a usage error
     assert "--name: 'sys' is a module built into this Python, which always imports first" in result.stderr
 
 

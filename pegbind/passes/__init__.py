@@ -263,14 +263,16 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
 
 def _check_rules_match(module: Module, config: BindingConfig) -> None:
     """A ``functions`` rule whose ``match`` names no function the headers declare is a mistake
-    (a misspelt name, another library's function): said, not left to bind the function unchecked."""
+    (a misspelt name, another library's function): said, not left to bind the function unchecked.
+    Not for a rule marked ``optional``: one config may serve headers of several versions."""
     declared = [f.name for f in module.functions] + [a.name for a in module.function_aliases]
     problems = []
     for rule in config.functions:
-        if not any(rule.matches(name) for name in declared):
+        if not rule.optional and not any(rule.matches(name) for name in declared):
             key = f"{rule.key}.match" if not rule.key.startswith("--") else rule.key
             problems.append(Diagnostic(config.coord(key), f"{key}: {rule.pattern!r} matches no function the "
-                                                          "headers declare"))
+                                                          "headers declare (optional = true: only some versions "
+                                                          "of the headers declare it)"))
     if problems:
         raise ConfigError(problems)
 
