@@ -8,6 +8,9 @@ installs the ``-dev`` packages (scripts/install-system-packages.sh).
 """
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
 import re
 import shlex
 import shutil
@@ -91,8 +94,15 @@ class Built:
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
     """``built(name, backend, *extra)``: the library built once a session with only ``-l`` and
-    ``pkg-config``'s ``-I`` (plus ``extra`` flags, such as an ownership rule), in a folder of its own."""
+    ``pkg-config``'s ``-I`` (plus ``extra`` flags, such as an ownership rule), in a folder of its own.
+
+    Once for the whole session, not per worker: under pytest-xdist the folders are shared by
+    the workers (the session's temporary folder), and a lock lets the first build while the
+    others wait and reuse it (libxml2's Cython module takes most of a minute)."""
     cache: dict[tuple[str, ...], Built] = {}
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "real-library-builds"
+    shared.mkdir(parents=True, exist_ok=True)
 
     def build(name: str, backend: str, *extra: str) -> Built:
         key = (name, backend, *extra)
@@ -100,13 +110,18 @@ def built(tmp_path_factory):
             library = LIBRARIES[name]
             flags = include_flags(library)
             header = header_path(library, flags)
-            out = tmp_path_factory.mktemp(f"{name}-{backend}")
-            # -O0: what is tested is that the module builds and works; the optimiser only takes time
-            # (libxml2's Cython module: 80 s at -O2, 14 s at -O0)
-            result = run_pegbind("build", str(header), "-l", library.link, *flags, *extra, "--backend", backend,
-                                 "-o", str(out), env={"CFLAGS": "-O0"})
-            assert result.returncode == 0, result.stderr
-            cache[key] = Built(out, header.stem, result.stderr)
+            out = shared / f"{name}-{backend}-{hashlib.sha256(repr(key).encode()).hexdigest()[:12]}"
+            with open(f"{out}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                done = Path(f"{out}.stderr")
+                if not done.exists():
+                    # -O0: what is tested is that the module builds and works; the optimiser only takes
+                    # time (libxml2's Cython module: 80 s at -O2, 14 s at -O0)
+                    result = run_pegbind("build", str(header), "-l", library.link, *flags, *extra, "--backend",
+                                         backend, "-o", str(out), env={"CFLAGS": "-O0"})
+                    assert result.returncode == 0, result.stderr
+                    done.write_text(result.stderr)
+            cache[key] = Built(out, header.stem, done.read_text())
         return cache[key]
 
     return build

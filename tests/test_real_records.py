@@ -16,8 +16,7 @@ import textwrap
 
 import pytest
 
-from conftest import run_pegbind
-from test_real_libraries import LIBRARIES, header_path, include_flags
+from test_real_libraries import built  # noqa: F401  (the fixture: one build per session, shared)
 
 pytestmark = pytest.mark.slow
 
@@ -78,17 +77,13 @@ SCENARIOS = {
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_records_of_real_libraries_read_as_their_users_read_them(name, backend, tmp_path):
-    library = LIBRARIES[name]
-    flags = include_flags(library)
-    header = header_path(library, flags)
-    result = run_pegbind("build", str(header), "-l", library.link, *flags, "--backend", backend, "-o", str(tmp_path),
-                         env={"CFLAGS": "-O0"})
-    assert result.returncode == 0, result.stderr
-    left_out = [line for line in result.stderr.splitlines() if "field" in line and "is not bound" in line]
+def test_records_of_real_libraries_read_as_their_users_read_them(name, backend, built):  # noqa: F811
+    # the same build as test_real_libraries' (the built fixture shares it across the session)
+    module = built(name, backend)
+    left_out = [line for line in module.stderr.splitlines() if "field" in line and "is not bound" in line]
     assert not left_out, left_out
     code, prints = SCENARIOS[name]
-    script = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport {header.stem} as m\n{code}\n"
+    script = f"import sys\nsys.path.insert(0, {str(module.folder)!r})\nimport {module.module} as m\n{code}\n"
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     assert re.fullmatch(prints, ran.stdout.strip()), ran.stdout
