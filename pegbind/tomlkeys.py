@@ -13,6 +13,7 @@ finds the ``params`` of the second key of ``functions = { "f*" = {...}, "g*" = {
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -201,7 +202,15 @@ def _escaped(text: str, index: int) -> bool:
 
 def key_positions(text: str) -> dict[Path, Position]:
     """Every key path of the document (and every array element) with where it is written."""
-    return _Scanner(text).document()
+    return dict(_scanned(text).found)
+
+
+@functools.lru_cache(maxsize=4)
+def _scanned(text: str) -> _Scanner:
+    """The document scanned once: a configuration with several mistakes is located for each."""
+    scanner = _Scanner(text)
+    scanner.document()
+    return scanner
 
 
 def _resolved(scanner: _Scanner, path: Path) -> Path:
@@ -222,8 +231,8 @@ def parse_key(key: str) -> Path:
 def locate(text: str, key: str) -> Position:
     """Where ``key`` is written; for a key that is not (one missing), where the nearest table
     holding it is; (1, 1) when nothing of it is."""
-    scanner = _Scanner(text)
-    found = scanner.document()
+    scanner = _scanned(text)
+    found = scanner.found
     path = _resolved(scanner, parse_key(key))
     while path:
         if path in found:
