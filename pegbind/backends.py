@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 #: compiles the generated files (config, files, out_dir) into ``out_dir``; returns the module to import
 BuildStep = Callable[["BindingConfig", "list[Path]", Path], Path]
+#: writes the C source of the back end's extension module from the generated files
+#: (config, files, out_dir, the module's full name); returns the .c file
+CSourceStep = Callable[["BindingConfig", "list[Path]", Path, str], Path]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +52,12 @@ class Backend:
     #: whether the module is C compiled against Python.h for this config (whose
     #: feature-test macros then come before the binding's headers)
     compiled: Callable[[BindingConfig], bool]
-    #: the build leaves exactly one extension module ``<name><EXT_SUFFIX>`` (what a
-    #: setuptools ``Extension`` is), so the setuptools hook can build this back end
-    builds_extension: bool = False
+    #: the last part of the name of the extension module a build compiles for this config
+    #: (``<name>`` for Cython, ``_<name>_cffi`` for cffi in API mode), None when it compiles
+    #: none; the setuptools hook compiles it from :attr:`c_source`'s C with setuptools' compiler
+    extension: Callable[[BindingConfig], str | None] = lambda config: None
+    #: writes the C of that extension module (None for a back end that compiles none)
+    c_source: CSourceStep | None = None
 
     def emitter_module(self) -> ModuleType:
         """``pegbind.emit.<emitter>``, imported on first use (it loads Jinja and the model)."""
@@ -109,6 +115,24 @@ def get_backend(name: str) -> Backend:
         raise PegbindError(f"unknown backend {name!r} (choose from {', '.join(REGISTRY)})") from None
 
 
+def cffi_module_name(name: str) -> str:
+    """The compiled module of a cffi binding called ``name`` in API mode, which its ``<name>.py`` imports."""
+    return f"_{name}_cffi"
+
+
+def _c_source_step(function: str) -> CSourceStep:
+    """``pegbind.build.<function>``, imported when the step runs."""
+
+    def step(config: BindingConfig, files: list[Path], out_dir: Path, module: str) -> Path:
+        from . import build
+
+        run: CSourceStep = getattr(build, function)
+        return run(config, files, out_dir, module)
+
+    step.__name__ = step.__qualname__ = function
+    return step
+
+
 def _build_step(function: str) -> BuildStep:
     """``pegbind.build.<function>``, imported when the step runs (see the module docstring)."""
 
@@ -124,11 +148,14 @@ def _build_step(function: str) -> BuildStep:
 
 register(Backend(
     "cython", emitter="cython", build=_build_step("build_cython"),
-    compiled=lambda config: True, builds_extension=True,
+    compiled=lambda config: True,
+    extension=lambda config: config.name, c_source=_c_source_step("cython_c_source"),
 ))
 # API mode compiles ``_<name>_cffi``; ABI mode (``load = "dynamic"``) opens the library at run time
 register(Backend(
     "cffi", emitter="cffi_backend", build=_build_step("build_cffi"),
     compiled=lambda config: config.load != "dynamic",
+    extension=lambda config: cffi_module_name(config.name) if config.load != "dynamic" else None,
+    c_source=_c_source_step("cffi_c_source"),
 ))
 register(Backend("ctypes", emitter="ctypes_backend", build=None, compiled=lambda config: False))

@@ -5,7 +5,8 @@ library folders, libraries, defines, extra C sources), the files written by
 :func:`pegbind.emit.generate` and the backend that wrote them, whose build
 step registered in :mod:`pegbind.backends` is one of the functions here.
 Output: ``<name><EXT_SUFFIX>`` in ``out_dir``, linked against ``config.link``
-with an rpath to each library folder so it loads without ``LD_LIBRARY_PATH``.
+with an rpath to each library folder so it loads without ``LD_LIBRARY_PATH``
+(unless ``config.run_path`` is off, as the setuptools hook sets it).
 Failures raise :class:`~pegbind.diagnostics.BuildError` carrying the tool's
 own message.
 
@@ -35,12 +36,14 @@ import json
 import logging
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from .backends import get_backend
 from .config import BindingConfig
@@ -89,7 +92,7 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
         command.append(f"-U{name}")
     command += [str(c_file), *(str(source) for source in config.sources)]
     for folder in config.library_dirs:
-        command += [f"-L{folder}", f"-Wl,-rpath,{Path(folder).resolve()}"]
+        command += [f"-L{folder}", *([f"-Wl,-rpath,{Path(folder).resolve()}"] if config.run_path else [])]
     command += link_arguments(config)
     command += ["-o", str(output)]
     return command
@@ -158,39 +161,47 @@ def _one(files: list[Path], suffix: str, what: str) -> Path:
     return found[0]
 
 
+def header_folders(config: BindingConfig) -> list[Path]:
+    """The include folders of the generated C: the headers' own folders first (the generated code
+    includes them by file name), then the config's ``include_dirs``."""
+    return list(dict.fromkeys([*(Path(h).resolve().parent for h in config.headers), *config.include_dirs]))
+
+
+def _builder(files: list[Path], config: BindingConfig) -> Any:
+    """The generated cffi builder ``<name>_build.py``, loaded."""
+    builder_file = _one(files, "_build.py", "cffi builder (_build.py)")
+    spec = importlib.util.spec_from_file_location(f"_pegbind_builder_{config.name}", builder_file)
+    if spec is None or spec.loader is None:
+        raise BuildError(f"cannot load {builder_file}")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    return builder
+
+
 def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     """Compile the cffi out-of-line module ``_<name>_cffi`` from the generated ``<name>_build.py``."""
     builder_file = _one(files, "_build.py", "cffi builder (_build.py)")
     wrapper = _one([f for f in files if f != builder_file], ".py", "cffi wrapper module (.py)")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    spec = importlib.util.spec_from_file_location(f"_pegbind_builder_{config.name}", builder_file)
-    if spec is None or spec.loader is None:
-        raise BuildError(f"cannot load {builder_file}")
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
+    builder = _builder(files, config)
     if not getattr(builder, "API_MODE", True):
         return wrapper  # ABI mode: the wrapper dlopens the library itself
-    include_dirs = list(dict.fromkeys([*(Path(h).resolve().parent for h in config.headers), *config.include_dirs]))
     options = {
-        "include_dirs": [str(d) for d in include_dirs],
+        "include_dirs": [str(d) for d in header_folders(config)],
         "library_dirs": [str(Path(d).resolve()) for d in config.library_dirs],
         # after the objects, as libraries must be; see link_arguments
-        "extra_link_args": [f"-Wl,-rpath,{Path(d).resolve()}" for d in config.library_dirs] + link_arguments(config),
+        "extra_link_args": [f"-Wl,-rpath,{Path(d).resolve()}" for d in config.library_dirs if config.run_path]
+        + link_arguments(config),
         "extra_compile_args": ["-w"],
         "define_macros": [(name, value) for name, value in config.defines.items()],
         "undef_macros": list(config.undefines),
         "sources": [str(Path(s).resolve()) for s in config.sources],
     }
-    digest = hashlib.sha256(json.dumps(options, sort_keys=True).encode())
-    for path in [builder_file, *config.headers, *config.sources]:
-        try:
-            digest.update(Path(path).read_bytes())
-        except OSError:
-            digest.update(str(path).encode())
+    digest = _digest([[json.dumps(options, sort_keys=True)]], [builder_file, *config.headers, *config.sources])
     stamp = out_dir / f".{config.name}.cffi-stamp"
     existing = sorted(out_dir.glob(f"{builder.MODULE}.*.so")) + sorted(out_dir.glob(f"{builder.MODULE}.*.pyd"))
-    if existing and stamp.exists() and stamp.read_text() == digest.hexdigest():
+    if existing and stamp.exists() and stamp.read_text() == digest:
         log.info("cffi: %s is up to date", builder.MODULE)
         return wrapper
     ffi = builder.make_ffi(**options)
@@ -200,39 +211,97 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
         raise BuildError(f"cffi compile of {builder.MODULE} failed: {exc}") from None
     log.info("cffi: compiled %s (%.2f s)", builder.MODULE, time.perf_counter() - started)
-    stamp.write_text(digest.hexdigest())
+    stamp.write_text(digest)
     return wrapper
+
+
+def _digest(parts: list[list[str]], paths: list[Path]) -> str:
+    """A digest of commands and of the content of files (a missing file by its name)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update("\0".join(part).encode())
+    for path in paths:
+        try:
+            digest.update(Path(path).read_bytes())
+        except OSError:
+            digest.update(str(path).encode())
+    return digest.hexdigest()
+
+
+def _pyx(files: list[Path]) -> Path:
+    return _one(files, ".pyx", ".pyx file")
+
+
+def _cython_command(files: list[Path], c_file: Path, module: str | None = None) -> list[str]:
+    source = _pyx(files)
+    # --module-name: the module's name inside a package, which Cython cannot guess from a
+    # generated folder without the package's __init__.py
+    named = ["--module-name", module] if module else []
+    return [sys.executable, "-m", "cython", "-3", *named, "-I", str(source.parent), "-o", str(c_file), str(source)]
+
+
+def cython_c_source(config: BindingConfig, files: list[Path], out_dir: Path, module: str) -> Path:
+    """Cythonize the generated .pyx into ``out_dir/<name>.c`` for the module called ``module``; the C
+    file is left as it is when neither the Cython sources nor the command changed (a stamp beside it)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    c_file = out_dir / f"{config.name}.c"
+    package = module.split(".")[:-1]
+    if package:
+        # Cython finds a module's own .pxd by the module's full name: the sources go into
+        # their package's folders, each marked a package by an empty __init__.pxd
+        staged = out_dir / "package"
+        folder = staged.joinpath(*package)
+        folder.mkdir(parents=True, exist_ok=True)
+        for depth in range(1, len(package) + 1):
+            staged.joinpath(*package[:depth], "__init__.pxd").touch()
+        for file in files:
+            if Path(file).suffix in (".pyx", ".pxd"):
+                shutil.copyfile(file, folder / Path(file).name)
+        files = [folder / Path(file).name if Path(file).suffix in (".pyx", ".pxd") else file for file in files]
+    command = _cython_command(files, c_file, module)
+    digest = _digest([command], list(files))
+    stamp = out_dir / f".{config.name}.cython-stamp"
+    if c_file.exists() and stamp.exists() and stamp.read_text() == digest:
+        log.info("cython: %s is up to date", c_file.name)
+        return c_file
+    _run(command, "cython")
+    stamp.write_text(digest)
+    return c_file
+
+
+def cffi_c_source(config: BindingConfig, files: list[Path], out_dir: Path, module: str) -> Path:
+    """The C of the cffi module ``module`` (API mode), written by cffi into ``out_dir/<leaf>.c``;
+    the file is rewritten only when its text changes, so an unchanged binding is not compiled again."""
+    builder = _builder(files, config)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    c_file = out_dir / f"{module.rpartition('.')[2]}.c"
+    with tempfile.TemporaryDirectory(dir=out_dir) as scratch:
+        written = Path(scratch) / c_file.name
+        builder.make_ffi(module=module).emit_c_code(str(written))
+        text = written.read_bytes()
+    if not c_file.exists() or c_file.read_bytes() != text:
+        c_file.write_bytes(text)
+    return c_file
 
 
 def build_cython(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     """Cythonize and compile ``files`` (the generated .pyx/.pxd/.pyi) into ``out_dir``; return the module path."""
-    pyx = [Path(f) for f in files if str(f).endswith(".pyx")]
-    if len(pyx) != 1:
-        raise BuildError(f"expected one generated .pyx file among {[str(f) for f in files]}")
-    source = pyx[0]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     c_file = out_dir / f"{config.name}.c"
     module = out_dir / f"{config.name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     # The generated code includes headers by file name: their folders come first.
-    include_dirs = list(dict.fromkeys([*(Path(h).resolve().parent for h in config.headers), *config.include_dirs]))
-    cython_command = [sys.executable, "-m", "cython", "-3", "-I", str(source.parent), "-o", str(c_file), str(source)]
-    cc_command = compiler_command(config, c_file, module, include_dirs)
-
-    digest = hashlib.sha256()
-    for part in (cython_command, cc_command):
-        digest.update("\0".join(part).encode())
-    for path in [*files, *config.headers, *config.sources]:
-        try:
-            digest.update(Path(path).read_bytes())
-        except OSError:
-            digest.update(str(path).encode())
+    cython_command = _cython_command(files, c_file)
+    cc_command = compiler_command(config, c_file, module, header_folders(config))
+    digest = _digest([cython_command, cc_command], [*files, *config.headers, *config.sources])
     stamp = out_dir / f".{config.name}.build-stamp"
-    if module.exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
+    if module.exists() and stamp.exists() and stamp.read_text() == digest:
         log.info("cython: %s is up to date", module.name)
         return module
 
     _run(cython_command, "cython")
     _run(cc_command, "C compiler")
-    stamp.write_text(digest.hexdigest())
+    stamp.write_text(digest)
     return module

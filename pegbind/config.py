@@ -93,7 +93,7 @@ class FunctionTable:
 class BindingConfig:
     """One binding: which headers, how to read them, what to generate and how to load it."""
 
-    name: str  #: Python module name of the generated binding
+    name: str  #: Python module name of the generated binding (the last part of a dotted ``name``)
     headers: tuple[Path, ...]
     include_dirs: tuple[Path, ...] = ()
     defines: Mapping[str, str | None] = field(default_factory=dict)  #: NAME -> value (None: ``1``)
@@ -123,6 +123,18 @@ class BindingConfig:
     #: what the keys of this binding are named from the file's root, for messages
     #: (``tool.pegbind.`` in a pyproject.toml, ``binding[1].`` for a second [[binding]])
     key_prefix: str = ""
+    #: the package the module belongs in, for ``name = "mypkg._native"``: ``"mypkg"``; the
+    #: setuptools hook installs it there, ``pegbind build`` leaves ``_native`` in its output folder
+    package: str = ""
+    #: whether the module finds its libraries in ``library_dirs`` when it runs (an rpath, or the
+    #: folders a ctypes module searches): so for ``pegbind build``; the setuptools hook, whose
+    #: modules are installed elsewhere, leaves the library to the system's loader
+    run_path: bool = True
+
+    @property
+    def qualified_name(self) -> str:
+        """The module's full name, its package included (``mypkg._native``)."""
+        return f"{self.package}.{self.name}" if self.package else self.name
 
     def key(self, name: str) -> str:
         """The configuration key ``name`` (``functions[2].params``) as messages name it: from the file's root."""
@@ -237,10 +249,11 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
     if "name" not in table:
         reader.fail(prefix + "name", "missing (the Python module name of the binding)")
     else:
-        values["name"] = table["name"]
-        if not is_module_name(str(table["name"])):
+        package, _, values["name"] = str(table["name"]).rpartition(".")
+        values["package"] = package
+        if not all(is_module_name(part) for part in str(table["name"]).split(".")):
             reader.fail(prefix + "name", f"{table['name']!r} is not a valid Python module name")
-        elif builtin_module_problem(table["name"]):
+        elif not package and builtin_module_problem(table["name"]):
             reader.fail(prefix + "name", f"{builtin_module_problem(table['name'])}: choose another name")
     values["headers"] = paths("headers")
     if not values["headers"]:
@@ -518,4 +531,6 @@ def load_config(path: str | Path) -> list[BindingConfig]:
     return [binding_from_table(data, base_dir=base_dir, source=str(path), prefix=root)]
 
 
-CONFIG_KEYS = tuple(f.name for f in fields(BindingConfig) if f.name not in ("source", "key_prefix"))
+#: the fields a configuration sets by name (the others are derived, or set by pegbind's own front ends)
+CONFIG_KEYS = tuple(f.name for f in fields(BindingConfig)
+                    if f.name not in ("source", "key_prefix", "package", "run_path"))

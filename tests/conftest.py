@@ -1,11 +1,15 @@
 """Shared fixtures: the repository layout, running the CLI as a user would, compilers."""
 from __future__ import annotations
 
+import fcntl
 import importlib
 import os
 import shutil
 import subprocess
 import sys
+import venv
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -74,3 +78,53 @@ def vecmath_library(tmp_path_factory, cc) -> Path:
     lib_dir = tmp_path_factory.mktemp("vecmath-lib")
     compile_library([EXAMPLES / "demo" / "vecmath.c"], lib_dir / "libvecmath.so", "-O2", "-lm")
     return lib_dir
+
+
+def session_folder(tmp_path_factory, name: str) -> Path:
+    """A folder of the whole test session, shared by the pytest-xdist workers."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@contextmanager
+def exclusively(path: Path) -> Iterator[None]:
+    """Within: no other worker of the session is within for the same ``path`` (a lock file beside it)."""
+    with open(f"{path}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@pytest.fixture(scope="session")
+def pegbind_wheel(tmp_path_factory) -> Path:
+    """pegbind's wheel, built once a session from a copy of the checkout; returns its folder.
+
+    From a copy, so nothing of the checkout (build/, egg-info) can leak in or be written.
+    """
+    folder = session_folder(tmp_path_factory, "pegbind-wheel")
+    with exclusively(folder):
+        if not list(folder.glob("pegbind-*.whl")):
+            source = folder.parent / "pegbind-source"
+            shutil.rmtree(source, ignore_errors=True)
+            shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+                ".venv", ".git", "build", "dist", "demo-out", "*.egg-info", "__pycache__"))
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(source)],
+                           check=True, timeout=900)
+            shutil.rmtree(source)
+    return folder
+
+
+def new_venv(folder: Path) -> Path:
+    """A fresh virtual environment in ``folder`` (with pip); returns its bin folder."""
+    venv.EnvBuilder(with_pip=True).create(folder)
+    return folder / "bin"
+
+
+def outside_env(bin_dir: Path, **extra: str) -> dict[str, str]:
+    """The environment of a command run as a user of the venv ``bin_dir`` would: none of this
+    checkout on the path, the venv's programs first."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    env.update(extra)
+    return env

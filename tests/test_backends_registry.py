@@ -44,9 +44,12 @@ def test_the_registry_lists_the_three_backends_with_their_outputs():
     for name in backend_names():
         registered = get_backend(name)
         assert registered.filters and callable(registered.context)
-    # ctypes has nothing to compile; only Cython leaves one extension module (the setuptools hook's kind)
+    # ctypes has nothing to compile; Cython and cffi (API mode) compile one extension module each
     assert [name for name in backend_names() if get_backend(name).build is None] == ["ctypes"]
-    assert [name for name in backend_names() if get_backend(name).builds_extension] == ["cython"]
+    config = BindingConfig(name="m", headers=())
+    assert {name: get_backend(name).extension(config) for name in backend_names()} == {
+        "cython": "m", "cffi": "_m_cffi", "ctypes": None}
+    assert [name for name in backend_names() if get_backend(name).c_source is not None] == ["cython", "cffi"]
 
 
 def test_the_backends_say_when_their_module_is_compiled_c():
@@ -141,26 +144,35 @@ def test_generating_two_backends_into_one_folder_is_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_setuptools_hook_refuses_a_binding_it_cannot_build(tmp_path):
-    from pegbind.setuptools_ext import HOOK_BACKENDS, bindings
+def test_setuptools_hook_builds_one_backend_per_binding(tmp_path):
+    from pegbind.setuptools_ext import bindings
 
-    assert HOOK_BACKENDS == ("cython",)
     path = tmp_path / "pegbind.toml"
     path.write_text('name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes", "cffi"]\n')
     with pytest.raises(SystemExit) as caught:
         bindings(path)
     assert str(caught.value).startswith(
-        f"error: pegbind configuration {path}:\n{path}:3:1: error: backends: the setuptools hook builds only cython "
-        "bindings, and 'm' asks for ctypes, cffi: add 'cython' to its backends, or build it with `pegbind build`\n")
+        f"error: pegbind configuration {path}:\n{path}:3:1: error: backends: a binding built at install time is one "
+        "module, and 'm' asks for ctypes, cffi: keep one backend, or give each its own [[binding]] with its own "
+        "name\n")
 
 
-def test_setuptools_hook_builds_the_backend_it_can(tmp_path):
+@pytest.mark.parametrize(("name", "settings", "extension", "compiled", "abi3"), [
+    ("m", 'backends = ["cython"]', "m", True, False),
+    ("pkg.sub.m", 'backends = ["cython"]', "pkg.sub.m", True, False),
+    ("pkg.m", 'backends = ["cffi"]', "pkg._m_cffi", True, True),
+    ("pkg.m", 'backends = ["cffi"]\nload = "dynamic"', "pkg.m", False, False),
+    ("m", 'backends = ["ctypes"]', "m", False, False),
+])
+def test_setuptools_hook_compiles_the_extension_each_backend_names(tmp_path, name, settings, extension, compiled,
+                                                                   abi3):
     from pegbind.setuptools_ext import bindings
 
     path = tmp_path / "pegbind.toml"
-    path.write_text('name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes", "cython"]\n')
-    (extension,) = bindings(path)["ext_modules"]
-    assert extension.name == "m" and extension.pegbind_config.backends == ("cython",)
+    path.write_text(f'name = "{name}"\nheaders = ["m.h"]\n{settings}\n')
+    (built,) = bindings(path)["ext_modules"]
+    assert (built.name, built.pegbind_compiled, built.py_limited_api) == (extension, compiled, abi3)
+    assert built.pegbind_config.qualified_name == name
 
 
 def test_help_and_config_loading_do_not_import_jinja_or_the_emitters():

@@ -90,6 +90,9 @@ headers = ["b.h"]
         ('name = "m"\nheaders = 3\n', "2:1", "headers: expected a list or a string, got int"),
         ('headers = ["a.h"]\n', "1:1", "name: missing"),
         ('name = "not valid"\nheaders = ["a.h"]\n', "1:1", "name: 'not valid' is not a valid Python module name"),
+        ('name = "pkg..m"\nheaders = ["a.h"]\n', "1:1", "name: 'pkg..m' is not a valid Python module name"),
+        ('name = "pkg.class"\nheaders = ["a.h"]\n', "1:1", "name: 'pkg.class' is not a valid Python module name"),
+        ('name = "m"\nheaders = ["a.h"]\npackage = "p"\n', "3:1", "package: unknown key"),
         ('name = "m"\nheaders = ["a.h"]\nbackends = ["rust"]\n', "3:1", "backends: unknown backend 'rust'"),
         ('name = "m"\nheaders = ["a.h"]\ntarget = "vax"\n', "3:1", "target: unknown target 'vax'"),
         ('name = "m"\nheaders = ["a.h"]\nload = "lazy"\n', "3:1", 'load: expected "link" or "dynamic"'),
@@ -110,6 +113,12 @@ def test_mistakes_name_the_key_and_file(tmp_path, text, where, message):
         load_config(path)
     rendered = caught.value.render()
     assert rendered.startswith(f"{path}:{where}: error: {message}")
+
+
+def test_a_dotted_name_puts_the_module_in_a_package(tmp_path):
+    # a package's module may share a standard module's last name: it does not replace it
+    (config,) = load_config(write(tmp_path, 'name = "mypkg.sub.time"\nheaders = ["a.h"]\n'))
+    assert (config.package, config.name, config.qualified_name) == ("mypkg.sub", "time", "mypkg.sub.time")
 
 
 def test_a_pyproject_s_keys_are_named_from_its_root(tmp_path):

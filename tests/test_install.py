@@ -1,36 +1,25 @@
 """pegbind installed from a wheel into a fresh virtual environment, used outside the source tree."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import venv
 from pathlib import Path
 
 import pytest
-
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, new_venv, outside_env
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """A fresh venv with ``pip install <checkout>``; returns its bin folder."""
-    home = tmp_path_factory.mktemp("installed")
-    env_dir = home / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    bin_dir = env_dir / "bin"
-    # Install from a copy so nothing of the checkout (build/, egg-info) can leak in or be written.
-    source = home / "src"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", ".git", "build", "demo-out", "*.egg-info", "__pycache__"))
-    subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", str(source)], check=True, timeout=900)
-    shutil.rmtree(source)
+def installed(tmp_path_factory, pegbind_wheel) -> Path:
+    """A fresh venv with pegbind installed from its wheel; returns its bin folder."""
+    bin_dir = new_venv(tmp_path_factory.mktemp("installed") / "venv")
+    subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", "--find-links", str(pegbind_wheel), "pegbind"],
+                   check=True, timeout=900)
     return bin_dir
 
 
 def run(bin_dir: Path, *command, cwd: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(command, cwd=cwd, env=outside_env(bin_dir), capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.slow

@@ -8,9 +8,7 @@ installs the ``-dev`` packages (scripts/install-system-packages.sh).
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import os
 import re
 import shlex
 import shutil
@@ -21,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from conftest import run_pegbind
+from conftest import exclusively, run_pegbind, session_folder
 
 pytestmark = pytest.mark.slow
 
@@ -100,9 +97,7 @@ def built(tmp_path_factory):
     the workers (the session's temporary folder), and a lock lets the first build while the
     others wait and reuse it (libxml2's Cython module takes most of a minute)."""
     cache: dict[tuple[str, ...], Built] = {}
-    base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "real-library-builds"
-    shared.mkdir(parents=True, exist_ok=True)
+    shared = session_folder(tmp_path_factory, "real-library-builds")
 
     def build(name: str, backend: str, *extra: str) -> Built:
         key = (name, backend, *extra)
@@ -111,8 +106,7 @@ def built(tmp_path_factory):
             flags = include_flags(library)
             header = header_path(library, flags)
             out = shared / f"{name}-{backend}-{hashlib.sha256(repr(key).encode()).hexdigest()[:12]}"
-            with open(f"{out}.lock", "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
+            with exclusively(out):
                 done = Path(f"{out}.stderr")
                 if not done.exists():
                     # -O0: what is tested is that the module builds and works; the optimiser only takes

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...backends import cffi_module_name
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
 from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
@@ -79,7 +80,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         }
     return {
         **base_context(binding),
-        "module_name": f"_{binding.name}_cffi",
+        "module_name": cffi_module_name(binding.name),
         "api_mode": binding.load != "dynamic",
         "table": getter,
         "chunks": cdef_chunks(binding),

@@ -38,7 +38,8 @@ def link_libraries(config: BindingConfig) -> tuple[tuple[str, ...], tuple[str, .
     The names are searched in the folders first (as the rpath of a compiled
     backend would), then as the system finds them.
     """
-    return tuple(config.link), tuple(str(Path(folder).resolve()) for folder in config.library_dirs)
+    folders = config.library_dirs if config.run_path else ()
+    return tuple(config.link), tuple(str(Path(folder).resolve()) for folder in folders)
 
 
 FILTERS: dict[str, Callable[..., Any]] = {

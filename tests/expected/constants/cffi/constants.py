@@ -10,9 +10,9 @@ import sys as _sys
 import threading as _threading
 from enum import IntEnum as _IntEnum
 
-try:
+if __package__:  # installed in a package, beside its compiled module
     from ._constants_cffi import ffi as _ffi, lib as _lib
-except ImportError:
+else:
     from _constants_cffi import ffi as _ffi, lib as _lib
 
 _NULL = _ffi.NULL

@@ -3,7 +3,8 @@
 
 ``make_ffi(**options)`` returns the FFI with its cdef; ``options`` are
 ``FFI.set_source`` keywords (include_dirs, libraries, library_dirs ...), which
-``pegbind build`` fills from the binding's configuration.  Run this file to
+``pegbind build`` fills from the binding's configuration, and ``module``, the
+compiled module's full name when it lives in a package.  Run this file to
 compile the module by hand with default options.
 """
 from cffi import FFI
@@ -23,7 +24,7 @@ void _pegbind_defined(unsigned char *);
 SOURCE = '#include "constants.h"\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
 
 
-def make_ffi(**options):
+def make_ffi(module=MODULE, **options):
     ffi = FFI()
     for text, pack in CDEF:
         if pack is None:
@@ -31,7 +32,7 @@ def make_ffi(**options):
         else:
             ffi.cdef(text, pack=pack)
     if API_MODE:
-        ffi.set_source(MODULE, SOURCE, **options)
+        ffi.set_source(module, SOURCE, **options)
     return ffi
 
 

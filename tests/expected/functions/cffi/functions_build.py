@@ -3,7 +3,8 @@
 
 ``make_ffi(**options)`` returns the FFI with its cdef; ``options`` are
 ``FFI.set_source`` keywords (include_dirs, libraries, library_dirs ...), which
-``pegbind build`` fills from the binding's configuration.  Run this file to
+``pegbind build`` fills from the binding's configuration, and ``module``, the
+compiled module's full name when it lives in a package.  Run this file to
 compile the module by hand with default options.
 """
 from cffi import FFI
@@ -32,7 +33,7 @@ void _pegbind_defined(unsigned char *);
 SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak log_message\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak integrate\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak set_matrix\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = log_message != 0;\n    defined[1] = shutdown != 0;\n    defined[2] = first_of != 0;\n    defined[3] = integrate != 0;\n    defined[4] = unnamed != 0;\n    defined[5] = copy_into != 0;\n    defined[6] = die != 0;\n    defined[7] = set_matrix != 0;\n    defined[8] = visible != 0;\n    defined[9] = gnu_inline != 0;\n}\n'
 
 
-def make_ffi(**options):
+def make_ffi(module=MODULE, **options):
     ffi = FFI()
     for text, pack in CDEF:
         if pack is None:
@@ -40,7 +41,7 @@ def make_ffi(**options):
         else:
             ffi.cdef(text, pack=pack)
     if API_MODE:
-        ffi.set_source(MODULE, SOURCE, **options)
+        ffi.set_source(module, SOURCE, **options)
     return ffi
 
 
