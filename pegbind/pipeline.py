@@ -7,6 +7,7 @@ through here, so every front end runs the same phases in the same order.
 """
 from __future__ import annotations
 
+import fnmatch
 import logging
 import sys
 import time
@@ -59,11 +60,41 @@ def check_files(config: BindingConfig) -> None:
         raise ConfigError(problems)
 
 
+def check_conflicts(config: BindingConfig) -> None:
+    """Settings that contradict each other: ConfigError naming both, rather than one silently
+    winning (``load = "dynamic"`` with ``link`` libraries; a name both included and excluded)."""
+    from_file = config.source != "<command line>"
+
+    def named(key: str, flag: str) -> str:
+        return config.key(key) if from_file else flag
+
+    problems = []
+    if config.load == "dynamic" and config.link:
+        problems.append(Diagnostic(
+            config.coord(config.key("load")),
+            f"{named('load', '--load')}: a \"dynamic\" binding opens the library its user passes to load(path), "
+            f"so {named('link', '-l')} {', '.join(config.link)} would not be linked or opened: drop one of them"))
+    for index, pattern in enumerate(config.include):
+        if pattern == "*":
+            continue
+        literal = not any(c in pattern for c in "*?[")
+        covering = [exclude for exclude in config.exclude
+                    if exclude == pattern or (literal and fnmatch.fnmatchcase(pattern, exclude))]
+        if covering:
+            problems.append(Diagnostic(
+                config.coord(config.key(f"include[{index}]")),
+                f"{named(f'include[{index}]', '--include')}: {pattern!r} is also left out by "
+                f"{named('exclude', '--exclude')} {covering[0]!r}, which wins: drop one of them"))
+    if problems:
+        raise ConfigError(problems)
+
+
 def preprocess_binding(config: BindingConfig) -> PreprocessResult:
     """Phase 1: the expanded token stream of the binding's headers."""
     from .preprocess import preprocess
 
     check_files(config)
+    check_conflicts(config)
     return preprocess(
         [str(h) for h in config.headers],
         include_dirs=[str(d) for d in config.include_dirs],
@@ -100,6 +131,13 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     return ReadResult(config, target, preprocessed, module)
 
 
+def _link_key(config: BindingConfig, name: str) -> str:
+    """How a message names where library ``name`` was asked for: its config key, or the flag."""
+    if config.source == "<command line>":
+        return f"-l {name}"
+    return config.key(f"link[{config.link.index(name)}]")
+
+
 def _clashing_backends(backends: Sequence[str], name: str, out_dir: Path) -> list[str]:
     """The backends, in the order asked for, that would write a path another of them writes too
     (the paths each declares in :mod:`pegbind.backends`)."""
@@ -115,8 +153,13 @@ def _generate_each(
     template_dirs: Sequence[Path],
     read: ReadResult,
     report: Callable[[Diagnostic], None] | None,
+    linking: bool = False,
 ) -> dict[str, list[Path]]:
-    """Phases 3-5 once, then each backend's files: backend -> paths written."""
+    """Phases 3-5 once, then each backend's files: backend -> paths written.
+
+    ``linking``: the files are to be built, so a ``link`` library that is nowhere
+    the linker looks is an error here, not a warning.
+    """
     from .emit import generate
     from .exports import linked_exports
     from .passes import run_passes
@@ -145,6 +188,14 @@ def _generate_each(
                                      f"{config.key('link')}: {exports.archives[0]} is a static library, and a ctypes "
                                      "module opens its libraries when imported: link a shared one, or use the Cython "
                                      "or cffi backend"))
+    missing = exports.not_found if exports is not None else ()
+    if linking and missing:
+        # what the linker would say after every other step, said first and at the key
+        raise ConfigError([Diagnostic(at(f"link[{config.link.index(name)}]"),
+                                      f"{_link_key(config, name)}: no lib{name}.so or lib{name}.a in the library "
+                                      "folders (library_dirs, -L, then the compiler's): install the library's "
+                                      "development files, or name its folder in library_dirs (-L)")
+                           for name in missing])
     if report is not None:
         shadowed = config.name.partition(".")[0]
         if shadowed in sys.stdlib_module_names:
@@ -186,15 +237,17 @@ def generate_sources(
     template_dirs: Sequence[Path] = (),
     read: ReadResult | None = None,
     report: Callable[[Diagnostic], None] | None = None,
+    linking: bool = False,
 ) -> list[Path]:
     """Phases 1-5: write the generated sources of every requested backend; returns their paths.
 
     ``report`` receives what the passes, and then each backend, left out of
-    the binding and why (warnings; nothing is dropped silently).
+    the binding and why (warnings; nothing is dropped silently).  ``linking``:
+    the sources are to be built (a missing ``link`` library is then an error).
     """
     files = _generate_each(
         config, backends or config.backends, Path(out_dir or config.output_dir), template_dirs,
-        read or read_binding(config), report,
+        read or read_binding(config), report, linking,
     )
     return [path for paths in files.values() for path in paths]
 
@@ -215,7 +268,8 @@ def build_extension(
     from .build import build, check_import
 
     out_dir = Path(out_dir or config.output_dir)
-    files = _generate_each(config, config.backends, out_dir, template_dirs, read_binding(config), report)
+    files = _generate_each(config, config.backends, out_dir, template_dirs, read_binding(config), report,
+                           linking=True)
     built = []
     for backend, paths in files.items():
         built.append(build(config, paths, out_dir, backend=backend))

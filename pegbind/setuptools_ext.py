@@ -115,7 +115,7 @@ class build_ext(_setuptools_build_ext):
         work = Path(self.build_temp) / "pegbind" / config.qualified_name / backend.name
         try:
             files = generate_sources(replace(config, backends=(backend.name,), run_path=False), out_dir=work,
-                                     report=_warn)
+                                     report=_warn, linking=True)
             if ext.pegbind_compiled:
                 assert backend.c_source is not None
                 c_file = backend.c_source(config, files, work, ext.name)

@@ -252,3 +252,66 @@ def test_an_optional_rule_may_match_nothing(tmp_path):
     )
     result = run_pegbind("generate", "-o", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_library_nowhere_the_linker_looks_stops_a_build_before_any_compiler_runs(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    (tmp_path / "pegbind.toml").write_text('name = "m"\nheaders = ["m.h"]\nlink = ["m", "pb_absent"]\n')
+    result = run_pegbind("build", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        "pegbind.toml:3:14: error: link[1]: no libpb_absent.so or libpb_absent.a in the library folders "
+        "(library_dirs, -L, then the compiler's): install the library's development files, or name its folder "
+        "in library_dirs (-L)")
+    assert "cc1" not in result.stderr and "collect2" not in result.stderr
+    flagged = run_pegbind("build", "m.h", "-l", "pb_absent", "--backend", "ctypes", cwd=tmp_path)
+    assert flagged.returncode == 1 and flagged.stderr.startswith("error: -l pb_absent: no libpb_absent.so")
+    # generating only: a warning, the sources are still written
+    generated = run_pegbind("generate", "m.h", "-l", "pb_absent", "-o", "out", cwd=tmp_path)
+    assert generated.returncode == 0 and "warning: no libpb_absent.so" in generated.stderr
+
+
+@pytest.mark.parametrize(("config", "flags", "located", "flagged"), [
+    ('load = "dynamic"\nlink = ["m"]\n', ["--load", "dynamic", "-l", "m"],
+     'pegbind.toml:3:1: error: load: a "dynamic" binding opens the library its user passes to load(path), so link m '
+     "would not be linked or opened: drop one of them",
+     'error: --load: a "dynamic" binding opens the library its user passes to load(path), so -l m would not be '
+     "linked or opened: drop one of them"),
+    ('include = ["f", "g"]\nexclude = ["g*"]\n', ["--include", "g", "--exclude", "g*"],
+     "pegbind.toml:3:17: error: include[1]: 'g' is also left out by exclude 'g*', which wins: drop one of them",
+     "error: --include: 'g' is also left out by --exclude 'g*', which wins: drop one of them"),
+])
+def test_settings_that_contradict_each_other_are_reported(tmp_path, config, flags, located, flagged):
+    (tmp_path / "m.h").write_text("int f(int x);\nint g(int x);\n")
+    (tmp_path / "pegbind.toml").write_text(f'name = "m"\nheaders = ["m.h"]\n{config}')
+    result = run_pegbind("generate", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr.splitlines()[0] == located
+    result = run_pegbind("generate", "m.h", *flags, "-o", "out", cwd=tmp_path)
+    assert result.returncode == 1 and result.stderr.splitlines()[0] == flagged
+
+
+def test_a_role_on_a_parameter_the_function_lacks_is_an_error(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int count, char *buffer);\nint g_one(int n);\nint g_two(int n);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes"]\n\n'
+        '[[functions]]\nmatch = "f"\nparams = { bufer = "out-bytes(count)" }\nnonnull = ["buffer", "x"]\n\n'
+        '[[functions]]\nmatch = "g_*"\nparams = { m = "in" }\n'
+    )
+    result = run_pegbind("generate", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 1
+    assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
+        "pegbind.toml:7:12: error: functions[0].params.bufer: f has no parameter 'bufer' (did you mean 'buffer'?)",
+        "pegbind.toml:8:22: error: functions[0].nonnull[1]: f has no parameter 'x' (its parameters: count, buffer)",
+        "pegbind.toml:12:12: error: functions[1].params.m: none of the 2 functions 'g_*' matches has a parameter "
+        "'m' (its parameters: n)",
+    ]
+    flagged = run_pegbind("generate", "m.h", "--backend", "ctypes", "--function", "f:bufer=in", "-o", "out",
+                          cwd=tmp_path)
+    assert flagged.returncode == 1
+    assert flagged.stderr.startswith("error: --function: f has no parameter 'bufer' (did you mean 'buffer'?)")
+    # optional = true: headers of another version may spell it so
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes"]\n\n'
+        '[[functions]]\nmatch = "f"\noptional = true\nparams = { buf = "out-bytes(count)", buffer = "out-bytes(count)" }\n'
+    )
+    assert run_pegbind("generate", "-o", "out", cwd=tmp_path).returncode == 0

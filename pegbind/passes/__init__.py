@@ -8,6 +8,7 @@ previous ones left and returns a new one.
 """
 from __future__ import annotations
 
+import difflib
 import keyword
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -262,17 +263,38 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
 
 
 def _check_rules_match(module: Module, config: BindingConfig) -> None:
-    """A ``functions`` rule whose ``match`` names no function the headers declare is a mistake
-    (a misspelt name, another library's function): said, not left to bind the function unchecked.
-    Not for a rule marked ``optional``: one config may serve headers of several versions."""
-    declared = [f.name for f in module.functions] + [a.name for a in module.function_aliases]
+    """A ``functions`` rule whose ``match`` names no function the headers declare, or whose
+    ``params``/``nonnull`` name a parameter none of its functions has, is a mistake (a misspelt
+    name, another library's function): said, not left to bind the function unchecked.
+    Not for a rule marked ``optional``: one config may serve headers of several versions,
+    which may spell a parameter differently."""
+    targets = {a.name: a.target for a in module.function_aliases}
+    functions = {f.name: f for f in module.functions}
     problems = []
     for rule in config.functions:
-        if not rule.optional and not any(rule.matches(name) for name in declared):
-            key = f"{rule.key}.match" if not rule.key.startswith("--") else rule.key
+        if rule.optional:
+            continue
+        located = not rule.key.startswith("--")
+        matched = [functions[targets.get(name, name)] for name in [*functions, *targets]
+                   if rule.matches(name) and targets.get(name, name) in functions]
+        if not matched and not any(rule.matches(name) for name in targets):
+            key = f"{rule.key}.match" if located else rule.key
             problems.append(Diagnostic(config.coord(key), f"{key}: {rule.pattern!r} matches no function the "
                                                           "headers declare (optional = true: only some versions "
                                                           "of the headers declare it)"))
+            continue
+        known = list(dict.fromkeys(p.name for f in matched for p in f.params if p.name))
+        named = [(f"params.{name}", name) for name in rule.params]
+        named += [(f"nonnull[{i}]", name) for i, name in enumerate(rule.nonnull) if name != "*"]
+        for where, name in named:
+            if name in known:
+                continue
+            key = f"{rule.key}.{where}" if located else rule.key
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (its parameters: {', '.join(known) or 'none'})"
+            lacks = (f"{matched[0].name} has no parameter {name!r}" if len(matched) == 1 else
+                     f"none of the {len(matched)} functions {rule.pattern!r} matches has a parameter {name!r}")
+            problems.append(Diagnostic(config.coord(key), f"{key}: {lacks}{hint}"))
     if problems:
         raise ConfigError(problems)
 
