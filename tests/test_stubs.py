@@ -2,9 +2,9 @@
 
 tests/conformance/stubs.h is built once per backend.  ``help()`` (rendered
 with pydoc, exactly what ``help`` prints) must show each header comment.
-For the Cython backend, mypy run on a small user script, with the built
-module's folder on MYPYPATH, must accept correct calls and flag a call with
-a wrong argument type -- proof that the generated ``.pyi`` is found and typed.
+In every backend, mypy run on a small user script, with the built module's
+folder on MYPYPATH, must accept correct calls and flag mistakes the same way,
+and stubtest must find the ``.pyi`` true to the module as it runs.
 """
 from __future__ import annotations
 
@@ -105,6 +105,15 @@ def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp
         "pair = m.stub_pair(left=1, right=2)\n"
         "both: int = m.stub_pair_sum(pair) + m.stub_pair_sum(None)\n"
         "counted: int = m.stub_sum_of(2, 1, 2) + m.stub_zero()\n"
+        "mode = m.stub_next(m.STUB_FAST)\n"
+        "made = m.stub_counter_new(5)\n"
+        "assert made is not None\n"
+        "with made as counter:\n"
+        "    start: int = m.stub_counter_get(counter)\n"
+        "visited: int = m.stub_each(3, lambda value, data: 0, None)\n"
+        "total_cell = m.c_int32()\n"
+        "m.stub_add_into(1, 2, total_cell)\n"
+        "summed: int = total_cell.value\n"
     )
     accepted = run_mypy(folder, good, tmp_path / "good")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
@@ -116,3 +125,36 @@ def test_the_stub_lets_mypy_check_calls(backend, libstubs, tmp_path_factory, tmp
     assert any(line.startswith("user_code.py:3:") and "[arg-type]" in line for line in lines), rejected.stdout
     # the stub describes the module that was really built
     assert module.stub_add(1, 2) == 3
+
+
+#: deliberate mistakes: each line is one, and mypy must say so the same way for every backend
+MISTAKES = """\
+import {name} as m
+m.stub_add('one', 2)
+m.stub_pair_sum(3)
+m.stub_pair(left='x')
+m.stub_counter_get(m.stub_pair())
+m.stub_each(3, lambda value: 0, None)
+m.stub_add_into(1, 2, 3)
+name: str = m.stub_half(1.0)
+m.Pointer.nope
+"""
+
+
+def test_every_backend_s_stub_matches_its_module_and_catches_the_same_mistakes(libstubs, tmp_path_factory, tmp_path):
+    said = {}
+    for backend in ("cython", "cffi", "ctypes"):
+        folder, _ = built_module(backend, libstubs, tmp_path_factory)
+        name = f"stubs_{backend}"
+        # The stub against the module as it is at run time. @disjoint_base (PEP 800) is not
+        # written: a stub that imports it cannot be read by the type checkers before it.
+        checked = subprocess.run(
+            [sys.executable, "-m", "mypy.stubtest", name, "--ignore-disjoint-bases", "--mypy-config-file",
+             os.devnull], cwd=tmp_path, env=dict(os.environ, MYPYPATH=str(folder), PYTHONPATH=str(folder)),
+            capture_output=True, text=True, timeout=300)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        rejected = run_mypy(folder, MISTAKES.format(name=name), tmp_path / backend)
+        said[backend] = rejected.stdout.replace(name, "M")
+    assert said["cffi"] == said["cython"] and said["ctypes"] == said["cython"], said
+    lines = said["cython"].splitlines()
+    assert sorted({int(line.split(":")[1]) for line in lines if ": error:" in line}) == list(range(2, 10)), lines

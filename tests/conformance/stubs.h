@@ -20,4 +20,22 @@ int32_t stub_zero(void);
 /* The sum of the n ints after n. */
 int32_t stub_sum_of(int32_t n, ...);
 
+enum stub_mode { STUB_FAST = 1, STUB_SAFE = 2 };
+/* The mode after m. */
+enum stub_mode stub_next(enum stub_mode m);
+
+/* An opaque counter, made by stub_counter_new. */
+typedef struct stub_counter stub_counter;
+stub_counter *stub_counter_new(int32_t start);
+int32_t stub_counter_get(const stub_counter *c);
+void stub_counter_free(stub_counter *c);
+
+/* Called with each of 0 .. n-1 and the user's data; a nonzero result stops. */
+typedef int (*stub_visit)(int32_t value, void *data);
+/* How many values stub_each visited. */
+int32_t stub_each(int32_t n, stub_visit visit, void *data);
+
+/* Writes a + b into *sum. */
+void stub_add_into(int32_t a, int32_t b, int32_t *sum);
+
 #endif

@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -980,7 +980,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1290,7 +1290,7 @@ class flags(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct flags')
 
-    def __init__(_pb_self, *, ready=_MISSING, error=_MISSING, level=_MISSING, count=_MISSING):
+    def __init__(_pb_self, /, *, ready=_MISSING, error=_MISSING, level=_MISSING, count=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_flags)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1371,7 +1371,7 @@ class mixed_bits(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct mixed_bits')
 
-    def __init__(_pb_self, *, tag=_MISSING, low=_MISSING, high=_MISSING, last=_MISSING, wide=_MISSING):
+    def __init__(_pb_self, /, *, tag=_MISSING, low=_MISSING, high=_MISSING, last=_MISSING, wide=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_mixed_bits)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1464,7 +1464,7 @@ class packed_header(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct packed_header')
 
-    def __init__(_pb_self, *, version=_MISSING, length=_MISSING, checksum=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, length=_MISSING, checksum=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_packed_header)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1533,7 +1533,7 @@ class pack2(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct pack2')
 
-    def __init__(_pb_self, *, c=_MISSING, d=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, d=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_pack2)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1590,7 +1590,7 @@ class attr_packed(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct attr_packed')
 
-    def __init__(_pb_self, *, c=_MISSING, i=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, i=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_attr_packed)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1647,7 +1647,7 @@ class attr_aligned(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct attr_aligned')
 
-    def __init__(_pb_self, *, c=_MISSING, i=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, i=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_attr_aligned)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1704,7 +1704,7 @@ class after_pop(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct after_pop')
 
-    def __init__(_pb_self, *, c=_MISSING, d=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, d=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_after_pop)
         _pb_self._owner = None
         _pb_self._keep = None

@@ -567,7 +567,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1030,7 +1030,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1424,7 +1424,7 @@ class flags(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
 
-    def __init__(_pb_self, *, ready=_MISSING, error=_MISSING, level=_MISSING, count=_MISSING):
+    def __init__(_pb_self, /, *, ready=_MISSING, error=_MISSING, level=_MISSING, count=_MISSING):
         _pb_self._s = _S0()
         if ready is not _MISSING:
             _pb_self.ready = ready
@@ -1513,7 +1513,7 @@ class mixed_bits(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
 
-    def __init__(_pb_self, *, tag=_MISSING, low=_MISSING, high=_MISSING, last=_MISSING, wide=_MISSING):
+    def __init__(_pb_self, /, *, tag=_MISSING, low=_MISSING, high=_MISSING, last=_MISSING, wide=_MISSING):
         _pb_self._s = _S1()
         if tag is not _MISSING:
             _pb_self.tag = tag
@@ -1614,7 +1614,7 @@ class packed_header(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S2)
 
-    def __init__(_pb_self, *, version=_MISSING, length=_MISSING, checksum=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, length=_MISSING, checksum=_MISSING):
         _pb_self._s = _S2()
         if version is not _MISSING:
             _pb_self.version = version
@@ -1675,7 +1675,7 @@ class pack2(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S3)
 
-    def __init__(_pb_self, *, c=_MISSING, d=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, d=_MISSING):
         _pb_self._s = _S3()
         if c is not _MISSING:
             _pb_self.c = c
@@ -1724,7 +1724,7 @@ class attr_packed(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S4)
 
-    def __init__(_pb_self, *, c=_MISSING, i=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, i=_MISSING):
         _pb_self._s = _S4()
         if c is not _MISSING:
             _pb_self.c = c
@@ -1773,7 +1773,7 @@ class attr_aligned(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S5)
 
-    def __init__(_pb_self, *, c=_MISSING, i=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, i=_MISSING):
         _pb_self._s = _S5()
         if c is not _MISSING:
             _pb_self.c = c
@@ -1822,7 +1822,7 @@ class after_pop(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S6)
 
-    def __init__(_pb_self, *, c=_MISSING, d=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, d=_MISSING):
         _pb_self._s = _S6()
         if c is not _MISSING:
             _pb_self.c = c

@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1003,7 +1003,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1313,7 +1313,7 @@ class vm_point(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct vm_point')
 
-    def __init__(_pb_self, *, x=_MISSING, y=_MISSING):
+    def __init__(_pb_self, /, *, x=_MISSING, y=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_vm_point)
         _pb_self._owner = None
         _pb_self._keep = None

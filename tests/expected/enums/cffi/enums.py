@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1037,7 +1037,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)

@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -984,7 +984,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1294,7 +1294,7 @@ class mixed(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct mixed')
 
-    def __init__(_pb_self, *, c=_MISSING, ll=_MISSING, d=_MISSING, l=_MISSING, p=_MISSING):
+    def __init__(_pb_self, /, *, c=_MISSING, ll=_MISSING, d=_MISSING, l=_MISSING, p=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_mixed)
         _pb_self._owner = None
         _pb_self._keep = None

@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1215,7 +1215,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1658,7 +1658,7 @@ class json_t(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct json_t')
 
-    def __init__(_pb_self, *, type=_MISSING, refcount=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, refcount=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_json_t)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1729,7 +1729,7 @@ class json_error_t(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct json_error_t')
 
-    def __init__(_pb_self, *, line=_MISSING, column=_MISSING, position=_MISSING, source=_MISSING, text=_MISSING):
+    def __init__(_pb_self, /, *, line=_MISSING, column=_MISSING, position=_MISSING, source=_MISSING, text=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_json_error_t)
         _pb_self._owner = None
         _pb_self._keep = None

@@ -567,7 +567,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1255,7 +1255,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1722,7 +1722,7 @@ class json_t(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
 
-    def __init__(_pb_self, *, type=_MISSING, refcount=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, refcount=_MISSING):
         _pb_self._s = _S0()
         if type is not _MISSING:
             _pb_self.type = type
@@ -1784,7 +1784,7 @@ class json_error_t(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
 
-    def __init__(_pb_self, *, line=_MISSING, column=_MISSING, position=_MISSING, source=_MISSING, text=_MISSING):
+    def __init__(_pb_self, /, *, line=_MISSING, column=_MISSING, position=_MISSING, source=_MISSING, text=_MISSING):
         _pb_self._s = _S1()
         if line is not _MISSING:
             _pb_self.line = line

@@ -2007,7 +2007,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -3982,7 +3982,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -5583,7 +5583,7 @@ class CK_VERSION(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_VERSION')
 
-    def __init__(_pb_self, *, major=_MISSING, minor=_MISSING):
+    def __init__(_pb_self, /, *, major=_MISSING, minor=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_VERSION)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -5640,7 +5640,7 @@ class CK_INFO(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_INFO')
 
-    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
+    def __init__(_pb_self, /, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_INFO)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -5737,7 +5737,7 @@ class CK_SLOT_INFO(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SLOT_INFO')
 
-    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
+    def __init__(_pb_self, /, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SLOT_INFO)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -5834,7 +5834,7 @@ class CK_TOKEN_INFO(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TOKEN_INFO')
 
-    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
+    def __init__(_pb_self, /, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_TOKEN_INFO)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -6087,7 +6087,7 @@ class CK_SESSION_INFO(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SESSION_INFO')
 
-    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
+    def __init__(_pb_self, /, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SESSION_INFO)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -6168,7 +6168,7 @@ class CK_ATTRIBUTE(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ATTRIBUTE')
 
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_ATTRIBUTE)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -6248,7 +6248,7 @@ class CK_DATE(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DATE')
 
-    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, /, *, year=_MISSING, month=_MISSING, day=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_DATE)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -6317,7 +6317,7 @@ class CK_MECHANISM(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_MECHANISM')
 
-    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
+    def __init__(_pb_self, /, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_MECHANISM)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -6397,7 +6397,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_MECHANISM_INFO')
 
-    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
+    def __init__(_pb_self, /, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_MECHANISM_INFO)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -6466,7 +6466,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_FUNCTION_LIST')
 
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_FUNCTION_LIST)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -7730,7 +7730,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_FUNCTION_LIST_3_0')
 
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING, C_GetInterfaceList=_MISSING, C_GetInterface=_MISSING, C_LoginUser=_MISSING, C_SessionCancel=_MISSING, C_MessageEncryptInit=_MISSING, C_EncryptMessage=_MISSING, C_EncryptMessageBegin=_MISSING, C_EncryptMessageNext=_MISSING, C_MessageEncryptFinal=_MISSING, C_MessageDecryptInit=_MISSING, C_DecryptMessage=_MISSING, C_DecryptMessageBegin=_MISSING, C_DecryptMessageNext=_MISSING, C_MessageDecryptFinal=_MISSING, C_MessageSignInit=_MISSING, C_SignMessage=_MISSING, C_SignMessageBegin=_MISSING, C_SignMessageNext=_MISSING, C_MessageSignFinal=_MISSING, C_MessageVerifyInit=_MISSING, C_VerifyMessage=_MISSING, C_VerifyMessageBegin=_MISSING, C_VerifyMessageNext=_MISSING, C_MessageVerifyFinal=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING, C_GetInterfaceList=_MISSING, C_GetInterface=_MISSING, C_LoginUser=_MISSING, C_SessionCancel=_MISSING, C_MessageEncryptInit=_MISSING, C_EncryptMessage=_MISSING, C_EncryptMessageBegin=_MISSING, C_EncryptMessageNext=_MISSING, C_MessageEncryptFinal=_MISSING, C_MessageDecryptInit=_MISSING, C_DecryptMessage=_MISSING, C_DecryptMessageBegin=_MISSING, C_DecryptMessageNext=_MISSING, C_MessageDecryptFinal=_MISSING, C_MessageSignInit=_MISSING, C_SignMessage=_MISSING, C_SignMessageBegin=_MISSING, C_SignMessageNext=_MISSING, C_MessageSignFinal=_MISSING, C_MessageVerifyInit=_MISSING, C_VerifyMessage=_MISSING, C_VerifyMessageBegin=_MISSING, C_VerifyMessageNext=_MISSING, C_MessageVerifyFinal=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_FUNCTION_LIST_3_0)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -9426,7 +9426,7 @@ class CK_INTERFACE(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_INTERFACE')
 
-    def __init__(_pb_self, *, pInterfaceName=_MISSING, pFunctionList=_MISSING, flags=_MISSING):
+    def __init__(_pb_self, /, *, pInterfaceName=_MISSING, pFunctionList=_MISSING, flags=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_INTERFACE)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -9514,7 +9514,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_C_INITIALIZE_ARGS')
 
-    def __init__(_pb_self, *, CreateMutex=_MISSING, DestroyMutex=_MISSING, LockMutex=_MISSING, UnlockMutex=_MISSING, flags=_MISSING, LibraryParameters=_MISSING, pReserved=_MISSING):
+    def __init__(_pb_self, /, *, CreateMutex=_MISSING, DestroyMutex=_MISSING, LockMutex=_MISSING, UnlockMutex=_MISSING, flags=_MISSING, LibraryParameters=_MISSING, pReserved=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_C_INITIALIZE_ARGS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -9681,7 +9681,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RSA_PKCS_OAEP_PARAMS')
 
-    def __init__(_pb_self, *, hashAlg=_MISSING, mgf=_MISSING, source=_MISSING, pSourceData=_MISSING, ulSourceDataLen=_MISSING):
+    def __init__(_pb_self, /, *, hashAlg=_MISSING, mgf=_MISSING, source=_MISSING, pSourceData=_MISSING, ulSourceDataLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -9785,7 +9785,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RSA_PKCS_PSS_PARAMS')
 
-    def __init__(_pb_self, *, hashAlg=_MISSING, mgf=_MISSING, sLen=_MISSING):
+    def __init__(_pb_self, /, *, hashAlg=_MISSING, mgf=_MISSING, sLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RSA_PKCS_PSS_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -9854,7 +9854,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECDH1_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_ECDH1_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -9959,7 +9959,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECDH2_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_ECDH2_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10120,7 +10120,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECMQV_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_ECMQV_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10293,7 +10293,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X9_42_DH1_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X9_42_DH1_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10398,7 +10398,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X9_42_DH2_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X9_42_DH2_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10559,7 +10559,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X9_42_MQV_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X9_42_MQV_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10732,7 +10732,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KEA_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, isSender=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pRandomB=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
+    def __init__(_pb_self, /, *, isSender=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pRandomB=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_KEA_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10857,7 +10857,7 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC2_CBC_PARAMS')
 
-    def __init__(_pb_self, *, ulEffectiveBits=_MISSING, iv=_MISSING):
+    def __init__(_pb_self, /, *, ulEffectiveBits=_MISSING, iv=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RC2_CBC_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10914,7 +10914,7 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC2_MAC_GENERAL_PARAMS')
 
-    def __init__(_pb_self, *, ulEffectiveBits=_MISSING, ulMacLength=_MISSING):
+    def __init__(_pb_self, /, *, ulEffectiveBits=_MISSING, ulMacLength=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RC2_MAC_GENERAL_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -10971,7 +10971,7 @@ class CK_RC5_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC5_PARAMS')
 
-    def __init__(_pb_self, *, ulWordsize=_MISSING, ulRounds=_MISSING):
+    def __init__(_pb_self, /, *, ulWordsize=_MISSING, ulRounds=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RC5_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11028,7 +11028,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC5_CBC_PARAMS')
 
-    def __init__(_pb_self, *, ulWordsize=_MISSING, ulRounds=_MISSING, pIv=_MISSING, ulIvLen=_MISSING):
+    def __init__(_pb_self, /, *, ulWordsize=_MISSING, ulRounds=_MISSING, pIv=_MISSING, ulIvLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RC5_CBC_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11113,7 +11113,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RC5_MAC_GENERAL_PARAMS')
 
-    def __init__(_pb_self, *, ulWordsize=_MISSING, ulRounds=_MISSING, ulMacLength=_MISSING):
+    def __init__(_pb_self, /, *, ulWordsize=_MISSING, ulRounds=_MISSING, ulMacLength=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RC5_MAC_GENERAL_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11182,7 +11182,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DES_CBC_ENCRYPT_DATA_PARAMS')
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_DES_CBC_ENCRYPT_DATA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11255,7 +11255,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_AES_CBC_ENCRYPT_DATA_PARAMS')
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_AES_CBC_ENCRYPT_DATA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11328,7 +11328,7 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_AES_CTR_PARAMS')
 
-    def __init__(_pb_self, *, ulCounterBits=_MISSING, cb=_MISSING):
+    def __init__(_pb_self, /, *, ulCounterBits=_MISSING, cb=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_AES_CTR_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11385,7 +11385,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GCM_PARAMS_V3')
 
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+    def __init__(_pb_self, /, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_GCM_PARAMS_V3)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11502,7 +11502,7 @@ class CK_CCM_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CCM_PARAMS')
 
-    def __init__(_pb_self, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulMACLen=_MISSING):
+    def __init__(_pb_self, /, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulMACLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_CCM_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11619,7 +11619,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SALSA20_CHACHA20_POLY1305_PARAMS')
 
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING):
+    def __init__(_pb_self, /, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11712,7 +11712,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GCM_MESSAGE_PARAMS')
 
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvFixedBits=_MISSING, ivGenerator=_MISSING, pTag=_MISSING, ulTagBits=_MISSING):
+    def __init__(_pb_self, /, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvFixedBits=_MISSING, ivGenerator=_MISSING, pTag=_MISSING, ulTagBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_GCM_MESSAGE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11829,7 +11829,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CCM_MESSAGE_PARAMS')
 
-    def __init__(_pb_self, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, ulNonceFixedBits=_MISSING, nonceGenerator=_MISSING, pMAC=_MISSING, ulMACLen=_MISSING):
+    def __init__(_pb_self, /, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, ulNonceFixedBits=_MISSING, nonceGenerator=_MISSING, pMAC=_MISSING, ulMACLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_CCM_MESSAGE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -11958,7 +11958,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS')
 
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pTag=_MISSING):
+    def __init__(_pb_self, /, *, pNonce=_MISSING, ulNonceLen=_MISSING, pTag=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12039,7 +12039,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS')
 
-    def __init__(_pb_self, *, ulPasswordLen=_MISSING, pPassword=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPAndGLen=_MISSING, ulQLen=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pPrimeP=_MISSING, pBaseG=_MISSING, pSubprimeQ=_MISSING):
+    def __init__(_pb_self, /, *, ulPasswordLen=_MISSING, pPassword=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPAndGLen=_MISSING, ulQLen=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pPrimeP=_MISSING, pBaseG=_MISSING, pSubprimeQ=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12248,7 +12248,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SKIPJACK_RELAYX_PARAMS')
 
-    def __init__(_pb_self, *, ulOldWrappedXLen=_MISSING, pOldWrappedX=_MISSING, ulOldPasswordLen=_MISSING, pOldPassword=_MISSING, ulOldPublicDataLen=_MISSING, pOldPublicData=_MISSING, ulOldRandomLen=_MISSING, pOldRandomA=_MISSING, ulNewPasswordLen=_MISSING, pNewPassword=_MISSING, ulNewPublicDataLen=_MISSING, pNewPublicData=_MISSING, ulNewRandomLen=_MISSING, pNewRandomA=_MISSING):
+    def __init__(_pb_self, /, *, ulOldWrappedXLen=_MISSING, pOldWrappedX=_MISSING, ulOldPasswordLen=_MISSING, pOldPassword=_MISSING, ulOldPublicDataLen=_MISSING, pOldPublicData=_MISSING, ulOldRandomLen=_MISSING, pOldRandomA=_MISSING, ulNewPasswordLen=_MISSING, pNewPassword=_MISSING, ulNewPublicDataLen=_MISSING, pNewPublicData=_MISSING, ulNewRandomLen=_MISSING, pNewRandomA=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SKIPJACK_RELAYX_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12501,7 +12501,7 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CAMELLIA_CTR_PARAMS')
 
-    def __init__(_pb_self, *, ulCounterBits=_MISSING, cb=_MISSING):
+    def __init__(_pb_self, /, *, ulCounterBits=_MISSING, cb=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_CAMELLIA_CTR_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12558,7 +12558,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS')
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12631,7 +12631,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS')
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12704,7 +12704,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS')
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12777,7 +12777,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CHACHA20_PARAMS')
 
-    def __init__(_pb_self, *, pBlockCounter=_MISSING, blockCounterBits=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
+    def __init__(_pb_self, /, *, pBlockCounter=_MISSING, blockCounterBits=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_CHACHA20_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12870,7 +12870,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SALSA20_PARAMS')
 
-    def __init__(_pb_self, *, pBlockCounter=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
+    def __init__(_pb_self, /, *, pBlockCounter=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SALSA20_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -12951,7 +12951,7 @@ class CK_PBE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PBE_PARAMS')
 
-    def __init__(_pb_self, *, pInitVector=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, ulIteration=_MISSING):
+    def __init__(_pb_self, /, *, pInitVector=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, ulIteration=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_PBE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13076,7 +13076,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KEY_WRAP_SET_OAEP_PARAMS')
 
-    def __init__(_pb_self, *, bBC=_MISSING, pX=_MISSING, ulXLen=_MISSING):
+    def __init__(_pb_self, /, *, bBC=_MISSING, pX=_MISSING, ulXLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_KEY_WRAP_SET_OAEP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13149,7 +13149,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_RANDOM_DATA')
 
-    def __init__(_pb_self, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
+    def __init__(_pb_self, /, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SSL3_RANDOM_DATA)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13242,7 +13242,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, RandomInfo=_MISSING, pVersion=_MISSING):
+    def __init__(_pb_self, /, *, RandomInfo=_MISSING, pVersion=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13301,7 +13301,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_KEY_MAT_OUT')
 
-    def __init__(_pb_self, *, hClientMacSecret=_MISSING, hServerMacSecret=_MISSING, hClientKey=_MISSING, hServerKey=_MISSING, pIVClient=_MISSING, pIVServer=_MISSING):
+    def __init__(_pb_self, /, *, hClientMacSecret=_MISSING, hServerMacSecret=_MISSING, hClientKey=_MISSING, hServerKey=_MISSING, pIVClient=_MISSING, pIVServer=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SSL3_KEY_MAT_OUT)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13418,7 +13418,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SSL3_KEY_MAT_PARAMS')
 
-    def __init__(_pb_self, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
+    def __init__(_pb_self, /, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SSL3_KEY_MAT_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13525,7 +13525,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS_PRF_PARAMS')
 
-    def __init__(_pb_self, *, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
+    def __init__(_pb_self, /, *, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_TLS_PRF_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13665,7 +13665,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, RandomInfo=_MISSING, pVersion=_MISSING, prfHashMechanism=_MISSING):
+    def __init__(_pb_self, /, *, RandomInfo=_MISSING, pVersion=_MISSING, prfHashMechanism=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13736,7 +13736,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS12_KEY_MAT_PARAMS')
 
-    def __init__(_pb_self, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING, prfHashMechanism=_MISSING):
+    def __init__(_pb_self, /, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING, prfHashMechanism=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_TLS12_KEY_MAT_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13855,7 +13855,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS_KDF_PARAMS')
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, pLabel=_MISSING, ulLabelLength=_MISSING, RandomInfo=_MISSING, pContextData=_MISSING, ulContextDataLength=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, pLabel=_MISSING, ulLabelLength=_MISSING, RandomInfo=_MISSING, pContextData=_MISSING, ulContextDataLength=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_TLS_KDF_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -13975,7 +13975,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_TLS_MAC_PARAMS')
 
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, ulMacLength=_MISSING, ulServerOrClient=_MISSING):
+    def __init__(_pb_self, /, *, prfHashMechanism=_MISSING, ulMacLength=_MISSING, ulServerOrClient=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_TLS_MAC_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14044,7 +14044,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_HKDF_PARAMS')
 
-    def __init__(_pb_self, *, bExtract=_MISSING, bExpand=_MISSING, prfHashMechanism=_MISSING, ulSaltType=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, hSaltKey=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+    def __init__(_pb_self, /, *, bExtract=_MISSING, bExpand=_MISSING, prfHashMechanism=_MISSING, ulSaltType=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, hSaltKey=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_HKDF_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14197,7 +14197,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_RANDOM_DATA')
 
-    def __init__(_pb_self, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
+    def __init__(_pb_self, /, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_WTLS_RANDOM_DATA)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14290,7 +14290,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, DigestMechanism=_MISSING, RandomInfo=_MISSING, pVersion=_MISSING):
+    def __init__(_pb_self, /, *, DigestMechanism=_MISSING, RandomInfo=_MISSING, pVersion=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14366,7 +14366,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_PRF_PARAMS')
 
-    def __init__(_pb_self, *, DigestMechanism=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
+    def __init__(_pb_self, /, *, DigestMechanism=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_WTLS_PRF_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14518,7 +14518,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_KEY_MAT_OUT')
 
-    def __init__(_pb_self, *, hMacSecret=_MISSING, hKey=_MISSING, pIV=_MISSING):
+    def __init__(_pb_self, /, *, hMacSecret=_MISSING, hKey=_MISSING, pIV=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_WTLS_KEY_MAT_OUT)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14591,7 +14591,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_WTLS_KEY_MAT_PARAMS')
 
-    def __init__(_pb_self, *, DigestMechanism=_MISSING, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, ulSequenceNumber=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
+    def __init__(_pb_self, /, *, DigestMechanism=_MISSING, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, ulSequenceNumber=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_WTLS_KEY_MAT_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14722,7 +14722,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PRF_DATA_PARAM')
 
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_PRF_DATA_PARAM)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14802,7 +14802,7 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_COUNTER_FORMAT')
 
-    def __init__(_pb_self, *, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
+    def __init__(_pb_self, /, *, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SP800_108_COUNTER_FORMAT)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14859,7 +14859,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_DKM_LENGTH_FORMAT')
 
-    def __init__(_pb_self, *, dkmLengthMethod=_MISSING, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
+    def __init__(_pb_self, /, *, dkmLengthMethod=_MISSING, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -14928,7 +14928,7 @@ class CK_DERIVED_KEY(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DERIVED_KEY')
 
-    def __init__(_pb_self, *, pTemplate=_MISSING, ulAttributeCount=_MISSING, phKey=_MISSING):
+    def __init__(_pb_self, /, *, pTemplate=_MISSING, ulAttributeCount=_MISSING, phKey=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_DERIVED_KEY)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15011,7 +15011,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_KDF_PARAMS')
 
-    def __init__(_pb_self, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
+    def __init__(_pb_self, /, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SP800_108_KDF_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15106,7 +15106,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_SP800_108_FEEDBACK_KDF_PARAMS')
 
-    def __init__(_pb_self, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulIVLen=_MISSING, pIV=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
+    def __init__(_pb_self, /, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulIVLen=_MISSING, pIV=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_SP800_108_FEEDBACK_KDF_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15233,7 +15233,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_CMS_SIG_PARAMS')
 
-    def __init__(_pb_self, *, certificateHandle=_MISSING, pSigningMechanism=_MISSING, pDigestMechanism=_MISSING, pContentType=_MISSING, pRequestedAttributes=_MISSING, ulRequestedAttributesLen=_MISSING, pRequiredAttributes=_MISSING, ulRequiredAttributesLen=_MISSING):
+    def __init__(_pb_self, /, *, certificateHandle=_MISSING, pSigningMechanism=_MISSING, pDigestMechanism=_MISSING, pContentType=_MISSING, pRequestedAttributes=_MISSING, ulRequestedAttributesLen=_MISSING, pRequiredAttributes=_MISSING, ulRequiredAttributesLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_CMS_SIG_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15388,7 +15388,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KEY_DERIVATION_STRING_DATA')
 
-    def __init__(_pb_self, *, pData=_MISSING, ulLen=_MISSING):
+    def __init__(_pb_self, /, *, pData=_MISSING, ulLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_KEY_DERIVATION_STRING_DATA)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15449,7 +15449,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PKCS5_PBKD2_PARAMS')
 
-    def __init__(_pb_self, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
+    def __init__(_pb_self, /, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_PKCS5_PBKD2_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15639,7 +15639,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_PKCS5_PBKD2_PARAMS2')
 
-    def __init__(_pb_self, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
+    def __init__(_pb_self, /, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_PKCS5_PBKD2_PARAMS2)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15814,7 +15814,7 @@ class CK_OTP_PARAM(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_OTP_PARAM')
 
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_OTP_PARAM)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15894,7 +15894,7 @@ class CK_OTP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_OTP_PARAMS')
 
-    def __init__(_pb_self, *, pParams=_MISSING, ulCount=_MISSING):
+    def __init__(_pb_self, /, *, pParams=_MISSING, ulCount=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_OTP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -15950,7 +15950,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_OTP_SIGNATURE_INFO')
 
-    def __init__(_pb_self, *, pParams=_MISSING, ulCount=_MISSING):
+    def __init__(_pb_self, /, *, pParams=_MISSING, ulCount=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_OTP_SIGNATURE_INFO)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16006,7 +16006,7 @@ class CK_KIP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_KIP_PARAMS')
 
-    def __init__(_pb_self, *, pMechanism=_MISSING, hKey=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING):
+    def __init__(_pb_self, /, *, pMechanism=_MISSING, hKey=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_KIP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16094,7 +16094,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_DSA_PARAMETER_GEN_PARAM')
 
-    def __init__(_pb_self, *, hash=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, ulIndex=_MISSING):
+    def __init__(_pb_self, /, *, hash=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, ulIndex=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_DSA_PARAMETER_GEN_PARAM)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16179,7 +16179,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_ECDH_AES_KEY_WRAP_PARAMS')
 
-    def __init__(_pb_self, *, ulAESKeyBits=_MISSING, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING):
+    def __init__(_pb_self, /, *, ulAESKeyBits=_MISSING, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_ECDH_AES_KEY_WRAP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16264,7 +16264,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_RSA_AES_KEY_WRAP_PARAMS')
 
-    def __init__(_pb_self, *, ulAESKeyBits=_MISSING, pOAEPParams=_MISSING):
+    def __init__(_pb_self, /, *, ulAESKeyBits=_MISSING, pOAEPParams=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_RSA_AES_KEY_WRAP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16320,7 +16320,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GOSTR3410_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, pPublicData=_MISSING, ulPublicDataLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, pPublicData=_MISSING, ulPublicDataLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_GOSTR3410_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16425,7 +16425,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_GOSTR3410_KEY_WRAP_PARAMS')
 
-    def __init__(_pb_self, *, pWrapOID=_MISSING, ulWrapOIDLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING, hKey=_MISSING):
+    def __init__(_pb_self, /, *, pWrapOID=_MISSING, ulWrapOIDLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING, hKey=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_GOSTR3410_KEY_WRAP_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16530,7 +16530,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_EDDSA_PARAMS')
 
-    def __init__(_pb_self, *, phFlag=_MISSING, ulContextDataLen=_MISSING, pContextData=_MISSING):
+    def __init__(_pb_self, /, *, phFlag=_MISSING, ulContextDataLen=_MISSING, pContextData=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_EDDSA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16603,7 +16603,7 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_XEDDSA_PARAMS')
 
-    def __init__(_pb_self, *, hash=_MISSING):
+    def __init__(_pb_self, /, *, hash=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_XEDDSA_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16648,7 +16648,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X3DH_INITIATE_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, pPeer_identity=_MISSING, pPeer_prekey=_MISSING, pPrekey_signature=_MISSING, pOnetime_key=_MISSING, pOwn_identity=_MISSING, pOwn_ephemeral=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, pPeer_identity=_MISSING, pPeer_prekey=_MISSING, pPrekey_signature=_MISSING, pOnetime_key=_MISSING, pOwn_identity=_MISSING, pOwn_ephemeral=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X3DH_INITIATE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16777,7 +16777,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X3DH_RESPOND_PARAMS')
 
-    def __init__(_pb_self, *, kdf=_MISSING, pIdentity_id=_MISSING, pPrekey_id=_MISSING, pOnetime_id=_MISSING, pInitiator_identity=_MISSING, pInitiator_ephemeral=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, pIdentity_id=_MISSING, pPrekey_id=_MISSING, pOnetime_id=_MISSING, pInitiator_identity=_MISSING, pInitiator_ephemeral=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X3DH_RESPOND_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -16910,7 +16910,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X2RATCHET_INITIALIZE_PARAMS')
 
-    def __init__(_pb_self, *, sk=_MISSING, peer_public_prekey=_MISSING, peer_public_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
+    def __init__(_pb_self, /, *, sk=_MISSING, peer_public_prekey=_MISSING, peer_public_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X2RATCHET_INITIALIZE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17043,7 +17043,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_X2RATCHET_RESPOND_PARAMS')
 
-    def __init__(_pb_self, *, sk=_MISSING, own_prekey=_MISSING, initiator_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
+    def __init__(_pb_self, /, *, sk=_MISSING, own_prekey=_MISSING, initiator_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_X2RATCHET_RESPOND_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17176,7 +17176,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKEPublicValue')
 
-    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
+    def __init__(_pb_self, /, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKEPublicValue)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17301,7 +17301,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound1Params')
 
-    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
+    def __init__(_pb_self, /, *, gx1=_MISSING, gx2=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKERound1Params)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17360,7 +17360,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKERound2Params')
 
-    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
+    def __init__(_pb_self, /, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKERound2Params)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17466,7 +17466,7 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_JPAKEFinalParams')
 
-    def __init__(_pb_self, *, B=_MISSING):
+    def __init__(_pb_self, /, *, B=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_JPAKEFinalParams)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17510,7 +17510,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS')
 
-    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
+    def __init__(_pb_self, /, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17595,7 +17595,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_AEAD_PARAMS')
 
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
+    def __init__(_pb_self, /, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_AEAD_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17700,7 +17700,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_HKDFParams')
 
-    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+    def __init__(_pb_self, /, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_HKDFParams)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17817,7 +17817,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -17914,7 +17914,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE_PRF_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -18055,7 +18055,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -18208,7 +18208,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -18305,7 +18305,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS')
 
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
+    def __init__(_pb_self, /, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -18393,7 +18393,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_MODULE_FUNCTIONS')
 
-    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_MODULE_FUNCTIONS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -18454,7 +18454,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_FIPS_FUNCTIONS')
 
-    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_FIPS_FUNCTIONS)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -18515,7 +18515,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct CK_NSS_GCM_PARAMS')
 
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+    def __init__(_pb_self, /, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_CK_NSS_GCM_PARAMS)
         _pb_self._owner = None
         _pb_self._keep = None

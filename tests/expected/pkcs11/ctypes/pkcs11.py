@@ -567,7 +567,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -2600,7 +2600,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -5755,7 +5755,7 @@ class CK_VERSION(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
 
-    def __init__(_pb_self, *, major=_MISSING, minor=_MISSING):
+    def __init__(_pb_self, /, *, major=_MISSING, minor=_MISSING):
         _pb_self._s = _S0()
         if major is not _MISSING:
             _pb_self.major = major
@@ -5804,7 +5804,7 @@ class CK_INFO(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
 
-    def __init__(_pb_self, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
+    def __init__(_pb_self, /, *, cryptokiVersion=_MISSING, manufacturerID=_MISSING, flags=_MISSING, libraryDescription=_MISSING, libraryVersion=_MISSING):
         _pb_self._s = _S1()
         if cryptokiVersion is not _MISSING:
             _pb_self.cryptokiVersion = cryptokiVersion
@@ -5893,7 +5893,7 @@ class CK_SLOT_INFO(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S2)
 
-    def __init__(_pb_self, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
+    def __init__(_pb_self, /, *, slotDescription=_MISSING, manufacturerID=_MISSING, flags=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING):
         _pb_self._s = _S2()
         if slotDescription is not _MISSING:
             _pb_self.slotDescription = slotDescription
@@ -5982,7 +5982,7 @@ class CK_TOKEN_INFO(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S3)
 
-    def __init__(_pb_self, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
+    def __init__(_pb_self, /, *, label=_MISSING, manufacturerID=_MISSING, model=_MISSING, serialNumber=_MISSING, flags=_MISSING, ulMaxSessionCount=_MISSING, ulSessionCount=_MISSING, ulMaxRwSessionCount=_MISSING, ulRwSessionCount=_MISSING, ulMaxPinLen=_MISSING, ulMinPinLen=_MISSING, ulTotalPublicMemory=_MISSING, ulFreePublicMemory=_MISSING, ulTotalPrivateMemory=_MISSING, ulFreePrivateMemory=_MISSING, hardwareVersion=_MISSING, firmwareVersion=_MISSING, utcTime=_MISSING):
         _pb_self._s = _S3()
         if label is not _MISSING:
             _pb_self.label = label
@@ -6227,7 +6227,7 @@ class CK_SESSION_INFO(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S4)
 
-    def __init__(_pb_self, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
+    def __init__(_pb_self, /, *, slotID=_MISSING, state=_MISSING, flags=_MISSING, ulDeviceError=_MISSING):
         _pb_self._s = _S4()
         if slotID is not _MISSING:
             _pb_self.slotID = slotID
@@ -6300,7 +6300,7 @@ class CK_ATTRIBUTE(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S5)
 
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
         _pb_self._s = _S5()
         if type is not _MISSING:
             _pb_self.type = type
@@ -6370,7 +6370,7 @@ class CK_DATE(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S6)
 
-    def __init__(_pb_self, *, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, /, *, year=_MISSING, month=_MISSING, day=_MISSING):
         _pb_self._s = _S6()
         if year is not _MISSING:
             _pb_self.year = year
@@ -6431,7 +6431,7 @@ class CK_MECHANISM(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S7)
 
-    def __init__(_pb_self, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
+    def __init__(_pb_self, /, *, mechanism=_MISSING, pParameter=_MISSING, ulParameterLen=_MISSING):
         _pb_self._s = _S7()
         if mechanism is not _MISSING:
             _pb_self.mechanism = mechanism
@@ -6501,7 +6501,7 @@ class CK_MECHANISM_INFO(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S8)
 
-    def __init__(_pb_self, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
+    def __init__(_pb_self, /, *, ulMinKeySize=_MISSING, ulMaxKeySize=_MISSING, flags=_MISSING):
         _pb_self._s = _S8()
         if ulMinKeySize is not _MISSING:
             _pb_self.ulMinKeySize = ulMinKeySize
@@ -6562,7 +6562,7 @@ class CK_FUNCTION_LIST(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S9)
 
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING):
         _pb_self._s = _S9()
         if version is not _MISSING:
             _pb_self.version = version
@@ -7684,7 +7684,7 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S10)
 
-    def __init__(_pb_self, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING, C_GetInterfaceList=_MISSING, C_GetInterface=_MISSING, C_LoginUser=_MISSING, C_SessionCancel=_MISSING, C_MessageEncryptInit=_MISSING, C_EncryptMessage=_MISSING, C_EncryptMessageBegin=_MISSING, C_EncryptMessageNext=_MISSING, C_MessageEncryptFinal=_MISSING, C_MessageDecryptInit=_MISSING, C_DecryptMessage=_MISSING, C_DecryptMessageBegin=_MISSING, C_DecryptMessageNext=_MISSING, C_MessageDecryptFinal=_MISSING, C_MessageSignInit=_MISSING, C_SignMessage=_MISSING, C_SignMessageBegin=_MISSING, C_SignMessageNext=_MISSING, C_MessageSignFinal=_MISSING, C_MessageVerifyInit=_MISSING, C_VerifyMessage=_MISSING, C_VerifyMessageBegin=_MISSING, C_VerifyMessageNext=_MISSING, C_MessageVerifyFinal=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, C_Initialize=_MISSING, C_Finalize=_MISSING, C_GetInfo=_MISSING, C_GetFunctionList=_MISSING, C_GetSlotList=_MISSING, C_GetSlotInfo=_MISSING, C_GetTokenInfo=_MISSING, C_GetMechanismList=_MISSING, C_GetMechanismInfo=_MISSING, C_InitToken=_MISSING, C_InitPIN=_MISSING, C_SetPIN=_MISSING, C_OpenSession=_MISSING, C_CloseSession=_MISSING, C_CloseAllSessions=_MISSING, C_GetSessionInfo=_MISSING, C_GetOperationState=_MISSING, C_SetOperationState=_MISSING, C_Login=_MISSING, C_Logout=_MISSING, C_CreateObject=_MISSING, C_CopyObject=_MISSING, C_DestroyObject=_MISSING, C_GetObjectSize=_MISSING, C_GetAttributeValue=_MISSING, C_SetAttributeValue=_MISSING, C_FindObjectsInit=_MISSING, C_FindObjects=_MISSING, C_FindObjectsFinal=_MISSING, C_EncryptInit=_MISSING, C_Encrypt=_MISSING, C_EncryptUpdate=_MISSING, C_EncryptFinal=_MISSING, C_DecryptInit=_MISSING, C_Decrypt=_MISSING, C_DecryptUpdate=_MISSING, C_DecryptFinal=_MISSING, C_DigestInit=_MISSING, C_Digest=_MISSING, C_DigestUpdate=_MISSING, C_DigestKey=_MISSING, C_DigestFinal=_MISSING, C_SignInit=_MISSING, C_Sign=_MISSING, C_SignUpdate=_MISSING, C_SignFinal=_MISSING, C_SignRecoverInit=_MISSING, C_SignRecover=_MISSING, C_VerifyInit=_MISSING, C_Verify=_MISSING, C_VerifyUpdate=_MISSING, C_VerifyFinal=_MISSING, C_VerifyRecoverInit=_MISSING, C_VerifyRecover=_MISSING, C_DigestEncryptUpdate=_MISSING, C_DecryptDigestUpdate=_MISSING, C_SignEncryptUpdate=_MISSING, C_DecryptVerifyUpdate=_MISSING, C_GenerateKey=_MISSING, C_GenerateKeyPair=_MISSING, C_WrapKey=_MISSING, C_UnwrapKey=_MISSING, C_DeriveKey=_MISSING, C_SeedRandom=_MISSING, C_GenerateRandom=_MISSING, C_GetFunctionStatus=_MISSING, C_CancelFunction=_MISSING, C_WaitForSlotEvent=_MISSING, C_GetInterfaceList=_MISSING, C_GetInterface=_MISSING, C_LoginUser=_MISSING, C_SessionCancel=_MISSING, C_MessageEncryptInit=_MISSING, C_EncryptMessage=_MISSING, C_EncryptMessageBegin=_MISSING, C_EncryptMessageNext=_MISSING, C_MessageEncryptFinal=_MISSING, C_MessageDecryptInit=_MISSING, C_DecryptMessage=_MISSING, C_DecryptMessageBegin=_MISSING, C_DecryptMessageNext=_MISSING, C_MessageDecryptFinal=_MISSING, C_MessageSignInit=_MISSING, C_SignMessage=_MISSING, C_SignMessageBegin=_MISSING, C_SignMessageNext=_MISSING, C_MessageSignFinal=_MISSING, C_MessageVerifyInit=_MISSING, C_VerifyMessage=_MISSING, C_VerifyMessageBegin=_MISSING, C_VerifyMessageNext=_MISSING, C_MessageVerifyFinal=_MISSING):
         _pb_self._s = _S10()
         if version is not _MISSING:
             _pb_self.version = version
@@ -9190,7 +9190,7 @@ class CK_INTERFACE(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S11)
 
-    def __init__(_pb_self, *, pInterfaceName=_MISSING, pFunctionList=_MISSING, flags=_MISSING):
+    def __init__(_pb_self, /, *, pInterfaceName=_MISSING, pFunctionList=_MISSING, flags=_MISSING):
         _pb_self._s = _S11()
         if pInterfaceName is not _MISSING:
             _pb_self.pInterfaceName = pInterfaceName
@@ -9268,7 +9268,7 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S12)
 
-    def __init__(_pb_self, *, CreateMutex=_MISSING, DestroyMutex=_MISSING, LockMutex=_MISSING, UnlockMutex=_MISSING, flags=_MISSING, LibraryParameters=_MISSING, pReserved=_MISSING):
+    def __init__(_pb_self, /, *, CreateMutex=_MISSING, DestroyMutex=_MISSING, LockMutex=_MISSING, UnlockMutex=_MISSING, flags=_MISSING, LibraryParameters=_MISSING, pReserved=_MISSING):
         _pb_self._s = _S12()
         if CreateMutex is not _MISSING:
             _pb_self.CreateMutex = CreateMutex
@@ -9413,7 +9413,7 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S13)
 
-    def __init__(_pb_self, *, hashAlg=_MISSING, mgf=_MISSING, source=_MISSING, pSourceData=_MISSING, ulSourceDataLen=_MISSING):
+    def __init__(_pb_self, /, *, hashAlg=_MISSING, mgf=_MISSING, source=_MISSING, pSourceData=_MISSING, ulSourceDataLen=_MISSING):
         _pb_self._s = _S13()
         if hashAlg is not _MISSING:
             _pb_self.hashAlg = hashAlg
@@ -9507,7 +9507,7 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S14)
 
-    def __init__(_pb_self, *, hashAlg=_MISSING, mgf=_MISSING, sLen=_MISSING):
+    def __init__(_pb_self, /, *, hashAlg=_MISSING, mgf=_MISSING, sLen=_MISSING):
         _pb_self._s = _S14()
         if hashAlg is not _MISSING:
             _pb_self.hashAlg = hashAlg
@@ -9568,7 +9568,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S15)
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
         _pb_self._s = _S15()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -9667,7 +9667,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S16)
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
         _pb_self._s = _S16()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -9822,7 +9822,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S17)
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
         _pb_self._s = _S17()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -9989,7 +9989,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S18)
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
         _pb_self._s = _S18()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -10088,7 +10088,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S19)
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING):
         _pb_self._s = _S19()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -10243,7 +10243,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S20)
 
-    def __init__(_pb_self, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, ulOtherInfoLen=_MISSING, pOtherInfo=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPrivateDataLen=_MISSING, hPrivateData=_MISSING, ulPublicDataLen2=_MISSING, pPublicData2=_MISSING, publicKey=_MISSING):
         _pb_self._s = _S20()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -10410,7 +10410,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S21)
 
-    def __init__(_pb_self, *, isSender=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pRandomB=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
+    def __init__(_pb_self, /, *, isSender=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pRandomB=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING):
         _pb_self._s = _S21()
         if isSender is not _MISSING:
             _pb_self.isSender = isSender
@@ -10529,7 +10529,7 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S22)
 
-    def __init__(_pb_self, *, ulEffectiveBits=_MISSING, iv=_MISSING):
+    def __init__(_pb_self, /, *, ulEffectiveBits=_MISSING, iv=_MISSING):
         _pb_self._s = _S22()
         if ulEffectiveBits is not _MISSING:
             _pb_self.ulEffectiveBits = ulEffectiveBits
@@ -10578,7 +10578,7 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S23)
 
-    def __init__(_pb_self, *, ulEffectiveBits=_MISSING, ulMacLength=_MISSING):
+    def __init__(_pb_self, /, *, ulEffectiveBits=_MISSING, ulMacLength=_MISSING):
         _pb_self._s = _S23()
         if ulEffectiveBits is not _MISSING:
             _pb_self.ulEffectiveBits = ulEffectiveBits
@@ -10627,7 +10627,7 @@ class CK_RC5_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S24)
 
-    def __init__(_pb_self, *, ulWordsize=_MISSING, ulRounds=_MISSING):
+    def __init__(_pb_self, /, *, ulWordsize=_MISSING, ulRounds=_MISSING):
         _pb_self._s = _S24()
         if ulWordsize is not _MISSING:
             _pb_self.ulWordsize = ulWordsize
@@ -10676,7 +10676,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S25)
 
-    def __init__(_pb_self, *, ulWordsize=_MISSING, ulRounds=_MISSING, pIv=_MISSING, ulIvLen=_MISSING):
+    def __init__(_pb_self, /, *, ulWordsize=_MISSING, ulRounds=_MISSING, pIv=_MISSING, ulIvLen=_MISSING):
         _pb_self._s = _S25()
         if ulWordsize is not _MISSING:
             _pb_self.ulWordsize = ulWordsize
@@ -10755,7 +10755,7 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S26)
 
-    def __init__(_pb_self, *, ulWordsize=_MISSING, ulRounds=_MISSING, ulMacLength=_MISSING):
+    def __init__(_pb_self, /, *, ulWordsize=_MISSING, ulRounds=_MISSING, ulMacLength=_MISSING):
         _pb_self._s = _S26()
         if ulWordsize is not _MISSING:
             _pb_self.ulWordsize = ulWordsize
@@ -10816,7 +10816,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S27)
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._s = _S27()
         if iv is not _MISSING:
             _pb_self.iv = iv
@@ -10883,7 +10883,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S28)
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._s = _S28()
         if iv is not _MISSING:
             _pb_self.iv = iv
@@ -10950,7 +10950,7 @@ class CK_AES_CTR_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S29)
 
-    def __init__(_pb_self, *, ulCounterBits=_MISSING, cb=_MISSING):
+    def __init__(_pb_self, /, *, ulCounterBits=_MISSING, cb=_MISSING):
         _pb_self._s = _S29()
         if ulCounterBits is not _MISSING:
             _pb_self.ulCounterBits = ulCounterBits
@@ -10999,7 +10999,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S30)
 
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+    def __init__(_pb_self, /, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvBits=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
         _pb_self._s = _S30()
         if pIv is not _MISSING:
             _pb_self.pIv = pIv
@@ -11110,7 +11110,7 @@ class CK_CCM_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S31)
 
-    def __init__(_pb_self, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulMACLen=_MISSING):
+    def __init__(_pb_self, /, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulMACLen=_MISSING):
         _pb_self._s = _S31()
         if ulDataLen is not _MISSING:
             _pb_self.ulDataLen = ulDataLen
@@ -11221,7 +11221,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S32)
 
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING):
+    def __init__(_pb_self, /, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING):
         _pb_self._s = _S32()
         if pNonce is not _MISSING:
             _pb_self.pNonce = pNonce
@@ -11308,7 +11308,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S33)
 
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvFixedBits=_MISSING, ivGenerator=_MISSING, pTag=_MISSING, ulTagBits=_MISSING):
+    def __init__(_pb_self, /, *, pIv=_MISSING, ulIvLen=_MISSING, ulIvFixedBits=_MISSING, ivGenerator=_MISSING, pTag=_MISSING, ulTagBits=_MISSING):
         _pb_self._s = _S33()
         if pIv is not _MISSING:
             _pb_self.pIv = pIv
@@ -11419,7 +11419,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S34)
 
-    def __init__(_pb_self, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, ulNonceFixedBits=_MISSING, nonceGenerator=_MISSING, pMAC=_MISSING, ulMACLen=_MISSING):
+    def __init__(_pb_self, /, *, ulDataLen=_MISSING, pNonce=_MISSING, ulNonceLen=_MISSING, ulNonceFixedBits=_MISSING, nonceGenerator=_MISSING, pMAC=_MISSING, ulMACLen=_MISSING):
         _pb_self._s = _S34()
         if ulDataLen is not _MISSING:
             _pb_self.ulDataLen = ulDataLen
@@ -11542,7 +11542,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S35)
 
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pTag=_MISSING):
+    def __init__(_pb_self, /, *, pNonce=_MISSING, ulNonceLen=_MISSING, pTag=_MISSING):
         _pb_self._s = _S35()
         if pNonce is not _MISSING:
             _pb_self.pNonce = pNonce
@@ -11617,7 +11617,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S36)
 
-    def __init__(_pb_self, *, ulPasswordLen=_MISSING, pPassword=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPAndGLen=_MISSING, ulQLen=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pPrimeP=_MISSING, pBaseG=_MISSING, pSubprimeQ=_MISSING):
+    def __init__(_pb_self, /, *, ulPasswordLen=_MISSING, pPassword=_MISSING, ulPublicDataLen=_MISSING, pPublicData=_MISSING, ulPAndGLen=_MISSING, ulQLen=_MISSING, ulRandomLen=_MISSING, pRandomA=_MISSING, pPrimeP=_MISSING, pBaseG=_MISSING, pSubprimeQ=_MISSING):
         _pb_self._s = _S36()
         if ulPasswordLen is not _MISSING:
             _pb_self.ulPasswordLen = ulPasswordLen
@@ -11820,7 +11820,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S37)
 
-    def __init__(_pb_self, *, ulOldWrappedXLen=_MISSING, pOldWrappedX=_MISSING, ulOldPasswordLen=_MISSING, pOldPassword=_MISSING, ulOldPublicDataLen=_MISSING, pOldPublicData=_MISSING, ulOldRandomLen=_MISSING, pOldRandomA=_MISSING, ulNewPasswordLen=_MISSING, pNewPassword=_MISSING, ulNewPublicDataLen=_MISSING, pNewPublicData=_MISSING, ulNewRandomLen=_MISSING, pNewRandomA=_MISSING):
+    def __init__(_pb_self, /, *, ulOldWrappedXLen=_MISSING, pOldWrappedX=_MISSING, ulOldPasswordLen=_MISSING, pOldPassword=_MISSING, ulOldPublicDataLen=_MISSING, pOldPublicData=_MISSING, ulOldRandomLen=_MISSING, pOldRandomA=_MISSING, ulNewPasswordLen=_MISSING, pNewPassword=_MISSING, ulNewPublicDataLen=_MISSING, pNewPublicData=_MISSING, ulNewRandomLen=_MISSING, pNewRandomA=_MISSING):
         _pb_self._s = _S37()
         if ulOldWrappedXLen is not _MISSING:
             _pb_self.ulOldWrappedXLen = ulOldWrappedXLen
@@ -12067,7 +12067,7 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S38)
 
-    def __init__(_pb_self, *, ulCounterBits=_MISSING, cb=_MISSING):
+    def __init__(_pb_self, /, *, ulCounterBits=_MISSING, cb=_MISSING):
         _pb_self._s = _S38()
         if ulCounterBits is not _MISSING:
             _pb_self.ulCounterBits = ulCounterBits
@@ -12116,7 +12116,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S39)
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._s = _S39()
         if iv is not _MISSING:
             _pb_self.iv = iv
@@ -12183,7 +12183,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S40)
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._s = _S40()
         if iv is not _MISSING:
             _pb_self.iv = iv
@@ -12250,7 +12250,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S41)
 
-    def __init__(_pb_self, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
+    def __init__(_pb_self, /, *, iv=_MISSING, pData=_MISSING, length=_MISSING):
         _pb_self._s = _S41()
         if iv is not _MISSING:
             _pb_self.iv = iv
@@ -12317,7 +12317,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S42)
 
-    def __init__(_pb_self, *, pBlockCounter=_MISSING, blockCounterBits=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
+    def __init__(_pb_self, /, *, pBlockCounter=_MISSING, blockCounterBits=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
         _pb_self._s = _S42()
         if pBlockCounter is not _MISSING:
             _pb_self.pBlockCounter = pBlockCounter
@@ -12404,7 +12404,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S43)
 
-    def __init__(_pb_self, *, pBlockCounter=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
+    def __init__(_pb_self, /, *, pBlockCounter=_MISSING, pNonce=_MISSING, ulNonceBits=_MISSING):
         _pb_self._s = _S43()
         if pBlockCounter is not _MISSING:
             _pb_self.pBlockCounter = pBlockCounter
@@ -12479,7 +12479,7 @@ class CK_PBE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S44)
 
-    def __init__(_pb_self, *, pInitVector=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, ulIteration=_MISSING):
+    def __init__(_pb_self, /, *, pInitVector=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, ulIteration=_MISSING):
         _pb_self._s = _S44()
         if pInitVector is not _MISSING:
             _pb_self.pInitVector = pInitVector
@@ -12598,7 +12598,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S45)
 
-    def __init__(_pb_self, *, bBC=_MISSING, pX=_MISSING, ulXLen=_MISSING):
+    def __init__(_pb_self, /, *, bBC=_MISSING, pX=_MISSING, ulXLen=_MISSING):
         _pb_self._s = _S45()
         if bBC is not _MISSING:
             _pb_self.bBC = bBC
@@ -12665,7 +12665,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S46)
 
-    def __init__(_pb_self, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
+    def __init__(_pb_self, /, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
         _pb_self._s = _S46()
         if pClientRandom is not _MISSING:
             _pb_self.pClientRandom = pClientRandom
@@ -12752,7 +12752,7 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S47)
 
-    def __init__(_pb_self, *, RandomInfo=_MISSING, pVersion=_MISSING):
+    def __init__(_pb_self, /, *, RandomInfo=_MISSING, pVersion=_MISSING):
         _pb_self._s = _S47()
         if RandomInfo is not _MISSING:
             _pb_self.RandomInfo = RandomInfo
@@ -12805,7 +12805,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S48)
 
-    def __init__(_pb_self, *, hClientMacSecret=_MISSING, hServerMacSecret=_MISSING, hClientKey=_MISSING, hServerKey=_MISSING, pIVClient=_MISSING, pIVServer=_MISSING):
+    def __init__(_pb_self, /, *, hClientMacSecret=_MISSING, hServerMacSecret=_MISSING, hClientKey=_MISSING, hServerKey=_MISSING, pIVClient=_MISSING, pIVServer=_MISSING):
         _pb_self._s = _S48()
         if hClientMacSecret is not _MISSING:
             _pb_self.hClientMacSecret = hClientMacSecret
@@ -12916,7 +12916,7 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S49)
 
-    def __init__(_pb_self, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
+    def __init__(_pb_self, /, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
         _pb_self._s = _S49()
         if ulMacSizeInBits is not _MISSING:
             _pb_self.ulMacSizeInBits = ulMacSizeInBits
@@ -13017,7 +13017,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S50)
 
-    def __init__(_pb_self, *, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
+    def __init__(_pb_self, /, *, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
         _pb_self._s = _S50()
         if pSeed is not _MISSING:
             _pb_self.pSeed = pSeed
@@ -13147,7 +13147,7 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S51)
 
-    def __init__(_pb_self, *, RandomInfo=_MISSING, pVersion=_MISSING, prfHashMechanism=_MISSING):
+    def __init__(_pb_self, /, *, RandomInfo=_MISSING, pVersion=_MISSING, prfHashMechanism=_MISSING):
         _pb_self._s = _S51()
         if RandomInfo is not _MISSING:
             _pb_self.RandomInfo = RandomInfo
@@ -13212,7 +13212,7 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S52)
 
-    def __init__(_pb_self, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING, prfHashMechanism=_MISSING):
+    def __init__(_pb_self, /, *, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING, prfHashMechanism=_MISSING):
         _pb_self._s = _S52()
         if ulMacSizeInBits is not _MISSING:
             _pb_self.ulMacSizeInBits = ulMacSizeInBits
@@ -13325,7 +13325,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S53)
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, pLabel=_MISSING, ulLabelLength=_MISSING, RandomInfo=_MISSING, pContextData=_MISSING, ulContextDataLength=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, pLabel=_MISSING, ulLabelLength=_MISSING, RandomInfo=_MISSING, pContextData=_MISSING, ulContextDataLength=_MISSING):
         _pb_self._s = _S53()
         if prfMechanism is not _MISSING:
             _pb_self.prfMechanism = prfMechanism
@@ -13439,7 +13439,7 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S54)
 
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, ulMacLength=_MISSING, ulServerOrClient=_MISSING):
+    def __init__(_pb_self, /, *, prfHashMechanism=_MISSING, ulMacLength=_MISSING, ulServerOrClient=_MISSING):
         _pb_self._s = _S54()
         if prfHashMechanism is not _MISSING:
             _pb_self.prfHashMechanism = prfHashMechanism
@@ -13500,7 +13500,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S55)
 
-    def __init__(_pb_self, *, bExtract=_MISSING, bExpand=_MISSING, prfHashMechanism=_MISSING, ulSaltType=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, hSaltKey=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+    def __init__(_pb_self, /, *, bExtract=_MISSING, bExpand=_MISSING, prfHashMechanism=_MISSING, ulSaltType=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, hSaltKey=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
         _pb_self._s = _S55()
         if bExtract is not _MISSING:
             _pb_self.bExtract = bExtract
@@ -13647,7 +13647,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S56)
 
-    def __init__(_pb_self, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
+    def __init__(_pb_self, /, *, pClientRandom=_MISSING, ulClientRandomLen=_MISSING, pServerRandom=_MISSING, ulServerRandomLen=_MISSING):
         _pb_self._s = _S56()
         if pClientRandom is not _MISSING:
             _pb_self.pClientRandom = pClientRandom
@@ -13734,7 +13734,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S57)
 
-    def __init__(_pb_self, *, DigestMechanism=_MISSING, RandomInfo=_MISSING, pVersion=_MISSING):
+    def __init__(_pb_self, /, *, DigestMechanism=_MISSING, RandomInfo=_MISSING, pVersion=_MISSING):
         _pb_self._s = _S57()
         if DigestMechanism is not _MISSING:
             _pb_self.DigestMechanism = DigestMechanism
@@ -13804,7 +13804,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S58)
 
-    def __init__(_pb_self, *, DigestMechanism=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
+    def __init__(_pb_self, /, *, DigestMechanism=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, pLabel=_MISSING, ulLabelLen=_MISSING, pOutput=_MISSING, pulOutputLen=_MISSING):
         _pb_self._s = _S58()
         if DigestMechanism is not _MISSING:
             _pb_self.DigestMechanism = DigestMechanism
@@ -13946,7 +13946,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S59)
 
-    def __init__(_pb_self, *, hMacSecret=_MISSING, hKey=_MISSING, pIV=_MISSING):
+    def __init__(_pb_self, /, *, hMacSecret=_MISSING, hKey=_MISSING, pIV=_MISSING):
         _pb_self._s = _S59()
         if hMacSecret is not _MISSING:
             _pb_self.hMacSecret = hMacSecret
@@ -14013,7 +14013,7 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S60)
 
-    def __init__(_pb_self, *, DigestMechanism=_MISSING, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, ulSequenceNumber=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
+    def __init__(_pb_self, /, *, DigestMechanism=_MISSING, ulMacSizeInBits=_MISSING, ulKeySizeInBits=_MISSING, ulIVSizeInBits=_MISSING, ulSequenceNumber=_MISSING, bIsExport=_MISSING, RandomInfo=_MISSING, pReturnedKeyMaterial=_MISSING):
         _pb_self._s = _S60()
         if DigestMechanism is not _MISSING:
             _pb_self.DigestMechanism = DigestMechanism
@@ -14138,7 +14138,7 @@ class CK_PRF_DATA_PARAM(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S61)
 
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
         _pb_self._s = _S61()
         if type is not _MISSING:
             _pb_self.type = type
@@ -14208,7 +14208,7 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S62)
 
-    def __init__(_pb_self, *, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
+    def __init__(_pb_self, /, *, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
         _pb_self._s = _S62()
         if bLittleEndian is not _MISSING:
             _pb_self.bLittleEndian = bLittleEndian
@@ -14257,7 +14257,7 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S63)
 
-    def __init__(_pb_self, *, dkmLengthMethod=_MISSING, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
+    def __init__(_pb_self, /, *, dkmLengthMethod=_MISSING, bLittleEndian=_MISSING, ulWidthInBits=_MISSING):
         _pb_self._s = _S63()
         if dkmLengthMethod is not _MISSING:
             _pb_self.dkmLengthMethod = dkmLengthMethod
@@ -14318,7 +14318,7 @@ class CK_DERIVED_KEY(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S64)
 
-    def __init__(_pb_self, *, pTemplate=_MISSING, ulAttributeCount=_MISSING, phKey=_MISSING):
+    def __init__(_pb_self, /, *, pTemplate=_MISSING, ulAttributeCount=_MISSING, phKey=_MISSING):
         _pb_self._s = _S64()
         if pTemplate is not _MISSING:
             _pb_self.pTemplate = pTemplate
@@ -14391,7 +14391,7 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S65)
 
-    def __init__(_pb_self, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
+    def __init__(_pb_self, /, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
         _pb_self._s = _S65()
         if prfType is not _MISSING:
             _pb_self.prfType = prfType
@@ -14480,7 +14480,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S66)
 
-    def __init__(_pb_self, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulIVLen=_MISSING, pIV=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
+    def __init__(_pb_self, /, *, prfType=_MISSING, ulNumberOfDataParams=_MISSING, pDataParams=_MISSING, ulIVLen=_MISSING, pIV=_MISSING, ulAdditionalDerivedKeys=_MISSING, pAdditionalDerivedKeys=_MISSING):
         _pb_self._s = _S66()
         if prfType is not _MISSING:
             _pb_self.prfType = prfType
@@ -14601,7 +14601,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S67)
 
-    def __init__(_pb_self, *, certificateHandle=_MISSING, pSigningMechanism=_MISSING, pDigestMechanism=_MISSING, pContentType=_MISSING, pRequestedAttributes=_MISSING, ulRequestedAttributesLen=_MISSING, pRequiredAttributes=_MISSING, ulRequiredAttributesLen=_MISSING):
+    def __init__(_pb_self, /, *, certificateHandle=_MISSING, pSigningMechanism=_MISSING, pDigestMechanism=_MISSING, pContentType=_MISSING, pRequestedAttributes=_MISSING, ulRequestedAttributesLen=_MISSING, pRequiredAttributes=_MISSING, ulRequiredAttributesLen=_MISSING):
         _pb_self._s = _S67()
         if certificateHandle is not _MISSING:
             _pb_self.certificateHandle = certificateHandle
@@ -14750,7 +14750,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S68)
 
-    def __init__(_pb_self, *, pData=_MISSING, ulLen=_MISSING):
+    def __init__(_pb_self, /, *, pData=_MISSING, ulLen=_MISSING):
         _pb_self._s = _S68()
         if pData is not _MISSING:
             _pb_self.pData = pData
@@ -14805,7 +14805,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S69)
 
-    def __init__(_pb_self, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
+    def __init__(_pb_self, /, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
         _pb_self._s = _S69()
         if saltSource is not _MISSING:
             _pb_self.saltSource = saltSource
@@ -14977,7 +14977,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S70)
 
-    def __init__(_pb_self, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
+    def __init__(_pb_self, /, *, saltSource=_MISSING, pSaltSourceData=_MISSING, ulSaltSourceDataLen=_MISSING, iterations=_MISSING, prf=_MISSING, pPrfData=_MISSING, ulPrfDataLen=_MISSING, pPassword=_MISSING, ulPasswordLen=_MISSING):
         _pb_self._s = _S70()
         if saltSource is not _MISSING:
             _pb_self.saltSource = saltSource
@@ -15138,7 +15138,7 @@ class CK_OTP_PARAM(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S71)
 
-    def __init__(_pb_self, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
+    def __init__(_pb_self, /, *, type=_MISSING, pValue=_MISSING, ulValueLen=_MISSING):
         _pb_self._s = _S71()
         if type is not _MISSING:
             _pb_self.type = type
@@ -15208,7 +15208,7 @@ class CK_OTP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S72)
 
-    def __init__(_pb_self, *, pParams=_MISSING, ulCount=_MISSING):
+    def __init__(_pb_self, /, *, pParams=_MISSING, ulCount=_MISSING):
         _pb_self._s = _S72()
         if pParams is not _MISSING:
             _pb_self.pParams = pParams
@@ -15258,7 +15258,7 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S73)
 
-    def __init__(_pb_self, *, pParams=_MISSING, ulCount=_MISSING):
+    def __init__(_pb_self, /, *, pParams=_MISSING, ulCount=_MISSING):
         _pb_self._s = _S73()
         if pParams is not _MISSING:
             _pb_self.pParams = pParams
@@ -15308,7 +15308,7 @@ class CK_KIP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S74)
 
-    def __init__(_pb_self, *, pMechanism=_MISSING, hKey=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING):
+    def __init__(_pb_self, /, *, pMechanism=_MISSING, hKey=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING):
         _pb_self._s = _S74()
         if pMechanism is not _MISSING:
             _pb_self.pMechanism = pMechanism
@@ -15390,7 +15390,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S75)
 
-    def __init__(_pb_self, *, hash=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, ulIndex=_MISSING):
+    def __init__(_pb_self, /, *, hash=_MISSING, pSeed=_MISSING, ulSeedLen=_MISSING, ulIndex=_MISSING):
         _pb_self._s = _S75()
         if hash is not _MISSING:
             _pb_self.hash = hash
@@ -15469,7 +15469,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S76)
 
-    def __init__(_pb_self, *, ulAESKeyBits=_MISSING, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING):
+    def __init__(_pb_self, /, *, ulAESKeyBits=_MISSING, kdf=_MISSING, ulSharedDataLen=_MISSING, pSharedData=_MISSING):
         _pb_self._s = _S76()
         if ulAESKeyBits is not _MISSING:
             _pb_self.ulAESKeyBits = ulAESKeyBits
@@ -15548,7 +15548,7 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S77)
 
-    def __init__(_pb_self, *, ulAESKeyBits=_MISSING, pOAEPParams=_MISSING):
+    def __init__(_pb_self, /, *, ulAESKeyBits=_MISSING, pOAEPParams=_MISSING):
         _pb_self._s = _S77()
         if ulAESKeyBits is not _MISSING:
             _pb_self.ulAESKeyBits = ulAESKeyBits
@@ -15598,7 +15598,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S78)
 
-    def __init__(_pb_self, *, kdf=_MISSING, pPublicData=_MISSING, ulPublicDataLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, pPublicData=_MISSING, ulPublicDataLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING):
         _pb_self._s = _S78()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -15697,7 +15697,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S79)
 
-    def __init__(_pb_self, *, pWrapOID=_MISSING, ulWrapOIDLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING, hKey=_MISSING):
+    def __init__(_pb_self, /, *, pWrapOID=_MISSING, ulWrapOIDLen=_MISSING, pUKM=_MISSING, ulUKMLen=_MISSING, hKey=_MISSING):
         _pb_self._s = _S79()
         if pWrapOID is not _MISSING:
             _pb_self.pWrapOID = pWrapOID
@@ -15796,7 +15796,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S80)
 
-    def __init__(_pb_self, *, phFlag=_MISSING, ulContextDataLen=_MISSING, pContextData=_MISSING):
+    def __init__(_pb_self, /, *, phFlag=_MISSING, ulContextDataLen=_MISSING, pContextData=_MISSING):
         _pb_self._s = _S80()
         if phFlag is not _MISSING:
             _pb_self.phFlag = phFlag
@@ -15863,7 +15863,7 @@ class CK_XEDDSA_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S81)
 
-    def __init__(_pb_self, *, hash=_MISSING):
+    def __init__(_pb_self, /, *, hash=_MISSING):
         _pb_self._s = _S81()
         if hash is not _MISSING:
             _pb_self.hash = hash
@@ -15900,7 +15900,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S82)
 
-    def __init__(_pb_self, *, kdf=_MISSING, pPeer_identity=_MISSING, pPeer_prekey=_MISSING, pPrekey_signature=_MISSING, pOnetime_key=_MISSING, pOwn_identity=_MISSING, pOwn_ephemeral=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, pPeer_identity=_MISSING, pPeer_prekey=_MISSING, pPrekey_signature=_MISSING, pOnetime_key=_MISSING, pOwn_identity=_MISSING, pOwn_ephemeral=_MISSING):
         _pb_self._s = _S82()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -16023,7 +16023,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S83)
 
-    def __init__(_pb_self, *, kdf=_MISSING, pIdentity_id=_MISSING, pPrekey_id=_MISSING, pOnetime_id=_MISSING, pInitiator_identity=_MISSING, pInitiator_ephemeral=_MISSING):
+    def __init__(_pb_self, /, *, kdf=_MISSING, pIdentity_id=_MISSING, pPrekey_id=_MISSING, pOnetime_id=_MISSING, pInitiator_identity=_MISSING, pInitiator_ephemeral=_MISSING):
         _pb_self._s = _S83()
         if kdf is not _MISSING:
             _pb_self.kdf = kdf
@@ -16150,7 +16150,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S84)
 
-    def __init__(_pb_self, *, sk=_MISSING, peer_public_prekey=_MISSING, peer_public_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
+    def __init__(_pb_self, /, *, sk=_MISSING, peer_public_prekey=_MISSING, peer_public_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
         _pb_self._s = _S84()
         if sk is not _MISSING:
             _pb_self.sk = sk
@@ -16277,7 +16277,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S85)
 
-    def __init__(_pb_self, *, sk=_MISSING, own_prekey=_MISSING, initiator_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
+    def __init__(_pb_self, /, *, sk=_MISSING, own_prekey=_MISSING, initiator_identity=_MISSING, own_public_identity=_MISSING, bEncryptedHeader=_MISSING, eCurve=_MISSING, aeadMechanism=_MISSING, kdfMechanism=_MISSING):
         _pb_self._s = _S85()
         if sk is not _MISSING:
             _pb_self.sk = sk
@@ -16404,7 +16404,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S86)
 
-    def __init__(_pb_self, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
+    def __init__(_pb_self, /, *, pGX=_MISSING, ulGXLen=_MISSING, pGV=_MISSING, ulGVLen=_MISSING, pR=_MISSING, ulRLen=_MISSING):
         _pb_self._s = _S86()
         if pGX is not _MISSING:
             _pb_self.pGX = pGX
@@ -16523,7 +16523,7 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S87)
 
-    def __init__(_pb_self, *, gx1=_MISSING, gx2=_MISSING):
+    def __init__(_pb_self, /, *, gx1=_MISSING, gx2=_MISSING):
         _pb_self._s = _S87()
         if gx1 is not _MISSING:
             _pb_self.gx1 = gx1
@@ -16576,7 +16576,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S88)
 
-    def __init__(_pb_self, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
+    def __init__(_pb_self, /, *, pSharedKey=_MISSING, ulSharedKeyLen=_MISSING, gx3=_MISSING, gx4=_MISSING, A=_MISSING):
         _pb_self._s = _S88()
         if pSharedKey is not _MISSING:
             _pb_self.pSharedKey = pSharedKey
@@ -16676,7 +16676,7 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S89)
 
-    def __init__(_pb_self, *, B=_MISSING):
+    def __init__(_pb_self, /, *, B=_MISSING):
         _pb_self._s = _S89()
         if B is not _MISSING:
             _pb_self.B = B
@@ -16714,7 +16714,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S90)
 
-    def __init__(_pb_self, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
+    def __init__(_pb_self, /, *, macAlg=_MISSING, ulBodyTotalLen=_MISSING, pHeader=_MISSING, ulHeaderLen=_MISSING):
         _pb_self._s = _S90()
         if macAlg is not _MISSING:
             _pb_self.macAlg = macAlg
@@ -16793,7 +16793,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S91)
 
-    def __init__(_pb_self, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
+    def __init__(_pb_self, /, *, pNonce=_MISSING, ulNonceLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagLen=_MISSING):
         _pb_self._s = _S91()
         if pNonce is not _MISSING:
             _pb_self.pNonce = pNonce
@@ -16892,7 +16892,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S92)
 
-    def __init__(_pb_self, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
+    def __init__(_pb_self, /, *, bExtract=_MISSING, pSalt=_MISSING, ulSaltLen=_MISSING, bExpand=_MISSING, pInfo=_MISSING, ulInfoLen=_MISSING):
         _pb_self._s = _S92()
         if bExtract is not _MISSING:
             _pb_self.bExtract = bExtract
@@ -17003,7 +17003,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S93)
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bHasSeedKey=_MISSING, hSeedKey=_MISSING, pSeedData=_MISSING, ulSeedDataLen=_MISSING):
         _pb_self._s = _S93()
         if prfMechanism is not _MISSING:
             _pb_self.prfMechanism = prfMechanism
@@ -17094,7 +17094,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S94)
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bDataAsKey=_MISSING, bRekey=_MISSING, pNi=_MISSING, ulNiLen=_MISSING, pNr=_MISSING, ulNrLen=_MISSING, hNewKey=_MISSING):
         _pb_self._s = _S94()
         if prfMechanism is not _MISSING:
             _pb_self.prfMechanism = prfMechanism
@@ -17229,7 +17229,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S95)
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bHasPrevKey=_MISSING, hKeygxy=_MISSING, hPrevKey=_MISSING, pCKYi=_MISSING, ulCKYiLen=_MISSING, pCKYr=_MISSING, ulCKYrLen=_MISSING, keyNumber=_MISSING):
         _pb_self._s = _S95()
         if prfMechanism is not _MISSING:
             _pb_self.prfMechanism = prfMechanism
@@ -17376,7 +17376,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S96)
 
-    def __init__(_pb_self, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
+    def __init__(_pb_self, /, *, prfMechanism=_MISSING, bHasKeygxy=_MISSING, hKeygxy=_MISSING, pExtraData=_MISSING, ulExtraDataLen=_MISSING):
         _pb_self._s = _S96()
         if prfMechanism is not _MISSING:
             _pb_self.prfMechanism = prfMechanism
@@ -17467,7 +17467,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S97)
 
-    def __init__(_pb_self, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
+    def __init__(_pb_self, /, *, prfHashMechanism=_MISSING, pSessionHash=_MISSING, ulSessionHashLen=_MISSING, pVersion=_MISSING):
         _pb_self._s = _S97()
         if prfHashMechanism is not _MISSING:
             _pb_self.prfHashMechanism = prfHashMechanism
@@ -17549,7 +17549,7 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S98)
 
-    def __init__(_pb_self, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, NSC_ModuleDBFunc=_MISSING):
         _pb_self._s = _S98()
         if version is not _MISSING:
             _pb_self.version = version
@@ -17602,7 +17602,7 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S99)
 
-    def __init__(_pb_self, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, NSC_NSSGetFIPSStatus=_MISSING):
         _pb_self._s = _S99()
         if version is not _MISSING:
             _pb_self.version = version
@@ -17655,7 +17655,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S100)
 
-    def __init__(_pb_self, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
+    def __init__(_pb_self, /, *, pIv=_MISSING, ulIvLen=_MISSING, pAAD=_MISSING, ulAADLen=_MISSING, ulTagBits=_MISSING):
         _pb_self._s = _S100()
         if pIv is not _MISSING:
             _pb_self.pIv = pIv

@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -980,7 +980,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1299,7 +1299,7 @@ class point(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct point')
 
-    def __init__(_pb_self, *, x=_MISSING, y=_MISSING):
+    def __init__(_pb_self, /, *, x=_MISSING, y=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_point)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1356,7 +1356,7 @@ class segment(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct segment')
 
-    def __init__(_pb_self, *, from_=_MISSING, to=_MISSING, label=_MISSING):
+    def __init__(_pb_self, /, *, from_=_MISSING, to=_MISSING, label=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_segment)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1429,7 +1429,7 @@ class variant_as(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof(_pb_anonymous(_ffi.typeof('variant'), ('as',)))
 
-    def __init__(_pb_self, *, i=_MISSING, d=_MISSING, text=_MISSING):
+    def __init__(_pb_self, /, *, i=_MISSING, d=_MISSING, text=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_variant_as)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1498,7 +1498,7 @@ class variant(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('variant')
 
-    def __init__(_pb_self, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, /, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_variant)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1593,7 +1593,7 @@ class number(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('union number')
 
-    def __init__(_pb_self, *, whole=_MISSING, real=_MISSING, raw=_MISSING):
+    def __init__(_pb_self, /, *, whole=_MISSING, real=_MISSING, raw=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_number)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1662,7 +1662,7 @@ class message(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct message')
 
-    def __init__(_pb_self, *, length=_MISSING, type=_MISSING):
+    def __init__(_pb_self, /, *, length=_MISSING, type=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_message)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1719,7 +1719,7 @@ class node(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct node')
 
-    def __init__(_pb_self, *, next=_MISSING, prev=_MISSING, value=_MISSING, compare=_MISSING):
+    def __init__(_pb_self, /, *, next=_MISSING, prev=_MISSING, value=_MISSING, compare=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_node)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1823,7 +1823,7 @@ class matrix(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct matrix')
 
-    def __init__(_pb_self):
+    def __init__(_pb_self, /):
         _pb_self._p = _pb_alloc(_pb_ptr_matrix)
         _pb_self._owner = None
         _pb_self._keep = None

@@ -567,7 +567,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1030,7 +1030,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1456,7 +1456,7 @@ class point(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
 
-    def __init__(_pb_self, *, x=_MISSING, y=_MISSING):
+    def __init__(_pb_self, /, *, x=_MISSING, y=_MISSING):
         _pb_self._s = _S0()
         if x is not _MISSING:
             _pb_self.x = x
@@ -1505,7 +1505,7 @@ class segment(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
 
-    def __init__(_pb_self, *, from_=_MISSING, to=_MISSING, label=_MISSING):
+    def __init__(_pb_self, /, *, from_=_MISSING, to=_MISSING, label=_MISSING):
         _pb_self._s = _S1()
         if from_ is not _MISSING:
             _pb_self.from_ = from_
@@ -1570,7 +1570,7 @@ class variant_as(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S3)
 
-    def __init__(_pb_self, *, i=_MISSING, d=_MISSING, text=_MISSING):
+    def __init__(_pb_self, /, *, i=_MISSING, d=_MISSING, text=_MISSING):
         _pb_self._s = _S3()
         if i is not _MISSING:
             _pb_self.i = i
@@ -1631,7 +1631,7 @@ class variant(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S2)
 
-    def __init__(_pb_self, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
+    def __init__(_pb_self, /, *, kind=_MISSING, as_=_MISSING, year=_MISSING, month=_MISSING, day=_MISSING):
         _pb_self._s = _S2()
         if kind is not _MISSING:
             _pb_self.kind = kind
@@ -1718,7 +1718,7 @@ class number(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S5)
 
-    def __init__(_pb_self, *, whole=_MISSING, real=_MISSING, raw=_MISSING):
+    def __init__(_pb_self, /, *, whole=_MISSING, real=_MISSING, raw=_MISSING):
         _pb_self._s = _S5()
         if whole is not _MISSING:
             _pb_self.whole = whole
@@ -1779,7 +1779,7 @@ class message(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S6)
 
-    def __init__(_pb_self, *, length=_MISSING, type=_MISSING):
+    def __init__(_pb_self, /, *, length=_MISSING, type=_MISSING):
         _pb_self._s = _S6()
         if length is not _MISSING:
             _pb_self.length = length
@@ -1828,7 +1828,7 @@ class node(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S7)
 
-    def __init__(_pb_self, *, next=_MISSING, prev=_MISSING, value=_MISSING, compare=_MISSING):
+    def __init__(_pb_self, /, *, next=_MISSING, prev=_MISSING, value=_MISSING, compare=_MISSING):
         _pb_self._s = _S7()
         if next is not _MISSING:
             _pb_self.next = next
@@ -1920,7 +1920,7 @@ class matrix(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S8)
 
-    def __init__(_pb_self):
+    def __init__(_pb_self, /):
         _pb_self._s = _S8()
 
     @staticmethod

@@ -575,7 +575,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -987,7 +987,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1297,7 +1297,7 @@ class ck_version(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct ck_version')
 
-    def __init__(_pb_self, *, major=_MISSING, minor=_MISSING):
+    def __init__(_pb_self, /, *, major=_MISSING, minor=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_ck_version)
         _pb_self._owner = None
         _pb_self._keep = None
@@ -1354,7 +1354,7 @@ class ck_info(_pb_Record):
     __slots__ = ("_p", "_owner", "_keep")
     sizeof = _ffi.sizeof('struct ck_info')
 
-    def __init__(_pb_self, *, version=_MISSING, flags=_MISSING, label=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, flags=_MISSING, label=_MISSING):
         _pb_self._p = _pb_alloc(_pb_ptr_ck_info)
         _pb_self._owner = None
         _pb_self._keep = None

@@ -567,7 +567,7 @@ class Pointer(_pb_Owner):
             raise ValueError("the object is closed: the memory it stood for was freed")
         return _pb_address(self._h)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if type(other) is not type(self):
             return NotImplemented
         if self._h is _PB_CLOSED or other._h is _PB_CLOSED:
@@ -1037,7 +1037,7 @@ class FunctionPointer:
     def __int__(self):
         return _pb_address(self._ptr)
 
-    def __eq__(self, other):
+    def __eq__(self, other, /):
         if not isinstance(other, FunctionPointer):
             return NotImplemented
         return _pb_address(self._ptr) == _pb_address(other._ptr)
@@ -1369,7 +1369,7 @@ class ck_version(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S0)
 
-    def __init__(_pb_self, *, major=_MISSING, minor=_MISSING):
+    def __init__(_pb_self, /, *, major=_MISSING, minor=_MISSING):
         _pb_self._s = _S0()
         if major is not _MISSING:
             _pb_self.major = major
@@ -1418,7 +1418,7 @@ class ck_info(_pb_Record):
     __slots__ = ("_s",)
     sizeof = _ct.sizeof(_S1)
 
-    def __init__(_pb_self, *, version=_MISSING, flags=_MISSING, label=_MISSING):
+    def __init__(_pb_self, /, *, version=_MISSING, flags=_MISSING, label=_MISSING):
         _pb_self._s = _S1()
         if version is not _MISSING:
             _pb_self.version = version
