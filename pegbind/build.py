@@ -51,9 +51,12 @@ from .diagnostics import BuildError, Coord, Diagnostic
 
 #: what a build runs, and how long it took (``pegbind -v`` shows it)
 log = logging.getLogger("pegbind.build")
+#: what a build is running now (on a terminal, pegbind's status line shows it)
+progress = logging.getLogger("pegbind.progress")
 
 
-def _run(command: list[str], what: str) -> None:
+def _run(command: list[str], what: str, subject: Path) -> None:
+    progress.info("%s: %s", what, Path(subject).name)
     started = time.perf_counter()
     try:
         result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -115,6 +118,7 @@ def check_import(config: BindingConfig, out_dir: Path) -> None:
     library that cannot be opened, a symbol the loader cannot resolve ...).
     """
     folder = str(Path(out_dir).resolve())
+    progress.info("importing %s", config.name)
     # The module imported must be the one built, not one of the same name found first
     # (a built-in module, or another backend's build in the same folder).
     code = (f"import os, sys; sys.path.insert(0, {folder!r}); import {config.name} as m; "
@@ -205,6 +209,7 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
         log.info("cffi: %s is up to date", builder.MODULE)
         return wrapper
     ffi = builder.make_ffi(**options)
+    progress.info("cffi: %s", builder.MODULE)
     started = time.perf_counter()
     try:
         ffi.compile(tmpdir=str(out_dir), verbose=log.isEnabledFor(logging.INFO))
@@ -265,7 +270,7 @@ def cython_c_source(config: BindingConfig, files: list[Path], out_dir: Path, mod
     if c_file.exists() and stamp.exists() and stamp.read_text() == digest:
         log.info("cython: %s is up to date", c_file.name)
         return c_file
-    _run(command, "cython")
+    _run(command, "cython", _pyx(files))
     stamp.write_text(digest)
     return c_file
 
@@ -301,7 +306,7 @@ def build_cython(config: BindingConfig, files: list[Path], out_dir: Path) -> Pat
         log.info("cython: %s is up to date", module.name)
         return module
 
-    _run(cython_command, "cython")
-    _run(cc_command, "C compiler")
+    _run(cython_command, "cython", _pyx(files))
+    _run(cc_command, "C compiler", c_file)
     stamp.write_text(digest)
     return module

@@ -12,6 +12,7 @@ import argparse
 import gc
 import logging
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -329,7 +330,9 @@ def _template_dirs(args: argparse.Namespace) -> list[Path]:
 def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
     from .pipeline import generate_sources
 
-    for path in generate_sources(config, template_dirs=_template_dirs(args), report=_warn):
+    written = generate_sources(config, template_dirs=_template_dirs(args), report=_warn)
+    _clear_status()
+    for path in written:
         print(path)
     return EXIT_OK
 
@@ -337,7 +340,9 @@ def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
 def _cmd_build(args: argparse.Namespace, config: BindingConfig) -> int:
     from .pipeline import build_extension
 
-    for path in build_extension(config, template_dirs=_template_dirs(args), report=_warn):
+    built = build_extension(config, template_dirs=_template_dirs(args), report=_warn)
+    _clear_status()
+    for path in built:
         print(path)
     return EXIT_OK
 
@@ -413,12 +418,14 @@ _COMMANDS = {
 def _warn(diagnostic: Diagnostic) -> None:
     """A finding that does not stop the command (e.g. a function left out, with the reason); -q keeps it back."""
     if not _quiet:
+        _clear_status()
         print(diagnostic.render(excerpt=False), file=sys.stderr)
 
 
 def _report(diagnostics: Sequence[Diagnostic]) -> None:
     from .diagnostics import render_all
 
+    _clear_status()
     print(render_all(diagnostics), file=sys.stderr)
 
 
@@ -454,9 +461,19 @@ def run() -> NoReturn:
 
 
 def _chatter(args: argparse.Namespace) -> None:
-    """-v: pegbind's log (the phases, each command a build runs, their times) on stderr; -q: no warnings."""
+    """-v: pegbind's log (the phases, each command a build runs, their times) on stderr; -q: no warnings.
+
+    Neither, on a terminal: one status line saying what runs now (the ``pegbind.progress``
+    log), rewritten in place and cleared before anything else is printed.
+    """
     global _quiet
     _quiet = bool(getattr(args, "quiet", False))
+    progress = logging.getLogger("pegbind.progress")
+    progress.propagate = False  # -v says it after the fact, with the time taken
+    progress.handlers = [h for h in progress.handlers if not isinstance(h, _StatusLine)]
+    if not _quiet and not getattr(args, "verbose", False) and sys.stderr.isatty():
+        progress.addHandler(_StatusLine())
+        progress.setLevel(logging.INFO)
     logger = logging.getLogger("pegbind")
     if getattr(args, "verbose", False) and not any(isinstance(h, _StderrHandler) for h in logger.handlers):
         handler = _StderrHandler()
@@ -472,6 +489,26 @@ class _StderrHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         print(self.format(record), file=sys.stderr)
+
+
+class _StatusLine(logging.Handler):
+    """What runs now, on one terminal line rewritten in place (see :func:`_chatter`)."""
+
+    showing = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        width = shutil.get_terminal_size().columns - 1
+        sys.stderr.write(f"\r\033[K{f'pegbind: {record.getMessage()}'[:width]}")
+        sys.stderr.flush()
+        _StatusLine.showing = True
+
+
+def _clear_status() -> None:
+    """Take the status line away, so that what is printed next starts a clean line."""
+    if _StatusLine.showing:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+        _StatusLine.showing = False
 
 
 _quiet = False
@@ -491,23 +528,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(exc.diagnostics)
         return EXIT_DIAGNOSTICS
     except KeyboardInterrupt:
+        _clear_status()
         print("pegbind: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
     except OSError as exc:  # the file system refused (a folder that is a file, no permission, a full disk)
         where = f"{exc.filename}: " if exc.filename else ""
+        _clear_status()
         print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_DIAGNOSTICS
     except Exception as exc:  # a defect in pegbind itself: say so in one line, not a traceback
         if os.environ.get("PEGBIND_DEBUG"):
             raise
+        _clear_status()
         print(
             f"pegbind: internal error: {type(exc).__name__}: {exc} "
             "(please report it; set PEGBIND_DEBUG=1 to see the traceback)",
             file=sys.stderr,
         )
         return EXIT_DIAGNOSTICS
+    finally:
+        _clear_status()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,6 +24,8 @@ from .target import TargetInfo, get_target
 
 #: the phases of a run and their times (``pegbind -v`` shows them)
 log = logging.getLogger("pegbind.pipeline")
+#: what runs now (on a terminal, pegbind's status line shows it)
+progress = logging.getLogger("pegbind.progress")
 
 if TYPE_CHECKING:  # the preprocessor's result type; imported lazily at run time
     from .preprocess import PreprocessResult
@@ -117,10 +119,12 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
 
     target = get_target(config.target)
     started = time.perf_counter()
+    progress.info("reading %s", ", ".join(Path(h).name for h in config.headers))
     preprocessed = preprocess_binding(config)
     log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
              time.perf_counter() - started)
     started = time.perf_counter()
+    progress.info("parsing %d tokens", len(preprocessed.tokens))
     module = parse_declarations(preprocessed, target)
     log.info("parsed %d functions, %d records, %d constants (%.2f s)", len(module.functions), len(module.records),
              len(module.constants), time.perf_counter() - started)
@@ -209,6 +213,7 @@ def _generate_each(
         for problem in exports.problems if exports is not None else ():
             report(problem)
     started = time.perf_counter()
+    progress.info("planning %d functions", len(read.module.functions))
     binding = run_passes(read.module, config, read.target, exports)
     log.info("planned %d functions, %d records (%.2f s)", len(binding.functions), len(binding.records),
              time.perf_counter() - started)
@@ -223,6 +228,7 @@ def _generate_each(
     written = {}
     for backend in backends:
         started = time.perf_counter()
+        progress.info("writing the %s sources", backend)
         written[backend] = generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs,
                                     report=report)
         log.info("generated the %s sources in %s (%.2f s)", backend, out_dir, time.perf_counter() - started)

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 
 import pytest
-
-from conftest import EXAMPLES, run_pegbind
+from conftest import EXAMPLES, ROOT, run_pegbind
 
 VECMATH = EXAMPLES / "demo" / "vecmath.h"
 
@@ -312,6 +315,34 @@ def test_a_role_on_a_parameter_the_function_lacks_is_an_error(tmp_path):
     # optional = true: headers of another version may spell it so
     (tmp_path / "pegbind.toml").write_text(
         'name = "m"\nheaders = ["m.h"]\nbackends = ["ctypes"]\n\n'
-        '[[functions]]\nmatch = "f"\noptional = true\nparams = { buf = "out-bytes(count)", buffer = "out-bytes(count)" }\n'
+        '[[functions]]\nmatch = "f"\noptional = true\n'
+        'params = { buf = "out-bytes(count)", buffer = "out-bytes(count)" }\n'
     )
     assert run_pegbind("generate", "-o", "out", cwd=tmp_path).returncode == 0
+
+
+def test_on_a_terminal_a_build_says_what_runs_now_and_clears_it(tmp_path):
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    controller, terminal = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with open(terminal, "wb", closefd=True) as stderr:
+        done = subprocess.run([sys.executable, "-m", "pegbind", "generate", "m.h", "--backend", "ctypes", "-o", "out"],
+                              cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=stderr, timeout=120)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the terminal's other end is closed and drained
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    assert done.returncode == 0
+    text = shown.decode()
+    # each step rewrites the one line, and the line is cleared before the command ends
+    assert "\r\x1b[Kpegbind: reading m.h" in text and "\r\x1b[Kpegbind: writing the ctypes sources" in text
+    assert text.endswith("\r\x1b[K")
+    # not a terminal: nothing of it
+    piped = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stderr == ""
