@@ -134,7 +134,7 @@ def test_sdist_carries_the_binding_inputs_and_installs_in_a_fresh_venv(tmp_path,
     assert not (site / "csrc").exists()
 
 
-def test_setup_py_project_installs_editable_with_its_stub(tmp_path, pegbind_wheel):
+def test_setup_py_project_installs_and_installs_editable_with_its_stub(tmp_path, pegbind_wheel):
     # the bindings in a pegbind.toml of their own, named by setup.py's keyword; one module at the top level
     pyproject = readme_pyproject().split("[tool.setuptools]")[0]
     project = write_project(tmp_path / "tinymath", pyproject)
@@ -143,13 +143,20 @@ def test_setup_py_project_installs_editable_with_its_stub(tmp_path, pegbind_whee
     (project / "setup.py").write_text('from setuptools import setup\n'
                                       'setup(packages=["mypkg"], pegbind_bindings=["pegbind.toml"])\n')
     bin_dir = new_venv(tmp_path / "venv")
-    run(bin_dir, "python", "-m", "pip", "install", "-q", "-e", ".", cwd=project, wheels=pegbind_wheel, **FLAGS)
-    assert list(project.glob("tinymath.cpython-*.so")) and (project / "tinymath.pyi").is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    ran = subprocess.run([str(bin_dir / "python"), "-c", "import tinymath; print(tinymath.tm_add(1, 2), "
-                          "tinymath.tm_extra(), tinymath.__file__)"], cwd=elsewhere, capture_output=True, text=True,
-                         env=outside_env(bin_dir), timeout=120)
-    assert ran.returncode == 0, ran.stderr
-    three, extra, where = ran.stdout.split()
-    assert (three, extra) == ("3", "2") and Path(where).parent == project, ran.stderr
+
+    def where_it_runs() -> Path:
+        ran = subprocess.run([str(bin_dir / "python"), "-c", "import tinymath; print(tinymath.tm_add(1, 2), "
+                              "tinymath.tm_extra(), tinymath.__file__)"], cwd=elsewhere, capture_output=True,
+                             text=True, env=outside_env(bin_dir), timeout=120)
+        assert ran.returncode == 0, ran.stderr
+        three, extra, where = ran.stdout.split()
+        assert (three, extra) == ("3", "2"), ran.stdout
+        return Path(where)
+
+    run(bin_dir, "python", "-m", "pip", "install", "-q", ".", cwd=project, wheels=pegbind_wheel, **FLAGS)
+    installed = where_it_runs()
+    assert installed.parent.name == "site-packages" and (installed.parent / "tinymath.pyi").is_file()
+    run(bin_dir, "python", "-m", "pip", "install", "-q", "-e", ".", cwd=project, wheels=pegbind_wheel, **FLAGS)
+    assert where_it_runs().parent == project and (project / "tinymath.pyi").is_file()
