@@ -299,7 +299,15 @@ def test_exploding_macro_is_stopped(tmp_path: Path) -> None:
     lines = ["#define A0 x x x x x x x x x x"]
     lines += [f"#define A{i} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1}" for i in range(1, 9)]
     rendered = errors_of(tmp_path, "\n".join(lines) + "\nA8\n")
-    assert 't.h:10:1: error: expansion of macro "A8" exceeds 1000000 tokens' in rendered.replace(f"{tmp_path}/", "")
+    assert 't.h:10:1: error: expansion of macro "A8" exceeds 200000 tokens' in rendered.replace(f"{tmp_path}/", "")
+
+
+def test_a_macro_doubling_twenty_times_is_stopped_at_its_use(tmp_path: Path) -> None:
+    # P20(1) would be 2**20 tokens, and more produced on the way
+    lines = ["#define P0(x) x", *(f"#define P{i}(x) P{i - 1}(x) P{i - 1}(x)" for i in range(1, 21))]
+    rendered = errors_of(tmp_path, "\n".join(lines) + "\nenum { E = P20(1) };\n")
+    assert rendered.replace(f"{tmp_path}/", "").splitlines()[0] == (
+        't.h:22:12: error: expansion of macro "P20" exceeds 200000 tokens')
 
 
 def test_deeply_nested_arguments_do_not_overflow(tmp_path: Path) -> None:
