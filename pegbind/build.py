@@ -30,6 +30,7 @@ Every module built is imported once in a fresh interpreter
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -212,7 +213,9 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     progress.info("cffi: %s", builder.MODULE)
     started = time.perf_counter()
     try:
-        ffi.compile(tmpdir=str(out_dir), verbose=log.isEnabledFor(logging.INFO))
+        # cffi and distutils print what they run on stdout: -v's log goes to stderr, as pegbind's own does
+        with contextlib.redirect_stdout(sys.stderr):
+            ffi.compile(tmpdir=str(out_dir), verbose=log.isEnabledFor(logging.INFO))
     except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
         raise BuildError(f"cffi compile of {builder.MODULE} failed: {exc}") from None
     log.info("cffi: compiled %s (%.2f s)", builder.MODULE, time.perf_counter() - started)

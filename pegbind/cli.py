@@ -15,6 +15,7 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import NoReturn
 
@@ -33,7 +34,7 @@ from .config import (
     parse_role,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
-from .target import DEFAULT_TARGET, TARGETS
+from .resources import target_names
 
 EXIT_OK, EXIT_DIAGNOSTICS, EXIT_USAGE = 0, 1, 2
 
@@ -64,8 +65,9 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
                         help="define a macro before the headers are read, as cc -D (repeatable; config key: defines)")
     parser.add_argument("-U", "--undefine", dest="undefines", action="append", default=[], metavar="NAME",
                         help="undefine a predefined macro, as cc -U (repeatable; config key: undefines)")
-    parser.add_argument("--target", choices=sorted(TARGETS),
-                        help=f"data model and predefines (default {DEFAULT_TARGET})")
+    # the names only: importing pegbind.target (and the model) would slow what need neither
+    parser.add_argument("--target", choices=target_names(),
+                        help=f"data model and predefines (default {_DEFAULT_TARGET})")
     parser.add_argument("--backend", dest="backends", action="append", choices=backend_names(),
                         help="repeatable (default cython)")
     parser.add_argument("-l", "--link", action="append", default=[], metavar="LIB", help="link against libLIB")
@@ -161,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------------
+#: a config's target when it names none
+_DEFAULT_TARGET = next(f.default for f in fields(BindingConfig) if f.name == "target")
+
 # Flags -> BindingConfig
 # --------------------------------------------------------------------------
 
@@ -328,23 +333,71 @@ def _template_dirs(args: argparse.Namespace) -> list[Path]:
 
 
 def _cmd_generate(args: argparse.Namespace, config: BindingConfig) -> int:
-    from .pipeline import generate_sources
-
-    written = generate_sources(config, template_dirs=_template_dirs(args), report=_warn)
-    _clear_status()
-    for path in written:
-        print(path)
-    return EXIT_OK
+    return _cached(args, config, "generate")
 
 
 def _cmd_build(args: argparse.Namespace, config: BindingConfig) -> int:
-    from .pipeline import build_extension
+    return _cached(args, config, "build")
 
-    built = build_extension(config, template_dirs=_template_dirs(args), report=_warn)
+
+def _cached(args: argparse.Namespace, config: BindingConfig, command: str) -> int:
+    """Run ``generate`` or ``build``, or, when nothing it depends on has changed since the same
+    command last ran, say what that run said without running it (:mod:`pegbind.regen`)."""
+    from . import regen
+
+    templates = _template_dirs(args)
+    name = regen.key(command, (config, [str(t) for t in templates]))
+    hit = regen.lookup(name)
+    if hit is not None:
+        logging.getLogger("pegbind").info("nothing %s reads has changed since it last ran: its output is as "
+                                          "then (cache entry %s)", command, name[:16])
+        written, warnings = hit
+        if not _quiet:
+            for text in warnings:
+                print(text, file=sys.stderr)
+        for path in written:
+            print(path)
+        return EXIT_OK
+    from .pipeline import Inputs, build_extension, generate_sources
+
+    inputs = Inputs()
+    said: list[str] = []
+
+    def report(diagnostic: Diagnostic) -> None:
+        said.append(diagnostic.render(excerpt=False))
+        _warn(diagnostic)
+
+    run = generate_sources if command == "generate" else build_extension
+    made = run(config, template_dirs=templates, report=report, inputs=inputs)
     _clear_status()
-    for path in built:
-        print(path)
+    for made_path in made:
+        print(made_path)
+    # the user's templates: each file, and each folder (one added would override pegbind's)
+    own = [path for folder in templates for path in sorted(folder.rglob("*"))]
+    read = [*inputs.files, *(str(f) for f in own if f.is_file())]
+    if config.source != "<command line>":
+        read.append(config.source)
+    folders = [*inputs.folders, *(str(t) for t in templates), *(str(f) for f in own if f.is_dir())]
+    printed = [str(p) for p in made]
+    regen.store(name, read, folders, printed + _generated(config, command, made), printed, said)
     return EXIT_OK
+
+
+def _generated(config: BindingConfig, command: str, written: Sequence[Path]) -> list[str]:
+    """The generated sources a build compiled, besides the modules it printed: the cache
+    entry holds them too, so that one edited by hand is written again."""
+    if command != "build":
+        return []
+    import sysconfig
+
+    from .backends import get_backend
+
+    folder = Path(written[0]).parent if written else config.output_dir
+    names = [f"{config.name}{suffix}" for backend in config.backends for _, suffix in get_backend(backend).outputs]
+    # and the extension module a backend compiles besides the module printed (cffi's _<name>_cffi)
+    names += [f"{extension}{sysconfig.get_config_var('EXT_SUFFIX')}" for backend in config.backends
+              if (extension := get_backend(backend).extension(config)) is not None]
+    return [str(folder / name) for name in dict.fromkeys(names) if (folder / name).exists()]
 
 
 def _cmd_dump(args: argparse.Namespace, config: BindingConfig) -> int:

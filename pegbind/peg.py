@@ -29,26 +29,13 @@ import parsimonious.expressions
 import parsimonious.grammar
 from parsimonious.grammar import Grammar
 
+from .regen import cache_dir
 from .resources import read_grammar
 
 __all__ = ["grammar", "grammar_words", "PLACEHOLDER", "cache_dir"]
 
 #: what stands for an identifier that a grammar never names (see :func:`grammar_words`)
 PLACEHOLDER = "ID"
-
-
-def cache_dir() -> Path | None:
-    """Where compiled grammars are kept, or None when the cache is off."""
-    configured = os.environ.get("PEGBIND_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME")
-    if base:
-        return Path(base) / "pegbind"
-    try:
-        return Path.home() / ".cache" / "pegbind"
-    except RuntimeError:  # no home directory to be found
-        return None
 
 
 def _parsimonious_stamp() -> str:

@@ -12,7 +12,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,6 +39,16 @@ class ReadResult:
     target: TargetInfo
     preprocessed: PreprocessResult
     module: Module
+
+
+@dataclass
+class Inputs:
+    """What a run read, for the regeneration cache (:mod:`pegbind.regen`): the files whose
+    content the output depends on, and the folders whose listing does (a header added to a
+    folder searched before the one that held it would be read instead)."""
+
+    files: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
 
 
 def binding_defines(config: BindingConfig) -> dict[str, str | None]:
@@ -158,6 +168,7 @@ def _generate_each(
     read: ReadResult,
     report: Callable[[Diagnostic], None] | None,
     linking: bool = False,
+    inputs: Inputs | None = None,
 ) -> dict[str, list[Path]]:
     """Phases 3-5 once, then each backend's files: backend -> paths written.
 
@@ -187,6 +198,13 @@ def _generate_each(
                                      f"header a {compiled[0]} module includes, so its C code cannot see the headers "
                                      "without them (the ctypes backend can)"))
     exports = linked_exports(config)
+    if inputs is not None:
+        from .exports import library_folders
+
+        inputs.files += [*read.preprocessed.files, *(str(p) for p in config.sources)]
+        inputs.files += [str(p) for p in (*exports.libraries, *exports.dependencies)] if exports is not None else []
+        inputs.folders += read.preprocessed.search_dirs
+        inputs.folders += [str(p) for p in library_folders(config)] if config.link else []
     if exports is not None and exports.archives and "ctypes" in backends:
         raise ConfigError(Diagnostic(at("link"),
                                      f"{config.key('link')}: {exports.archives[0]} is a static library, and a ctypes "
@@ -244,16 +262,18 @@ def generate_sources(
     read: ReadResult | None = None,
     report: Callable[[Diagnostic], None] | None = None,
     linking: bool = False,
+    inputs: Inputs | None = None,
 ) -> list[Path]:
     """Phases 1-5: write the generated sources of every requested backend; returns their paths.
 
     ``report`` receives what the passes, and then each backend, left out of
     the binding and why (warnings; nothing is dropped silently).  ``linking``:
     the sources are to be built (a missing ``link`` library is then an error).
+    ``inputs`` receives what the run read.
     """
     files = _generate_each(
         config, backends or config.backends, Path(out_dir or config.output_dir), template_dirs,
-        read or read_binding(config), report, linking,
+        read or read_binding(config), report, linking, inputs,
     )
     return [path for paths in files.values() for path in paths]
 
@@ -264,6 +284,7 @@ def build_extension(
     out_dir: Path | None = None,
     template_dirs: Sequence[Path] = (),
     report: Callable[[Diagnostic], None] | None = None,
+    inputs: Inputs | None = None,
 ) -> list[Path]:
     """Phases 1-6: generate, then compile what needs compiling; returns the built artefacts.
 
@@ -275,7 +296,7 @@ def build_extension(
 
     out_dir = Path(out_dir or config.output_dir)
     files = _generate_each(config, config.backends, out_dir, template_dirs, read_binding(config), report,
-                           linking=True)
+                           linking=True, inputs=inputs)
     built = []
     for backend, paths in files.items():
         built.append(build(config, paths, out_dir, backend=backend))

@@ -59,6 +59,12 @@ def compilers_dir() -> Path:
     return _PACKAGE_DIR / "data" / "compilers"
 
 
+def target_names() -> list[str]:
+    """The targets pegbind knows: one compiler data file each (``TARGETS`` in
+    :mod:`pegbind.target` holds their data models), for the CLI's choices without that import."""
+    return sorted(path.stem for path in compilers_dir().glob("*.json"))
+
+
 def fallback_include_dir() -> Path:
     """pegbind's bundled C library headers, read only for a target with none installed here."""
     return _PACKAGE_DIR / "fallback-include"

@@ -239,11 +239,15 @@ def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):
     assert plain.returncode == 0 and "warning" in plain.stderr
     quiet = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", "-q", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""
-    verbose = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", "-v", cwd=tmp_path)
+    # (another output folder: the same command again would be answered from the cache)
+    verbose = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out-v", "-v", cwd=tmp_path)
     phases = [line.split(" (")[0] for line in verbose.stderr.splitlines() if line.startswith("pegbind: ")]
     assert phases[:2] == ["pegbind: preprocessed 2 files into 13 tokens",  # stdc-predef.h and m.h
                           "pegbind: parsed 2 functions, 0 records, 0 constants"]
-    assert f"pegbind: generated the ctypes sources in {tmp_path / 'out'}" in phases
+    assert f"pegbind: generated the ctypes sources in {tmp_path / 'out-v'}" in phases
+    again = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out-v", "-v", cwd=tmp_path)
+    assert again.stderr.startswith("pegbind: nothing generate reads has changed since it last ran")
+    assert "warning" in again.stderr and again.stdout == verbose.stdout
     assert run_pegbind("generate", "m.h", "-v", "-q", cwd=tmp_path).returncode == 2
 
 

@@ -114,6 +114,11 @@ class PreprocessResult:
         expander = Expander(self.macros, DiagnosticSink(), self._engine.hooks)
         return expander.expand(tokens)
 
+    @property
+    def search_dirs(self) -> list[str]:
+        """The folders ``#include`` searched, in order (the system's and pegbind's own included)."""
+        return [entry.path for entry in self._engine.resolver.chain]
+
     def origin(self, file: str) -> Origin:
         """"user" (the library's), "standard" (pegbind's own headers) or "system" for a file of this run."""
         return self._engine.resolver.origin(file)  # type: ignore[return-value]

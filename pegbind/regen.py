@@ -1,0 +1,170 @@
+"""The regeneration cache: ``generate`` and ``build`` with nothing changed answer from disk.
+
+In: what a run depends on -- the command and its settings (the whole config,
+the backends, the output folder, the environment a build reads), pegbind's own
+files, and, recorded by the run itself, every file it read (headers, what they
+included, the config file, the C sources) and every folder it searched.
+Out: the files the run wrote and the warnings it gave, or nothing (a miss).
+
+An entry is found by a digest of the settings and pegbind's own files; it is
+valid while each file read has the same content (size and modification time
+first, the SHA-256 when they differ), each folder searched has the same
+modification time (a header added or removed changes it), and each file the run
+wrote is still there with the content it was given.  Entries are written
+whole and renamed into place, so a concurrent run sees an old entry or a new
+one, never half of one.  They live in the cache folder the grammars use
+(``$PEGBIND_CACHE_DIR`` ...); an unreadable cache is a miss, never an error.
+
+This module imports only the standard library: a hit must cost less than the
+imports of a run.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+#: the environment variables every run reads: the compiler (whose folders are searched, and
+#: where PATH finds it) and the package database (which headers are a package's)
+ENVIRONMENT = ("CC", "PATH", "DPKG_ADMINDIR")
+#: and those a build reads besides: the compiler's flags
+BUILD_ENVIRONMENT = ("CFLAGS", "LDFLAGS", "CPPFLAGS")
+#: bumped when what an entry holds changes
+FORMAT = 1
+
+
+def cache_dir() -> Path | None:
+    """pegbind's cache folder, or None when caching is off (an empty ``PEGBIND_CACHE_DIR``)."""
+    configured = os.environ.get("PEGBIND_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "pegbind"
+    try:
+        return Path.home() / ".cache" / "pegbind"
+    except RuntimeError:  # no home directory to be found
+        return None
+
+
+def _digest(path: str | Path) -> str:
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def _own_files() -> Iterable[str]:
+    """pegbind's sources, templates, grammars and data: a change to any is a change of pegbind."""
+    package = Path(__file__).resolve().parent
+    roots = [package]
+    for name in ("templates", "grammars"):  # beside the package in a checkout, inside it when installed
+        roots.append(package.parent / name)
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for folder, _, files in os.walk(root):
+            if "__pycache__" in folder:
+                continue
+            for name in files:
+                if not name.endswith((".pyc", ".so")):
+                    yield os.path.join(folder, name)
+
+
+def key(command: str, settings: object) -> str:
+    """The entry name for ``command`` run with ``settings`` (anything with a stable repr) by
+    this pegbind and this Python."""
+    # the working folder too: the settings' relative paths, and the paths printed, depend on it
+    digest = hashlib.sha256(f"{FORMAT}\0{command}\0{settings!r}\0{sys.version}\0{sys.executable}\0"
+                            f"{os.getcwd()}".encode())
+    for path in sorted(_own_files()):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        digest.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    for name in ENVIRONMENT + (BUILD_ENVIRONMENT if command == "build" else ()):
+        digest.update(f"\0{name}={os.environ.get(name)}".encode())
+    return digest.hexdigest()
+
+
+def _entry_path(name: str) -> Path | None:
+    folder = cache_dir()
+    return None if folder is None else folder / "runs" / f"{name}.json"
+
+
+def _file_record(path: str) -> list[object]:
+    stat = os.stat(path)
+    return [path, stat.st_size, stat.st_mtime_ns, _digest(path)]
+
+
+def _unchanged(record: list[object]) -> bool:
+    path, size, mtime, digest = record
+    try:
+        stat = os.stat(str(path))
+    except OSError:
+        return False
+    if stat.st_size != size:
+        return False
+    return stat.st_mtime_ns == mtime or _digest(str(path)) == digest
+
+
+def lookup(name: str) -> tuple[list[str], list[str]] | None:
+    """(what the run printed, the warnings it gave) of the run the entry ``name`` recorded, if
+    nothing it depends on has changed since; else None."""
+    path = _entry_path(name)
+    if path is None:
+        return None
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        if entry.get("format") != FORMAT:
+            return None
+        for folder, mtime in entry["folders"]:
+            try:
+                if os.stat(folder).st_mtime_ns != mtime:
+                    return None
+            except FileNotFoundError:
+                if mtime is not None:
+                    return None
+        if not all(_unchanged(record) for record in entry["read"]):
+            return None
+        # what the run wrote: still there, as it was written
+        if not all(os.path.exists(str(record[0])) and _digest(str(record[0])) == record[3]
+                   for record in entry["wrote"]):
+            return None
+        return [str(line) for line in entry["printed"]], [str(line) for line in entry["warnings"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], wrote: Iterable[str | Path],
+          printed: Iterable[str], warnings: Iterable[str]) -> None:
+    """Record a run: the files it ``read`` and ``wrote``, the ``folders`` it searched, what it
+    ``printed`` and the ``warnings`` it gave.  A cache that cannot be written is passed over."""
+    path = _entry_path(name)
+    if path is None:
+        return
+    try:
+        folder_records = []
+        for folder in dict.fromkeys(str(f) for f in folders):
+            try:
+                folder_records.append([folder, os.stat(folder).st_mtime_ns])
+            except FileNotFoundError:
+                folder_records.append([folder, None])
+        entry = {
+            "format": FORMAT,
+            "read": [_file_record(str(p)) for p in dict.fromkeys(str(p) for p in read)],
+            "folders": folder_records,
+            "wrote": [_file_record(p) for p in dict.fromkeys(str(p) for p in wrote)],
+            "printed": list(printed),
+            "warnings": list(warnings),
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, scratch = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            json.dump(entry, file)
+        os.replace(scratch, path)
+    except OSError:
+        return
