@@ -14,7 +14,7 @@ import logging
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import NoReturn
@@ -216,9 +216,28 @@ def _split_roles(text: str) -> list[str]:
     return parts
 
 
-def _config_from_args(args: argparse.Namespace) -> BindingConfig:
-    """The binding described by ``--config`` (or a config found here) overridden by flags."""
-    base = _base_config(args)
+#: the commands that, given a config of several bindings and no --binding, run for each
+_FOR_EACH = ("generate", "build")
+
+
+def _configs_from_args(args: argparse.Namespace) -> list[BindingConfig]:
+    """The bindings to run: the one ``--config`` (or a config found here) describes, or with
+    ``--binding`` the one chosen of several; for ``generate`` and ``build``, all of several.
+    The flags override what the config says, in each."""
+    bases = _base_configs(args)
+    if bases is None:
+        return [_config_from_args(args, None)]
+    if len(bases) > 1:
+        names = ", ".join(b.qualified_name for b in bases)
+        if args.name or args.headers:
+            flag = "--name" if args.name else "a header"
+            raise UsageError(Diagnostic(None, f"{flag} given for a config of several bindings ({names}): "
+                                               "choose one with --binding"))
+    return [_config_from_args(args, base) for base in bases]
+
+
+def _config_from_args(args: argparse.Namespace, base: BindingConfig | None) -> BindingConfig:
+    """The binding ``base`` (None: the flags alone) overridden by flags."""
     changes: dict = {}
     cwd = Path.cwd()
     if args.headers:
@@ -296,7 +315,7 @@ def _config_from_args(args: argparse.Namespace) -> BindingConfig:
     return replace(base, **changes)
 
 
-def _base_config(args: argparse.Namespace) -> BindingConfig | None:
+def _base_configs(args: argparse.Namespace) -> list[BindingConfig] | None:
     path: Path | None = Path(args.config) if args.config else None
     if path is None and not args.headers:
         for candidate in (Path("pegbind.toml"), Path("pyproject.toml")):
@@ -308,15 +327,15 @@ def _base_config(args: argparse.Namespace) -> BindingConfig | None:
     bindings = load_config(path)
     if args.binding:
         for binding in bindings:
-            if binding.name == args.binding:
-                return binding
-        names = ", ".join(b.name for b in bindings)
+            if args.binding in (binding.qualified_name, binding.name):
+                return [binding]
+        names = ", ".join(b.qualified_name for b in bindings)
         raise UsageError(Diagnostic(None, f"--binding: no binding named {args.binding!r} in {path} "
                                            f"(there are: {names})"))
-    if len(bindings) > 1:
-        names = ", ".join(b.name for b in bindings)
+    if len(bindings) > 1 and args.command not in _FOR_EACH:
+        names = ", ".join(b.qualified_name for b in bindings)
         raise UsageError(Diagnostic(None, f"{path} holds several bindings ({names}): choose one with --binding"))
-    return bindings[0]
+    return bindings
 
 
 # --------------------------------------------------------------------------
@@ -571,9 +590,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The ``pegbind`` command line, run in this process; returns the exit status."""
     args = build_parser().parse_args(argv)
     _chatter(args)
+
+    def run() -> int:
+        configs = _configs_from_args(args)
+        if len(configs) == 1:
+            return _COMMANDS[args.command](args, configs[0])
+        return _each(args, configs)
+
     try:
-        config = _config_from_args(args)
-        return _COMMANDS[args.command](args, config)
+        return _guarded(run)
+    finally:
+        _clear_status()
+
+
+def _guarded(run: Callable[[], int]) -> int:
+    """``run()``'s exit status, with what it raised reported as pegbind reports it."""
+    try:
+        return run()
     except UsageError as exc:
         _report(exc.diagnostics)
         return EXIT_USAGE
@@ -601,8 +634,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_DIAGNOSTICS
-    finally:
-        _clear_status()
+
+
+def _each(args: argparse.Namespace, configs: list[BindingConfig]) -> int:
+    """``generate`` or ``build`` of each binding of a config, in parallel on the machine's cores;
+    what each says is printed in the config's order, and the worst status is the command's."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = min(len(configs), os.cpu_count() or 1)
+    logging.getLogger("pegbind.progress").info("%s of %d bindings on %d cores", args.command, len(configs), workers)
+    # fork: the workers start with this process's imports and settings (-q, -v) already made
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        results = list(pool.map(_one_of_several, [args] * len(configs), configs))
+    _clear_status()
+    status = EXIT_OK
+    for code, out, err in results:
+        sys.stderr.write(err)
+        sys.stdout.write(out)
+        status = max(status, code)
+    return status
+
+
+def _one_of_several(args: argparse.Namespace, config: BindingConfig) -> tuple[int, str, str]:
+    """One binding's command in a worker of :func:`_each`: (status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    logging.getLogger("pegbind.progress").handlers = []  # the status line is the parent's
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = _guarded(lambda: _COMMANDS[args.command](args, config))
+    return status, out.getvalue(), err.getvalue()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,6 +6,7 @@ import os
 import pty
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, ROOT, run_pegbind
@@ -350,3 +351,28 @@ def test_on_a_terminal_a_build_says_what_runs_now_and_clears_it(tmp_path):
     # not a terminal: nothing of it
     piped = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_a_config_of_several_bindings_generates_each_and_reports_each(tmp_path):
+    (tmp_path / "a.h").write_text("int a_add(int x, int y);\n")
+    (tmp_path / "b.h").write_text("int b_mul(int x, int y);\n")
+    (tmp_path / "c.h").write_text("int c_broken(int x int y);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        '[[binding]]\nname = "amod"\nheaders = ["a.h"]\nbackends = ["ctypes"]\n\n'
+        '[[binding]]\nname = "pkg.cmod"\nheaders = ["c.h"]\nbackends = ["ctypes"]\n\n'
+        '[[binding]]\nname = "bmod"\nheaders = ["b.h"]\nbackends = ["ctypes"]\n'
+    )
+    # all of them (in parallel), each one's output in the config's order; one failing fails the command
+    result = run_pegbind("generate", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 1
+    assert [Path(line).name for line in result.stdout.split()] == ["amod.py", "amod.pyi", "bmod.py", "bmod.pyi"]
+    assert result.stderr.startswith("c.h:1:20: error: expected ')' before 'int'")
+    # one, by its full name; and what takes one binding says to choose
+    chosen = run_pegbind("generate", "-o", "out", "--binding", "bmod", cwd=tmp_path)
+    assert chosen.returncode == 0 and [Path(line).name for line in chosen.stdout.split()] == ["bmod.py", "bmod.pyi"]
+    assert run_pegbind("generate", "-o", "out", "--binding", "pkg.cmod", cwd=tmp_path).returncode == 1
+    dumped = run_pegbind("dump", cwd=tmp_path)
+    assert dumped.returncode == 2 and dumped.stderr.strip() == (
+        "error: pegbind.toml holds several bindings (amod, pkg.cmod, bmod): choose one with --binding")
+    named = run_pegbind("generate", "--name", "x", cwd=tmp_path)
+    assert named.returncode == 2 and "--name given for a config of several bindings" in named.stderr
