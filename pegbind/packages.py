@@ -17,15 +17,53 @@ record of each package's files lists them.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 
+def _database() -> Path:
+    return Path(os.environ.get("DPKG_ADMINDIR", "/var/lib/dpkg"))
+
+
 @functools.cache
 def _package_files(paths: tuple[str, ...]) -> frozenset[str] | None:
+    """The answer of :func:`_ask_dpkg`, kept on disk while dpkg's database is unchanged: asking
+    costs a process (80 ms), a run that reads the system's headers asks every time."""
+    from .regen import cache_dir
+
+    try:
+        status = (_database() / "status").stat()
+    except OSError:
+        return _ask_dpkg(paths)
+    folder = cache_dir()
+    stamp = f"{_database()}\0{status.st_size}\0{status.st_mtime_ns}\0" + "\0".join(paths)
+    entry = None if folder is None else folder / "dpkg" / f"{hashlib.sha256(stamp.encode()).hexdigest()}.json"
+    if entry is not None:
+        try:
+            kept = json.loads(entry.read_text(encoding="utf-8"))
+            return None if kept is None else frozenset(kept)
+        except (OSError, ValueError):
+            pass
+    files = _ask_dpkg(paths)
+    if entry is not None:
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            handle, scratch = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                json.dump(None if files is None else sorted(files), file)
+            os.replace(scratch, entry)
+        except OSError:
+            pass  # an unwritable cache is passed over
+    return files
+
+
+def _ask_dpkg(paths: tuple[str, ...]) -> frozenset[str] | None:
     query = shutil.which("dpkg-query")
     if query is None or not paths:
         return None
@@ -41,7 +79,7 @@ def _package_files(paths: tuple[str, ...]) -> frozenset[str] | None:
             owners.update(name.strip() for name in names.split(","))
     if not owners:
         return None
-    records = Path(os.environ.get("DPKG_ADMINDIR", "/var/lib/dpkg")) / "info"
+    records = _database() / "info"
     files: set[str] = set()
     for owner in owners:
         for record in (records / f"{owner}.list", records / f"{owner.partition(':')[0]}.list"):

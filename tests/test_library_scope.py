@@ -169,3 +169,24 @@ def test_what_only_a_left_out_function_needed_leaves_no_warning_behind(tmp_path)
         f"{header}:3:5: warning: function 'vlog' is not wrapped: parameter 2 (a): va_list has no default Python "
         "conversion",
     ]
+
+
+def test_dpkg_is_asked_once_while_its_database_is_unchanged(tmp_path, monkeypatch):
+    from pegbind import packages
+
+    admin = tmp_path / "dpkg"
+    admin.mkdir()
+    (admin / "status").write_text(FAKE_STATUS)
+    monkeypatch.setenv("DPKG_ADMINDIR", str(admin))
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    asked = []
+    monkeypatch.setattr(packages, "_ask_dpkg", lambda paths: asked.append(paths) or frozenset({"/usr/include/x.h"}))
+
+    def files():
+        packages._package_files.cache_clear()  # as a new process would start
+        return packages.package_files(["/usr/include/x.h"])
+
+    assert files() == files() == frozenset({"/usr/include/x.h"}) and len(asked) == 1
+    (admin / "status").write_text(FAKE_STATUS + "\n")  # a package installed or removed
+    assert files() == frozenset({"/usr/include/x.h"}) and len(asked) == 2
+    packages._package_files.cache_clear()

@@ -10,11 +10,14 @@ every template as a global.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
 import jinja2
 
+from ..regen import cache_dir
 from ..resources import runtime_sections, templates_dir
 
 
@@ -34,6 +37,23 @@ def weak_lines(names: Iterable[str]) -> str:
     return f"#if defined(__ELF__)\n{pragmas}#endif\n" if pragmas else ""
 
 
+@functools.cache
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Jinja's compiled templates, kept in pegbind's cache folder: compiling the templates took
+    a third of a small binding's ``generate``.  Jinja checks each entry against its template's
+    source (and the Python version); the folder's name covers what it does not check, this
+    environment's settings (this file) and Jinja's version."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    settings = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()).hexdigest()[:16]
+    try:
+        (folder / f"templates-{settings}").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # an unwritable cache is passed over
+    return jinja2.FileSystemBytecodeCache(str(folder / f"templates-{settings}"))
+
+
 def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environment:
     """A strict environment over the user folders (first) and the built-in templates."""
     search = [str(Path(d)) for d in extra_dirs] + [str(templates_dir())]
@@ -44,6 +64,7 @@ def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environmen
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["undef_lines"] = undef_lines
     env.filters["weak_lines"] = weak_lines
