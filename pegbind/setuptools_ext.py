@@ -37,6 +37,7 @@ import os
 import re
 import shutil
 import sys
+import sysconfig
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -296,7 +297,8 @@ def _configure(dist: Any) -> None:
         excluded[package] = [*excluded.get(package, []), *files]
     dist.exclude_package_data = excluded
     limited = [ext for ext in dist.ext_modules if getattr(ext, "py_limited_api", False)]
-    if limited and len(limited) == len(dist.ext_modules):
+    # (a free-threaded CPython has no stable ABI to tag)
+    if limited and len(limited) == len(dist.ext_modules) and not sysconfig.get_config_var("Py_GIL_DISABLED"):
         # every module is on the stable ABI: tag the wheel abi3 (it serves this CPython and later
         # ones), unless the project says otherwise
         options = dist.get_option_dict("bdist_wheel")
