@@ -134,29 +134,37 @@ def test_sdist_carries_the_binding_inputs_and_installs_in_a_fresh_venv(tmp_path,
     assert not (site / "csrc").exists()
 
 
-def test_setup_py_project_installs_and_installs_editable_with_its_stub(tmp_path, pegbind_wheel):
-    # the bindings in a pegbind.toml of their own, named by setup.py's keyword; one module at the top level
+def test_setup_py_project_installs_and_installs_editable_with_its_stubs(tmp_path, pegbind_wheel):
+    # the bindings in a pegbind.toml of their own, named by setup.py's keyword: one module at the
+    # top level, one in the package (a cffi one: its wrapper, compiled module and stub side by side)
     pyproject = readme_pyproject().split("[tool.setuptools]")[0]
     project = write_project(tmp_path / "tinymath", pyproject)
-    (project / "pegbind.toml").write_text('name = "tinymath"\nheaders = ["csrc/tinymath.h"]\n'
-                                          'sources = ["csrc/tinymath.c"]\n')
+    (project / "pegbind.toml").write_text(
+        '[[binding]]\nname = "tinymath"\nheaders = ["csrc/tinymath.h"]\nsources = ["csrc/tinymath.c"]\n\n'
+        '[[binding]]\nname = "mypkg._fast"\nheaders = ["csrc/tinymath.h"]\nsources = ["csrc/tinymath.c"]\n'
+        'backends = ["cffi"]\n')
     (project / "setup.py").write_text('from setuptools import setup\n'
                                       'setup(packages=["mypkg"], pegbind_bindings=["pegbind.toml"])\n')
     bin_dir = new_venv(tmp_path / "venv")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
 
-    def where_it_runs() -> Path:
-        ran = subprocess.run([str(bin_dir / "python"), "-c", "import tinymath; print(tinymath.tm_add(1, 2), "
-                              "tinymath.tm_extra(), tinymath.__file__)"], cwd=elsewhere, capture_output=True,
+    def where_they_run() -> tuple[Path, Path]:
+        ran = subprocess.run([str(bin_dir / "python"), "-c", "import tinymath; from mypkg import _fast; "
+                              "print(tinymath.tm_add(1, 2), tinymath.tm_extra(), _fast.tm_add(2, 2), "
+                              "tinymath.__file__, _fast.__file__)"], cwd=elsewhere, capture_output=True,
                              text=True, env=outside_env(bin_dir), timeout=120)
         assert ran.returncode == 0, ran.stderr
-        three, extra, where = ran.stdout.split()
-        assert (three, extra) == ("3", "2"), ran.stdout
-        return Path(where)
+        three, extra, four, top, packaged = ran.stdout.split()
+        assert (three, extra, four) == ("3", "2", "4"), ran.stdout
+        return Path(top), Path(packaged)
 
     run(bin_dir, "python", "-m", "pip", "install", "-q", ".", cwd=project, wheels=pegbind_wheel, **FLAGS)
-    installed = where_it_runs()
-    assert installed.parent.name == "site-packages" and (installed.parent / "tinymath.pyi").is_file()
+    top, packaged = where_they_run()
+    assert top.parent.name == "site-packages" and (top.parent / "tinymath.pyi").is_file()
+    assert packaged.parent == top.parent / "mypkg" and (packaged.parent / "_fast.pyi").is_file()
     run(bin_dir, "python", "-m", "pip", "install", "-q", "-e", ".", cwd=project, wheels=pegbind_wheel, **FLAGS)
-    assert where_it_runs().parent == project and (project / "tinymath.pyi").is_file()
+    top, packaged = where_they_run()
+    assert top.parent == project and (project / "tinymath.pyi").is_file()
+    assert packaged.parent == project / "mypkg" and (project / "mypkg" / "_fast.pyi").is_file()
+    assert list((project / "mypkg").glob("__fast_cffi.abi3.so"))
