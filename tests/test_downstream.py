@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -119,9 +120,9 @@ def test_pyproject_only_wheel_holds_every_backend_in_the_package(tmp_path, pegbi
 
 def test_sdist_carries_the_binding_inputs_and_installs_in_a_fresh_venv(tmp_path, pegbind_wheel):
     project = write_project(tmp_path / "tinymath", readme_pyproject())
-    builder = new_venv(tmp_path / "builder")
-    run(builder, "python", "-m", "pip", "install", "-q", "build", cwd=tmp_path, wheels=pegbind_wheel)
-    run(builder, "python", "-m", "build", "--sdist", "-o", tmp_path / "dist", ".", cwd=project, wheels=pegbind_wheel)
+    # `build` from the test environment (make test installs it); it makes its own isolated one
+    run(Path(sys.executable).parent, sys.executable, "-m", "build", "--sdist", "-o", tmp_path / "dist", ".",
+        cwd=project, wheels=pegbind_wheel)
     (sdist,) = (tmp_path / "dist").glob("tinymath-1.0.tar.gz")
     members = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/" in name}
     # the included header too, found by preprocessing, with no MANIFEST.in
