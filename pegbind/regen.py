@@ -20,11 +20,13 @@ imports of a run.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -35,6 +37,8 @@ ENVIRONMENT = ("CC", "PATH", "DPKG_ADMINDIR")
 BUILD_ENVIRONMENT = ("CFLAGS", "LDFLAGS", "CPPFLAGS")
 #: bumped when what an entry holds changes
 FORMAT = 1
+#: entries kept before the oldest unused ones are removed, and how old "unused" is (seconds)
+KEEP, UNUSED = 500, 30 * 24 * 3600
 
 
 def cache_dir() -> Path | None:
@@ -134,6 +138,7 @@ def lookup(name: str) -> tuple[list[str], list[str]] | None:
         if not all(os.path.exists(str(record[0])) and _digest(str(record[0])) == record[3]
                    for record in entry["wrote"]):
             return None
+        os.utime(path)  # used: the pruning in store() goes by the time of last use
         return [str(line) for line in entry["printed"]], [str(line) for line in entry["warnings"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -166,5 +171,19 @@ def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], 
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             json.dump(entry, file)
         os.replace(scratch, path)
+        _prune(path.parent)
     except OSError:
         return
+
+
+def _prune(folder: Path) -> None:
+    """Past :data:`KEEP` entries, remove those unused for :data:`UNUSED` seconds (a folder of
+    one-off runs would otherwise only grow)."""
+    entries = list(folder.glob("*.json"))
+    if len(entries) <= KEEP:
+        return
+    old = time.time() - UNUSED
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if entry.stat().st_mtime < old:
+                entry.unlink()

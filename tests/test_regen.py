@@ -98,3 +98,22 @@ def test_an_unchanged_build_answers_from_the_cache_until_the_compiler_flags_chan
         module.unlink()
     assert build(CFLAGS="-O1") == (first, False)
     assert list((project / "out").glob("_m_cffi.*.so"))
+
+
+def test_entries_unused_for_long_are_pruned_once_there_are_many(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from pegbind import regen
+
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(regen, "KEEP", 3)
+    runs = tmp_path / "cache" / "runs"
+    runs.mkdir(parents=True)
+    long_ago = time.time() - regen.UNUSED - 60
+    for name in ("a", "b", "c"):
+        (runs / f"{name}.json").write_text("{}")
+        os.utime(runs / f"{name}.json", (long_ago, long_ago))
+    (tmp_path / "in.h").write_text("int f(void);\n")
+    regen.store("new", [tmp_path / "in.h"], [tmp_path], [], [], [])
+    assert sorted(p.stem for p in runs.glob("*.json")) == ["new"]
