@@ -42,6 +42,10 @@ class ParamRole:
     #: ``on_error(V)``: what a function pointer parameter's callable gives C when it raises
     #: (a constant's name or a number; the default is zero)
     on_error: str | None = None
+    #: ``out-bytes(len, at_most=N)``: C never writes more than N elements, so the buffer is made
+    #: that size and the function called once, without the size probe (a C function that
+    #: needs more says so, as PKCS#11's ``CKR_BUFFER_TOO_SMALL`` does)
+    at_most: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,9 +414,16 @@ def parse_role(text: str) -> ParamRole:
     role, sep, rest = text.partition("(")
     role = role.strip()
     length = rest.rstrip(")").strip() if sep else None
+    at_most = None
+    if length is not None and "," in length:
+        length, _, option = (part.strip() for part in length.partition(","))
+        name, _, value = (part.strip() for part in option.partition("="))
+        if role not in ("out-bytes", "out-array") or name != "at_most" or not value.isdigit() or int(value) < 1:
+            raise ValueError(text)
+        at_most = int(value)
     if role not in PARAM_ROLES or (sep and not rest.endswith(")")) or (sep and not length):
         raise ValueError(text)
-    return ParamRole(role, length, owner, on_error)
+    return ParamRole(role, length, owner, on_error, at_most)
 
 
 def _callbacks(reader: _Reader, key: str, value: Mapping[str, Any]) -> dict[str, str]:
@@ -458,7 +469,8 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
                 reader.fail(
                     f"{where}.params.{pname}",
                     f"unknown role {ptext!r} (roles: in, out, inout, in-array(LEN), out-bytes(LEN), out-array(LEN), "
-                    "len, null; followed by owned(FUNCTION) for what FUNCTION frees, or on_error(VALUE) for what "
+                    "len, null; out-bytes(LEN, at_most=N) and out-array(LEN, at_most=N) for a buffer C never fills "
+                    "past N; followed by owned(FUNCTION) for what FUNCTION frees, or on_error(VALUE) for what "
                     "a callable gives C when it raises)",
                 )
         for flag in ("release_gil", "errors", "optional"):

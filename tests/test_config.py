@@ -149,14 +149,17 @@ def test_invalid_toml_points_at_line_and_column(tmp_path):
     [("out", ParamRole("out")), ("in-array(n)", ParamRole("in-array", "n")), (" out-bytes( len ) ", ParamRole("out-bytes", "len")),
      ("out owned(sqlite3_free)", ParamRole("out", owner="sqlite3_free")), ("owned( free )", ParamRole("", owner="free")),
      ("on_error(SQLITE_ABORT)", ParamRole("", on_error="SQLITE_ABORT")), ("in on_error(-1)", ParamRole("in", on_error="-1")),
-     ("out owned(f) on_error(0x1)", ParamRole("out", owner="f", on_error="0x1"))],
+     ("out owned(f) on_error(0x1)", ParamRole("out", owner="f", on_error="0x1")),
+     ("out-bytes(len, at_most=64)", ParamRole("out-bytes", "len", at_most=64)),
+     ("out-array( n ,at_most = 3 )", ParamRole("out-array", "n", at_most=3))],
 )
 def test_parse_role(text, role):
     assert parse_role(text) == role
 
 
 @pytest.mark.parametrize("text", ["", "outt", "in-array(", "in-array()", "out(x", "owned()", "out owned(1x)", "owned(a) out",
-                                  "on_error()", "on_error(a b)", "on_error(1) out"])
+                                  "on_error()", "on_error(a b)", "on_error(1) out", "in-array(n, at_most=3)",
+                                  "out-bytes(n, at_most=0)", "out-bytes(n, most=3)", "out-bytes(, at_most=3)"])
 def test_parse_role_rejects(text):
     with pytest.raises(ValueError):
         parse_role(text)

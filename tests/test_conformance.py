@@ -435,6 +435,16 @@ def test_out_bytes_uses_the_size_probe(api):
         assert api.lib.conf_get_pattern(n) == bytes((i * 7) % 251 for i in range(n)), n
 
 
+def test_out_bytes_at_most_n_calls_c_once_without_the_probe(api):
+    before = api.lib.conf_pattern_once_calls()
+    for n in (0, 1, 64):
+        assert api.lib.conf_get_pattern_once(n) == bytes((i * 7) % 251 for i in range(n)), n
+    assert api.lib.conf_pattern_once_calls() == before + 3
+    # more than the config's bound: the C function's own error (there is no probe to learn the size)
+    with pytest.raises(api.mod.errors.CONF_ERR_SMALL):
+        api.lib.conf_get_pattern_once(65)
+
+
 def test_out_array_returns_a_list_of_ints(api):
     squares = api.lib.conf_get_squares(5)
     assert type(squares) is list and squares == [0, 1, 4, 9, 16]

@@ -37,6 +37,7 @@ from ..passes.binding import (
 from ..passes.callplan import (
     Allocate,
     Call,
+    Capacity,
     CheckFreer,
     CheckLength,
     CheckNotNone,
@@ -645,6 +646,8 @@ class WrapperWriter(ABC):
                         f"{b.slot.count} = {self.get_length(b.length_slot)}"
                         for b in buffers if b.length_slot is not None
                     ]
+                case Capacity(buffer=b, count=count):
+                    out.append(f"{b.slot.count} = {count}")
                 case Allocate(buffer=b):
                     # the byte size must be addressable (a huge count would overflow
                     # the size computation or ask the allocator for the impossible)

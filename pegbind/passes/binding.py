@@ -332,9 +332,11 @@ class FunctionBinding:
 
     @property
     def probe(self) -> bool:
-        """Whether the two-call size probe applies (an out buffer whose length is a pointer)."""
+        """Whether the two-call size probe applies (an out buffer whose length is a pointer, and
+        whose size the config does not bound with ``at_most``)."""
         return any(
             p.role.role in ("out-bytes", "out-array") and p.length is not None and self.params[p.length].by_pointer
+            and p.role.at_most is None
             for p in self.params
         )
 

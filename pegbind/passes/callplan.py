@@ -209,6 +209,15 @@ class Probe:
 
 
 @dataclass(frozen=True, slots=True)
+class Capacity:
+    """An out buffer whose size the config bounds (``at_most``): ``count`` elements, no probe."""
+
+    buffer: OutBuffer
+    count: int
+    kind: Literal["capacity"] = "capacity"
+
+
+@dataclass(frozen=True, slots=True)
 class Allocate:
     """The memory of an out buffer, ``slot.count`` elements of ``element_size`` bytes."""
 
@@ -273,7 +282,8 @@ class CollectOutput:
 
 
 Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | PassUserData
-        | PassVarargs | Probe | Allocate | CheckFreer | Call | Disown | CopyBack | ConvertReturn | CollectOutput)
+        | PassVarargs | Probe | Capacity | Allocate | CheckFreer | Call | Disown | CopyBack | ConvertReturn
+        | CollectOutput)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,6 +414,8 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
     if f.probe:
         steps.append(Probe(buffers))
     for out in buffers:
+        if out.param.role.at_most is not None:
+            steps.append(Capacity(out, out.param.role.at_most))
         size = element_size(module, target, out.param.element) or 1
         message = f"{f.function.name}: {out.param.py_name} would need more memory than can be addressed"
         steps.append(Allocate(out, size, largest // size, message))

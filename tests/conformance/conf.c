@@ -158,6 +158,19 @@ conf_rv conf_get_pattern(uint32_t n, uint8_t *out, unsigned long *out_len)
     return rv;
 }
 
+static unsigned long pattern_once_calls;
+
+conf_rv conf_get_pattern_once(uint32_t n, uint8_t *out, unsigned long *out_len)
+{
+    pattern_once_calls++;
+    return conf_get_pattern(n, out, out_len);
+}
+
+unsigned long conf_pattern_once_calls(void)
+{
+    return pattern_once_calls;
+}
+
 conf_rv conf_get_squares(uint32_t n, uint64_t *out, unsigned long *count)
 {
     if (count == NULL)

@@ -140,6 +140,10 @@ conf_rv conf_divide(int32_t a, int32_t b, int32_t *quotient, int32_t *remainder)
 conf_rv conf_get_name(char *buf, unsigned long *len);
 /* n bytes of the pattern (i * 7) % 251, size-probed like conf_get_name. */
 conf_rv conf_get_pattern(uint32_t n, uint8_t *out, unsigned long *out_len);
+/* The same, bound with out-bytes(out_len, at_most=64): called once, no size probe. */
+conf_rv conf_get_pattern_once(uint32_t n, uint8_t *out, unsigned long *out_len);
+/* How many times conf_get_pattern_once has run. */
+unsigned long conf_pattern_once_calls(void);
 /* The first n bytes of the same pattern into out; the caller says how many. */
 void conf_fill_pattern(uint8_t *out, uint16_t n);
 /* The first n squares, size-probed: NULL out sets *count. */
