@@ -1,8 +1,8 @@
 """PKCS#11 call speed on SoftHSM: the generated `pkcs11` module per backend beside a C floor.
 
 The floor is ``pkcs11_floor.c``, compiled here with gcc: it dlopens SoftHSM
-and makes the same calls through the function list (the digest with the same
-size probe the bindings make).  Rounds are interleaved -- floor, then each
+and makes the same calls through the function list (the digest as the bindings
+make it: one call into a 64-byte buffer, the example's ``at_most=64``).  Rounds are interleaved -- floor, then each
 backend, then the floor again -- so a busy machine slows everyone alike.
 Each figure is nanoseconds per call over a round of ``--calls`` calls; the
 table shows the median and the 99th percentile over rounds and the ratio of
@@ -143,8 +143,9 @@ Calls per second (and nanoseconds per call, median and p99 over rounds) through 
 per backend, beside `benchmarks/pkcs11_floor.c`: the same calls made from C
 through SoftHSM's function list, compiled with gcc -O2 and run in the same
 session, rounds interleaved.  `C_GenerateRandom(16)` returns 16 fresh bytes;
-the digest is `C_DigestInit(SHA-256)` then `C_Digest` of 64 bytes with the
-size probe (NULL first) in both C and Python.  Goals: Cython within 1.3x of
+the digest is `C_DigestInit(SHA-256)` then `C_Digest` of 64 bytes, one call
+into a buffer of 64 in both C and Python (the example's `at_most=64`; before,
+both made the size probe, NULL first, too).  Goals: Cython within 1.3x of
 the C floor for GenerateRandom and Digest, within 2x for GetInfo.
 """
 

@@ -20690,12 +20690,7 @@ class Library:
         try:
             _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
             _pb_l4 = _pb_alloc(_pb_t0, 0)
-            _pb_a3 = _NULL
-            _pb_l4[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
-            if _pb_r != 0:
-                raise _pb_error(_pb_r, 'C_Digest')
-            _pb_n3 = _pb_l4[0]
+            _pb_n3 = 64
             if _pb_n3 < 0 or _pb_n3 > 9223372036854775807:
                 raise OverflowError('C_Digest: pDigest would need more memory than can be addressed')
             _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
@@ -20714,12 +20709,7 @@ class Library:
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _pb_t5, 'argument 2 (pData)')
         _pb_l4 = _pb_alloc(_pb_t0, 0)
-        _pb_a3 = _NULL
-        _pb_l4[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_n1, _pb_a3, _pb_l4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, 'C_Digest')
-        _pb_n3 = _pb_l4[0]
+        _pb_n3 = 64
         if _pb_n3 < 0 or _pb_n3 > 9223372036854775807:
             raise OverflowError('C_Digest: pDigest would need more memory than can be addressed')
         _pb_a3 = _pb_alloc(_pb_t5, _pb_n3 or 1)
@@ -20786,12 +20776,7 @@ class Library:
         _pb_fn = self._f_C_DigestFinal
         try:
             _pb_l2 = _pb_alloc(_pb_t0, 0)
-            _pb_a1 = _NULL
-            _pb_l2[0] = 0
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
-            if _pb_r != 0:
-                raise _pb_error(_pb_r, 'C_DigestFinal')
-            _pb_n1 = _pb_l2[0]
+            _pb_n1 = 64
             if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
                 raise OverflowError('C_DigestFinal: pDigest would need more memory than can be addressed')
             _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)
@@ -20809,12 +20794,7 @@ class Library:
             _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _pb_alloc(_pb_t0, 0)
-        _pb_a1 = _NULL
-        _pb_l2[0] = 0
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _pb_a1, _pb_l2)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, 'C_DigestFinal')
-        _pb_n1 = _pb_l2[0]
+        _pb_n1 = 64
         if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
             raise OverflowError('C_DigestFinal: pDigest would need more memory than can be addressed')
         _pb_a1 = _pb_alloc(_pb_t5, _pb_n1 or 1)

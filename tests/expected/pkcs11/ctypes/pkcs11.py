@@ -19913,12 +19913,7 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
                 _pb_l4 = _ct.c_uint64(0)
-                _pb_a3 = None
-                _pb_l4.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
-                if _pb_r != 0:
-                    raise _pb_error(_pb_r, 'C_Digest')
-                _pb_n3 = _pb_l4.value
+                _pb_n3 = 64
                 if _pb_n3 < 0 or _pb_n3 > 9223372036854775807:
                     raise OverflowError('C_Digest: pDigest would need more memory than can be addressed')
                 _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
@@ -19937,12 +19932,7 @@ class Library:
         hSession, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('array', 'argument 2 (pData)', True, ('int', 'argument 2 (pData) items', 0, 255), True)), (hSession, pData,))
         _pb_a1, _pb_n1 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 2 (pData)')
         _pb_l4 = _ct.c_uint64(0)
-        _pb_a3 = None
-        _pb_l4.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, (_pb_n1 if _pb_n1 <= 1073741823 else _ct.c_uint64(_pb_n1)), _pb_a3, _ct.byref(_pb_l4))
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, 'C_Digest')
-        _pb_n3 = _pb_l4.value
+        _pb_n3 = 64
         if _pb_n3 < 0 or _pb_n3 > 9223372036854775807:
             raise OverflowError('C_Digest: pDigest would need more memory than can be addressed')
         _pb_a3 = (_ct.c_char * (_pb_n3 * 1 or 1))()
@@ -20012,12 +20002,7 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615):
                 _pb_l2 = _ct.c_uint64(0)
-                _pb_a1 = None
-                _pb_l2.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
-                if _pb_r != 0:
-                    raise _pb_error(_pb_r, 'C_DigestFinal')
-                _pb_n1 = _pb_l2.value
+                _pb_n1 = 64
                 if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
                     raise OverflowError('C_DigestFinal: pDigest would need more memory than can be addressed')
                 _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()
@@ -20035,12 +20020,7 @@ class Library:
             _pb_not_kept(_pb_raised)
         hSession, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615),), (hSession,))
         _pb_l2 = _ct.c_uint64(0)
-        _pb_a1 = None
-        _pb_l2.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), _pb_a1, _ct.byref(_pb_l2))
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, 'C_DigestFinal')
-        _pb_n1 = _pb_l2.value
+        _pb_n1 = 64
         if _pb_n1 < 0 or _pb_n1 > 9223372036854775807:
             raise OverflowError('C_DigestFinal: pDigest would need more memory than can be addressed')
         _pb_a1 = (_ct.c_char * (_pb_n1 * 1 or 1))()

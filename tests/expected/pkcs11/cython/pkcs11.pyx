@@ -24171,15 +24171,7 @@ cdef class Library:
                 raise OverflowError("C parameter 4 (pDigest) is too long for its length parameter pulDigestLen")
             _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-            _pb_a3 = NULL
-            _pb_l4 = 0
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-            if _pb_r != 0:
-                raise _pb_error(_pb_r, "C_Digest")
-
-            _pb_n3 = <Py_ssize_t>_pb_l4
-
+            _pb_n3 = 64
             if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
                 raise OverflowError("C_Digest: pDigest would need more memory than can be addressed")
             _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
@@ -24341,15 +24333,7 @@ cdef class Library:
             raise OverflowError("C parameter 2 (pDigest) is too long for its length parameter pulDigestLen")
         _pb_a2 = <_c_CK_ULONG_PTR>&_pb_l2
 
-        _pb_a1 = NULL
-        _pb_l2 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DigestFinal")
-
-        _pb_n1 = <Py_ssize_t>_pb_l2
-
+        _pb_n1 = 64
         if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
             raise OverflowError("C_DigestFinal: pDigest would need more memory than can be addressed")
         _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
