@@ -376,3 +376,16 @@ def test_a_config_of_several_bindings_generates_each_and_reports_each(tmp_path):
         "error: pegbind.toml holds several bindings (amod, pkg.cmod, bmod): choose one with --binding")
     named = run_pegbind("generate", "--name", "x", cwd=tmp_path)
     assert named.returncode == 2 and "--name given for a config of several bindings" in named.stderr
+
+
+def test_at_most_on_a_length_the_caller_gives_is_refused(tmp_path):
+    # the caller's n would reach C with a buffer of at_most: a smaller buffer could be overrun
+    (tmp_path / "fill.h").write_text("int fill(unsigned char *out, unsigned long n);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "fill"\nheaders = ["fill.h"]\nbackends = ["ctypes"]\n\n'
+        '[[functions]]\nmatch = "fill"\nparams = { out = "out-bytes(n, at_most=4)" }\n')
+    result = run_pegbind("generate", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0
+    assert ("fill.h:1:5: warning: function 'fill' is not wrapped: parameter 1 (out): at_most bounds a length C "
+            "writes back through a pointer, and 'n' is passed by value (the caller gives the size): drop at_most"
+            ) in result.stderr

@@ -673,6 +673,12 @@ def plan_function(
         if role.role in ("out-array", "out-bytes") and index not in length:
             raise Unsupported(f"parameter {index + 1} ({function.params[index].name}): role {role.role!r} "
                               "needs a length parameter, e.g. out-bytes(pulLen)")
+        if role.at_most is not None and not isinstance(module.resolve(function.params[length[index]].type),
+                                                       (Pointer, Array)):
+            # the caller's length goes to C as it is: a smaller buffer could be overrun
+            raise Unsupported(f"parameter {index + 1} ({function.params[index].name}): at_most bounds a length C "
+                              f"writes back through a pointer, and {function.params[length[index]].name!r} is "
+                              "passed by value (the caller gives the size): drop at_most")
 
     module_names = set(names.values())
     cell_types = plan_cells(target)[0]
