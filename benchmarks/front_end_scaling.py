@@ -77,13 +77,19 @@ def table(title: str, unit: str, sizes: list[int], make: Callable[[int], str], f
 
 
 def write_readme(lines: list[str]) -> None:
+    write_block(BEGIN, END, SECTION_HEAD, lines)
+
+
+def write_block(begin: str, end: str, section_head: str, lines: list[str]) -> None:
+    """``lines`` between the markers ``begin`` and ``end`` of benchmarks/README.md (a new
+    section headed ``section_head`` at its end when they are not there yet)."""
     readme = HERE / "README.md"
     text = readme.read_text()
-    block = BEGIN + "\n" + "\n".join(lines).rstrip("\n") + "\n" + END
-    if BEGIN in text and END in text:
-        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    block = begin + "\n" + "\n".join(lines).rstrip("\n") + "\n" + end
+    if begin in text and end in text:
+        text = text[: text.index(begin)] + block + text[text.index(end) + len(end):]
     else:
-        text = text.rstrip("\n") + "\n\n" + SECTION_HEAD + "\n" + block + "\n"
+        text = text.rstrip("\n") + "\n\n" + section_head + "\n" + block + "\n"
     readme.write_text(text)
 
 

@@ -24,9 +24,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from front_end_scaling import write_block
 from parse_speed import bytecode_env, percentile, timed
 
-HERE = Path(__file__).resolve().parent
 BEGIN = "<!-- generate_speed: begin (written by benchmarks/generate_speed.py) -->"
 END = "<!-- generate_speed: end -->"
 SECTION_HEAD = "## `pegbind generate` beside ctypesgen — `benchmarks/generate_speed.py`"
@@ -102,14 +102,7 @@ def main() -> int:
     lines.append("")
     print("\n".join(lines))
     if args.write_readme:
-        readme = HERE / "README.md"
-        text = readme.read_text()
-        block = BEGIN + "\n" + "\n".join(lines).rstrip("\n") + "\n" + END
-        if BEGIN in text and END in text:
-            text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END):]
-        else:
-            text = text.rstrip("\n") + "\n\n" + SECTION_HEAD + "\n\n" + block + "\n"
-        readme.write_text(text)
+        write_block(BEGIN, END, SECTION_HEAD + "\n", lines)
     return 0
 
 

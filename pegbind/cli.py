@@ -394,7 +394,7 @@ def _cached(args: argparse.Namespace, config: BindingConfig, command: str) -> in
     # the user's templates: each file, and each folder (one added would override pegbind's)
     own = [path for folder in templates for path in sorted(folder.rglob("*"))]
     read = [*inputs.files, *(str(f) for f in own if f.is_file())]
-    if config.source != "<command line>":
+    if config.from_file:
         read.append(config.source)
     folders = [*inputs.folders, *(str(t) for t in templates), *(str(f) for f in own if f.is_dir())]
     printed = [str(p) for p in made]

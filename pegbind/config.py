@@ -93,6 +93,10 @@ class FunctionTable:
     struct: str
 
 
+#: what ``BindingConfig.source`` says of a binding made from flags alone
+COMMAND_LINE = "<command line>"
+
+
 @dataclass(frozen=True, slots=True)
 class BindingConfig:
     """One binding: which headers, how to read them, what to generate and how to load it."""
@@ -120,7 +124,7 @@ class BindingConfig:
     #: (the named headers, their folders, the -I folders); ``!GLOB`` takes files out
     bind_headers: tuple[str, ...] = ()
     output_dir: Path = Path("build/pegbind")
-    source: str = "<command line>"  #: the file this config came from, for messages
+    source: str = COMMAND_LINE  #: the file this config came from, for messages
     #: function pointer typedef -> what its callables give C when they raise (``on_error(V)``'s V),
     #: as in ``callbacks = { curl_write_callback = "on_error(CURL_WRITEFUNC_ERROR)" }``
     callbacks: Mapping[str, str] = field(default_factory=dict)
@@ -136,6 +140,11 @@ class BindingConfig:
     run_path: bool = True
 
     @property
+    def from_file(self) -> bool:
+        """Whether a configuration file describes this binding (not the command line alone)."""
+        return self.source != COMMAND_LINE
+
+    @property
     def qualified_name(self) -> str:
         """The module's full name, its package included (``mypkg._native``)."""
         return f"{self.package}.{self.name}" if self.package else self.name
@@ -147,7 +156,7 @@ class BindingConfig:
     def coord(self, key: str) -> Coord | None:
         """Where the key ``key``, named as by :meth:`key`, is written in the configuration file
         (None for a flag, ``--function``, or with no file)."""
-        if key.startswith("--") or self.source == "<command line>":
+        if key.startswith("--") or not self.from_file:
             return None
         return config_coord(self.source, key)
 

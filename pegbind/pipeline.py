@@ -66,7 +66,7 @@ def check_files(config: BindingConfig) -> None:
         for index, path in enumerate(paths):
             if not Path(path).is_file():
                 what = "is not a file" if Path(path).exists() else "does not exist"
-                named = config.key(f"{key}[{index}]") if config.source != "<command line>" else key
+                named = config.key(f"{key}[{index}]") if config.from_file else key
                 problems.append(Diagnostic(config.coord(named), f"{named}: {path} {what}"))
     if problems:
         raise ConfigError(problems)
@@ -75,10 +75,8 @@ def check_files(config: BindingConfig) -> None:
 def check_conflicts(config: BindingConfig) -> None:
     """Settings that contradict each other: ConfigError naming both, rather than one silently
     winning (``load = "dynamic"`` with ``link`` libraries; a name both included and excluded)."""
-    from_file = config.source != "<command line>"
-
     def named(key: str, flag: str) -> str:
-        return config.key(key) if from_file else flag
+        return config.key(key) if config.from_file else flag
 
     problems = []
     if config.load == "dynamic" and config.link:
@@ -147,7 +145,7 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
 
 def _link_key(config: BindingConfig, name: str) -> str:
     """How a message names where library ``name`` was asked for: its config key, or the flag."""
-    if config.source == "<command line>":
+    if not config.from_file:
         return f"-l {name}"
     return config.key(f"link[{config.link.index(name)}]")
 
