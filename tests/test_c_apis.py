@@ -181,6 +181,18 @@ def test_a_callable_is_called_by_c_with_its_arguments_converted(capi):
     assert type(capi.capi_recolor(lambda c: c, capi.CAPI_GREEN)) is capi.capi_color  # members in and out
 
 
+def test_a_callable_given_a_record_pointer_gets_a_view_that_writes_through(capi):
+    seen = []
+
+    def visit(mark):
+        seen.append((type(mark), mark.line, mark.column))
+        mark.column = 9
+        return mark.line
+
+    assert capi.capi_with_mark(visit, 4) == 4009
+    assert seen == [(capi.capi_mark, 4, 5)]
+
+
 def test_characters_a_callable_is_told_the_length_of_are_data(capi):
     got = []
 

@@ -395,6 +395,39 @@ def trampoline(cb: CallbackBinding, arg: int, name: str, classes: dict[str, str]
             "void": r.kind == "void"}
 
 
+def closure_spec(cb: CallbackBinding, ctypes_types: list[str], classes: dict[str, str],
+                 views: dict[str, int]) -> str:
+    """The arguments of ``_pb_CallbackType`` for closures of ``cb``'s type: its ctypes
+    function pointer type (result first in ``ctypes_types``), how each argument reaches the
+    callable, how the result returns to C, the result's name in errors, and what C gets from
+    a callable that raised -- data read by one compiled class instead of code per type."""
+    args = []
+    for a in cb.args:
+        cls = classes.get(a.record_key or "", "")
+        args.append(
+            f"(1, {a.pointer_type!r})" if a.kind == "pointer"
+            else f"(2, {cls})" if a.kind == "handle"
+            else f"(3, {views[a.record_key or '']})" if a.kind == "record_ptr"
+            else f"(4, _pb_members_{cls})" if a.kind == "enum"
+            else "(0, None)"
+        )
+    r = cb.ret
+    if r.kind == "void":
+        ret = "(0,)"
+    elif r.kind in ("int", "enum"):
+        assert r.int_range is not None
+        ret = f"(1, {r.int_range[0]}, {r.int_range[1]})"
+    elif r.kind == "bool":
+        ret = "(2,)"
+    elif r.kind in ("handle", "pointer"):
+        ret = f"(3, {classes[r.record_key or ''] if r.kind == 'handle' else 'None'}, {r.pointer_type!r})"
+    else:
+        ret = "(4,)"
+    make = f"_ct.CFUNCTYPE({', '.join(ctypes_types)})"
+    arg_tuple = f"({', '.join(args)}{',' if len(args) == 1 else ''})"
+    return f"{make}, {arg_tuple}, {ret}, {f'the result of a callback {cb.c_text}'!r}, {cb.failed}"
+
+
 def table_member(binding: BindingModel, function: FunctionBinding) -> str:
     """The Cython name of the function table member ``function`` is called through."""
     table = binding.function_table
@@ -551,11 +584,17 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     # (the closures are ctypes', libffi's, which CPython carries: they need no user-data pointer)
     callbacks: dict[str, dict[str, Any]] = {}
     speller = CtypesSpeller(binding)
+    # the records a closure gives its callable views of: their view makers, by index
+    views: dict[str, int] = {}
     for cb in binding.callables():
         if cb.factory_key not in callbacks:
             spelled = [speller.spell(cb.ret.ctype)]
             spelled += ["_ct.c_char_p" if a.kind == "string" else speller.spell(a.ctype) for a in cb.args]
-            callbacks[cb.factory_key] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb, "ctypes": spelled}
+            for a in cb.args:
+                if a.kind == "record_ptr" and a.record_key is not None:
+                    views.setdefault(a.record_key, len(views))
+            callbacks[cb.factory_key] = {"name": f"_pb_callback_{len(callbacks)}", "binding": cb,
+                                         "spec": closure_spec(cb, spelled, classes, views)}
     # where a function has a user-data pointer, a C function per callback type reaches the
     # callable through it: no closure to make, no libffi between C and the conversions
     trampolines: dict[tuple[str, int], dict[str, Any]] = {}
@@ -570,6 +609,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     return {
         **base_context(binding),
         "callbacks": callbacks,
+        "views": views,
         "trampolines": trampolines,
         "va_call": lambda f, fn: va_call(binding, speller, f, fn),
         # what a cell class's arg() passes: its type as C promotes it among extra arguments

@@ -256,6 +256,12 @@ int capi_in_thread(int (*f)(int), int x) {
 
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c) { return f(c); }
 
+int capi_with_mark(int (*f)(capi_mark *mark), size_t line) {
+    capi_mark mark = {line, line + 1};
+    int got = f(&mark);
+    return got * 1000 + (int)mark.column;
+}
+
 size_t capi_feed(capi_sink sink, void *user) {
     char data[] = "ab\0cd";
     return sink(data, 5, user);

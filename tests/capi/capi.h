@@ -117,6 +117,9 @@ typedef enum capi_event_type {
 } capi_event_type;
 
 typedef struct capi_mark { size_t line, column; } capi_mark;
+/* A callable given a pointer to a record on C's stack: f(&mark), mark = {line, line + 1};
+   returns f's result * 1000 + the column f left in it. */
+int capi_with_mark(int (*f)(capi_mark *mark), size_t line);
 
 typedef struct capi_event {
     capi_event_type type;

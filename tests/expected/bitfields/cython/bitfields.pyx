@@ -651,6 +651,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -911,6 +929,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -971,6 +1037,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1226,7 +1307,7 @@ A new flags holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_flags))
 
     def __repr__(self):
-        return f"flags(ready={self.ready!r}, error={self.error!r}, level={self.level!r}, count={self.count!r})"
+        return _pb_record_repr(self, "flags", (('ready', 0), ('error', 0), ('level', 0), ('count', 0), ))
 
     @property
     def ready(self):
@@ -1358,7 +1439,7 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_mixed_bits))
 
     def __repr__(self):
-        return f"mixed_bits(tag={self.tag!r}, low={self.low!r}, high={self.high!r}, last={self.last!r}, wide={self.wide!r})"
+        return _pb_record_repr(self, "mixed_bits", (('tag', 0), ('low', 0), ('high', 0), ('last', 0), ('wide', 0), ))
 
     @property
     def tag(self):
@@ -1496,7 +1577,7 @@ A new packed_header holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_packed_header))
 
     def __repr__(self):
-        return f"packed_header(version={self.version!r}, length={self.length!r}, checksum={self.checksum!r})"
+        return _pb_record_repr(self, "packed_header", (('version', 0), ('length', 0), ('checksum', 0), ))
 
     @property
     def version(self):
@@ -1612,7 +1693,7 @@ A new pack2 holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_pack2))
 
     def __repr__(self):
-        return f"pack2(c={self.c!r}, d={self.d!r})"
+        return _pb_record_repr(self, "pack2", (('c', 0), ('d', 0), ))
 
     @property
     def c(self):
@@ -1722,7 +1803,7 @@ A new attr_packed holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_attr_packed))
 
     def __repr__(self):
-        return f"attr_packed(c={self.c!r}, i={self.i!r})"
+        return _pb_record_repr(self, "attr_packed", (('c', 0), ('i', 0), ))
 
     @property
     def c(self):
@@ -1828,7 +1909,7 @@ A new attr_aligned holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_attr_aligned))
 
     def __repr__(self):
-        return f"attr_aligned(c={self.c!r}, i={self.i!r})"
+        return _pb_record_repr(self, "attr_aligned", (('c', 0), ('i', 0), ))
 
     @property
     def c(self):
@@ -1934,7 +2015,7 @@ A new after_pop holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_after_pop))
 
     def __repr__(self):
-        return f"after_pop(c={self.c!r}, d={self.d!r})"
+        return _pb_record_repr(self, "after_pop", (('c', 0), ('d', 0), ))
 
     @property
     def c(self):

@@ -645,6 +645,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -905,6 +923,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -965,6 +1031,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1239,7 +1320,7 @@ A new vm_point holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_vm_point))
 
     def __repr__(self):
-        return f"vm_point(x={self.x!r}, y={self.y!r})"
+        return _pb_record_repr(self, "vm_point", (('x', 0), ('y', 0), ))
 
     @property
     def x(self):
@@ -1437,48 +1518,23 @@ def vm_midpoint(a, b, out, /):
 def vm_checksum(data, len_, /):
     'vm_checksum(data, len_, /)\n--\n\nvm_checksum(data: str | _Buffer | Pointer | None, len_: int, /) -> int\n\nAdler-32 checksum of len bytes at data.\n\nC: uint32_t vm_checksum(const uint8_t *data, size_t len);'
     cdef const _c_uint8_t *_pb_a0
-    cdef bytes _pb_t0
+    cdef object _pb_t0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_uint32_t _pb_r
     try:
-        if data is None:
-            _pb_a0 = NULL
-            _pb_n0 = -1
-        elif PyBytes_CheckExact(data):
-            _pb_v0.buf = PyBytes_AS_STRING(data)
-            _pb_v0.len = PyBytes_GET_SIZE(data)
-            if <size_t>_pb_v0.len < sizeof(unsigned char):
-                _pb_too_short("argument 1 (data)", sizeof(unsigned char), _pb_v0.len)
-            _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 1
-        elif isinstance(data, str):
-            _pb_t0 = _pb_encode(data, "argument 1 (data)")
-            _pb_v0.buf = PyBytes_AS_STRING(_pb_t0)
-            _pb_v0.len = PyBytes_GET_SIZE(_pb_t0)
-            if <size_t>_pb_v0.len < sizeof(unsigned char):
-                _pb_too_short("argument 1 (data)", sizeof(unsigned char), _pb_v0.len)
-            _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 1
-        elif PyObject_CheckBuffer(data):
-            try:
-                PyObject_GetBuffer(data, &_pb_v0, PyBUF_SIMPLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (data) must be a contiguous buffer, not ' + type(data).__name__) from None
-            _pb_h0 = True
-            if <size_t>_pb_v0.len < sizeof(unsigned char):
-                _pb_too_short("argument 1 (data)", sizeof(unsigned char), _pb_v0.len)
-            _pb_a0 = <const _c_uint8_t *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 1
-        elif isinstance(data, Pointer) or isinstance(data, _pb_Record):
-            _pb_a0 = <const _c_uint8_t *>_pb_object_address(data, 'unsigned char *', "argument 1 (data)", "a contiguous buffer")
-            _pb_n0 = -1
+        if PyBytes_CheckExact(data) and <size_t>PyBytes_GET_SIZE(data) >= sizeof(unsigned char):
+            _pb_a0 = <const _c_uint8_t *>PyBytes_AS_STRING(data)
+            _pb_n = PyBytes_GET_SIZE(data)
         else:
-            raise TypeError('argument 1 (data) must be a contiguous buffer, not ' + type(data).__name__)
+            _pb_t0 = _pb_buffer_in(data, 6, sizeof(unsigned char), "argument 1 (data)", "a contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_n0 = _pb_n // 1 if _pb_n >= 0 else (sizeof(unsigned char) // 1 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(len_):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(len_, &_pb_a1)
@@ -1505,33 +1561,20 @@ def vm_checksum(data, len_, /):
 def vm_fill(buf, len_, value, /):
     'vm_fill(buf, len_, value, /)\n--\n\nvm_fill(buf: _WritableBuffer | Pointer | None, len_: int, value: int, /) -> int\n\nFills buf with len copies of the byte value; returns how many were written.\n\nC: size_t vm_fill(uint8_t *buf, size_t len, uint8_t value);'
     cdef _c_uint8_t *_pb_a0
+    cdef object _pb_t0
     cdef _c_size_t _pb_a1
     cdef _c_uint8_t _pb_a2
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
-        if buf is None:
-            _pb_a0 = NULL
-            _pb_n0 = -1
-        elif PyObject_CheckBuffer(buf):
-            try:
-                PyObject_GetBuffer(buf, &_pb_v0, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (buf) must be a writable contiguous buffer, not ' + type(buf).__name__) from None
-            _pb_h0 = True
-            if <size_t>_pb_v0.len < sizeof(unsigned char):
-                _pb_too_short("argument 1 (buf)", sizeof(unsigned char), _pb_v0.len)
-            _pb_a0 = <_c_uint8_t *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 1
-        elif isinstance(buf, Pointer) or isinstance(buf, _pb_Record):
-            _pb_a0 = <_c_uint8_t *>_pb_object_address(buf, 'unsigned char *', "argument 1 (buf)", "a writable contiguous buffer")
-            _pb_n0 = -1
-        else:
-            raise TypeError('argument 1 (buf) must be a writable contiguous buffer, not ' + type(buf).__name__)
+        _pb_t0 = _pb_buffer_in(buf, 5, sizeof(unsigned char), "argument 1 (buf)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_n0 = _pb_n // 1 if _pb_n >= 0 else (sizeof(unsigned char) // 1 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(len_):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(len_, &_pb_a1)

@@ -634,6 +634,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -811,20 +829,98 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
-def _pb_callback_0(function):
-    # A C double (*)(double) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
+cdef object _pb_new_handle(void *ptr, type cls):
+    # A handle of class cls (None for NULL), owning nothing.
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = <Pointer>cls.__new__(cls)
+    obj._ptr = ptr
+    obj._owner = None
+    return obj
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_CallbackType:
+    # A C function pointer type whose values are made from Python callables by ctypes
+    # (libffi's closures, which take the GIL on any thread).  Called with a callable, it gives
+    # (the closure to keep alive, its address).  How the arguments reach the callable and its
+    # result returns to C is data, read by this one compiled class for every type:
+    #   _args, per argument: (0, None) as ctypes gives it; (1, t) a Pointer of type t;
+    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum
+    #   _ret: (0,) void; (1, lo, hi) an integer in range; (2,) a bool;
+    #     (3, cls or None, pointer type) an address C handed out; (4,) a float
+    cdef object _make
+    cdef tuple _args
+    cdef tuple _ret
+    cdef str _what
+    cdef object _failed
+    cdef bint _plain  # every argument as ctypes gives it: the arguments' tuple goes as it is
+
+    def __init__(self, make, tuple args, tuple ret, str what, failed):
+        self._make = make
+        self._args = args
+        self._plain = all(how[0] == 0 for how in args)
+        self._ret = ret
+        self._what = what
+        self._failed = failed
+
+    def __call__(self, function):
+        closure = self._make(_pb_Closure(self, function))
+        return closure, _ct.cast(closure, _ct.c_void_p).value
+
+    cdef object _arg(self, tuple how, object value):
+        cdef int kind = how[0]
+        if kind == 0:
+            return value
+        if kind == 4:
+            return (<dict>how[1]).get(value, value)
+        cdef void *address = <void *><size_t>(value or 0)
+        if kind == 1:
+            return _pb_new_pointer(address, how[1], None)
+        if kind == 2:
+            return _pb_new_handle(address, how[1])
+        raise AssertionError(how)
+
+    cdef object _result(self, object result):
+        cdef int kind = self._ret[0]
+        if kind == 0:
+            return None
+        if kind == 1:
+            lo, hi = self._ret[1], self._ret[2]
+            if type(result) is int and lo <= result <= hi:
+                return result
+            return _pb_index(result, self._what, lo, hi)
+        if kind == 2:
+            return _pb_bool(result, self._what)
+        if kind == 3:
+            return _pb_result_address(result, self._ret[1], self._ret[2], self._what)
+        return _pb_float(result, self._what)
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_Closure:
+    # What ctypes calls: the callable, with the arguments and the result converted by its type.
+    cdef _pb_CallbackType _type
+    cdef object _function
+
+    def __cinit__(self, _pb_CallbackType type_, function):
+        self._type = type_
+        self._function = function
+
+    def __call__(self, *args):
+        cdef _pb_CallbackType t = self._type
+        cdef Py_ssize_t i
         try:
-            return _pb_float(function(a0), 'the result of a callback double (*)(double)')
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0.0
+            if t._plain:
+                return t._result(self._function(*args))
+            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i]) for i in range(len(args))]))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
-            return 0.0
-
-    closure = _ct.CFUNCTYPE(_ct.c_double, _ct.c_double)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return t._failed
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -910,6 +1006,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -970,6 +1114,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1239,6 +1398,11 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
     return NULL
 
 
+# ---- the function pointer types Python callables are made into -------------
+# double (*)(double)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_double, _ct.c_double), ((0, None),), (4,), 'the result of a callback double (*)(double)', 0.0)
+
+
 # ---- variadic functions: C cannot call one with arguments chosen at run time,
 # so their calls go through ctypes (libffi); the shared "varargs" section of
 # pegbind/runtime/pyffi.py converts the extra arguments, ctypes' verbs spell them
@@ -1423,32 +1587,19 @@ def shutdown(_pb_none=_MISSING, /):
 def first_of(values, n, /):
     'first_of(values, n, /)\n--\n\nfirst_of(values: _WritableBuffer | Pointer | None, n: int, /) -> int\n\nC: int first_of(int values[8], size_t n);'
     cdef int *_pb_a0
+    cdef object _pb_t0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     try:
-        if values is None:
-            _pb_a0 = NULL
-            _pb_n0 = -1
-        elif PyObject_CheckBuffer(values):
-            try:
-                PyObject_GetBuffer(values, &_pb_v0, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (values) must be a writable contiguous buffer, not ' + type(values).__name__) from None
-            _pb_h0 = True
-            if <size_t>_pb_v0.len < sizeof(int) * 8:
-                _pb_too_short("argument 1 (values)", sizeof(int) * 8, _pb_v0.len)
-            _pb_a0 = <int *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 4
-        elif isinstance(values, Pointer) or isinstance(values, _pb_Record):
-            _pb_a0 = <int *>_pb_object_address(values, 'int *', "argument 1 (values)", "a writable contiguous buffer")
-            _pb_n0 = -1
-        else:
-            raise TypeError('argument 1 (values) must be a writable contiguous buffer, not ' + type(values).__name__)
+        _pb_t0 = _pb_buffer_in(values, 5, sizeof(int) * 8, "argument 1 (values)", "a writable contiguous buffer", 'int *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_n0 = _pb_n // 4 if _pb_n >= 0 else (sizeof(int) // 4 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(n):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(n, &_pb_a1)
@@ -1510,12 +1661,17 @@ def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0, arg1, arg2, /)\n--\n\nunnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     cdef int _pb_a0
     cdef char *_pb_a1
+    cdef object _pb_t1
     cdef const void *_pb_a2
+    cdef object _pb_t2
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v2
     cdef bint _pb_h2 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     try:
@@ -1526,39 +1682,13 @@ def unnamed(arg0, arg1, arg2, /):
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (arg0)', -2147483648, 2147483647), arg0)
 
-        if arg1 is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(arg1):
-            try:
-                PyObject_GetBuffer(arg1, &_pb_v1, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 2 (arg1) must be a writable contiguous buffer, not ' + type(arg1).__name__) from None
-            _pb_h1 = True
-            if <size_t>_pb_v1.len < sizeof(char):
-                _pb_too_short("argument 2 (arg1)", sizeof(char), _pb_v1.len)
-            _pb_a1 = <char *>_pb_v1.buf
-        elif isinstance(arg1, Pointer) or isinstance(arg1, _pb_Record):
-            _pb_a1 = <char *>_pb_object_address(arg1, 'char *', "argument 2 (arg1)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 2 (arg1) must be a writable contiguous buffer, not ' + type(arg1).__name__)
+        _pb_t1 = _pb_buffer_in(arg1, 5, sizeof(char), "argument 2 (arg1)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-        if arg2 is None:
-            _pb_a2 = NULL
-        elif PyBytes_CheckExact(arg2):
-            _pb_v2.buf = PyBytes_AS_STRING(arg2)
-            _pb_v2.len = PyBytes_GET_SIZE(arg2)
-            _pb_a2 = <const void *>_pb_v2.buf
-        elif PyObject_CheckBuffer(arg2):
-            try:
-                PyObject_GetBuffer(arg2, &_pb_v2, PyBUF_SIMPLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 3 (arg2) must be a contiguous buffer, not ' + type(arg2).__name__) from None
-            _pb_h2 = True
-            _pb_a2 = <const void *>_pb_v2.buf
-        elif isinstance(arg2, Pointer) or isinstance(arg2, _pb_Record):
-            _pb_a2 = <const void *>_pb_object_address(arg2, 'void *', "argument 3 (arg2)", "a contiguous buffer")
+        if PyBytes_CheckExact(arg2):
+            _pb_a2 = <const void *>PyBytes_AS_STRING(arg2)
+            _pb_n = PyBytes_GET_SIZE(arg2)
         else:
-            raise TypeError('argument 3 (arg2) must be a contiguous buffer, not ' + type(arg2).__name__)
+            _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer", 'void *', None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
         _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
@@ -1579,31 +1709,20 @@ def unnamed(arg0, arg1, arg2, /):
 def copy_into(dst, src, n, /):
     'copy_into(dst, src, n, /)\n--\n\ncopy_into(dst: _WritableBuffer | Pointer | None, src: str | _Buffer | None, n: int, /) -> bytes | None\n\nC: char *copy_into(char *restrict dst, const char *restrict src, size_t n);'
     cdef char *_pb_a0
+    cdef object _pb_t0
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef char *_pb_r
     try:
-        if dst is None:
-            _pb_a0 = NULL
-        elif PyObject_CheckBuffer(dst):
-            try:
-                PyObject_GetBuffer(dst, &_pb_v0, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (dst) must be a writable contiguous buffer, not ' + type(dst).__name__) from None
-            _pb_h0 = True
-            if <size_t>_pb_v0.len < sizeof(char):
-                _pb_too_short("argument 1 (dst)", sizeof(char), _pb_v0.len)
-            _pb_a0 = <char *>_pb_v0.buf
-        elif isinstance(dst, Pointer) or isinstance(dst, _pb_Record):
-            _pb_a0 = <char *>_pb_object_address(dst, 'char *', "argument 1 (dst)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 1 (dst) must be a writable contiguous buffer, not ' + type(dst).__name__)
+        _pb_t0 = _pb_buffer_in(dst, 5, sizeof(char), "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         if src is None:
             _pb_a1 = NULL

@@ -640,6 +640,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -817,75 +835,98 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
-def _pb_callback_0(function):
-    # A C unsigned long (*)(void *, unsigned long, void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
+cdef object _pb_new_handle(void *ptr, type cls):
+    # A handle of class cls (None for NULL), owning nothing.
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = <Pointer>cls.__new__(cls)
+    obj._ptr = ptr
+    obj._owner = None
+    return obj
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_CallbackType:
+    # A C function pointer type whose values are made from Python callables by ctypes
+    # (libffi's closures, which take the GIL on any thread).  Called with a callable, it gives
+    # (the closure to keep alive, its address).  How the arguments reach the callable and its
+    # result returns to C is data, read by this one compiled class for every type:
+    #   _args, per argument: (0, None) as ctypes gives it; (1, t) a Pointer of type t;
+    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum
+    #   _ret: (0,) void; (1, lo, hi) an integer in range; (2,) a bool;
+    #     (3, cls or None, pointer type) an address C handed out; (4,) a float
+    cdef object _make
+    cdef tuple _args
+    cdef tuple _ret
+    cdef str _what
+    cdef object _failed
+    cdef bint _plain  # every argument as ctypes gives it: the arguments' tuple goes as it is
+
+    def __init__(self, make, tuple args, tuple ret, str what, failed):
+        self._make = make
+        self._args = args
+        self._plain = all(how[0] == 0 for how in args)
+        self._ret = ret
+        self._what = what
+        self._failed = failed
+
+    def __call__(self, function):
+        closure = self._make(_pb_Closure(self, function))
+        return closure, _ct.cast(closure, _ct.c_void_p).value
+
+    cdef object _arg(self, tuple how, object value):
+        cdef int kind = how[0]
+        if kind == 0:
+            return value
+        if kind == 4:
+            return (<dict>how[1]).get(value, value)
+        cdef void *address = <void *><size_t>(value or 0)
+        if kind == 1:
+            return _pb_new_pointer(address, how[1], None)
+        if kind == 2:
+            return _pb_new_handle(address, how[1])
+        raise AssertionError(how)
+
+    cdef object _result(self, object result):
+        cdef int kind = self._ret[0]
+        if kind == 0:
+            return None
+        if kind == 1:
+            lo, hi = self._ret[1], self._ret[2]
+            if type(result) is int and lo <= result <= hi:
                 return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return _pb_index(result, self._what, lo, hi)
+        if kind == 2:
+            return _pb_bool(result, self._what)
+        if kind == 3:
+            return _pb_result_address(result, self._ret[1], self._ret[2], self._what)
+        return _pb_float(result, self._what)
 
 
-def _pb_callback_1(function):
-    # A C int (*)(char *, unsigned long, void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_Closure:
+    # What ctypes calls: the callable, with the arguments and the result converted by its type.
+    cdef _pb_CallbackType _type
+    cdef object _function
+
+    def __cinit__(self, _pb_CallbackType type_, function):
+        self._type = type_
+        self._function = function
+
+    def __call__(self, *args):
+        cdef _pb_CallbackType t = self._type
+        cdef Py_ssize_t i
         try:
-            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
-            if type(result) is int and -2147483648 <= result <= 2147483647:
-                return result
-            return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            if t._plain:
+                return t._result(self._function(*args))
+            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i]) for i in range(len(args))]))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_2(function):
-    # A C void *(*)(unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            return _pb_result_address(function(a0), None, 'void *', 'the result of a callback void *(*)(unsigned long)')
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return None
-
-    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_3(function):
-    # A C void (*)(void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None))
-            return None
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return None
-
-    closure = _ct.CFUNCTYPE(None, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return t._failed
 
 
 cdef class _pb_TypedefFunctionPointer(FunctionPointer):
@@ -908,34 +949,7 @@ cdef class _pb_TypedefFunctionPointer(FunctionPointer):
         self._ctype = cls._pb_ctype
 
 
-class json_load_callback_t(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_load_callback_t as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_0
-    _pb_ctype = 'unsigned long (*)(void *, unsigned long, void *)'
-
-
-class json_dump_callback_t(_pb_TypedefFunctionPointer):
-    'A C int (*)(char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_1
-    _pb_ctype = 'int (*)(char *, unsigned long, void *)'
-
-
-class json_malloc_t(_pb_TypedefFunctionPointer):
-    'A C void *(*)(unsigned long) made from a Python callable: made once, passed where C takes a json_malloc_t as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_2
-    _pb_ctype = 'void *(*)(unsigned long)'
-
-
-class json_free_t(_pb_TypedefFunctionPointer):
-    'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_3
-    _pb_ctype = 'void (*)(void *)'
-
-
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_UserData:
     # What C is given for a user-data pointer beside a callable (see _pb_user_data_into):
     # the callable, the address the caller passed, and that as the callable is given it.
@@ -1098,6 +1112,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -1158,6 +1220,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1632,7 +1709,7 @@ A new json_t holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_t))
 
     def __repr__(self):
-        return f"json_t(type={self.type!r}, refcount={self.refcount!r})"
+        return _pb_record_repr(self, "json_t", (('type', 0), ('refcount', 0), ))
 
     @property
     def type(self):
@@ -1749,7 +1826,7 @@ A new json_error_t holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_json_error_t))
 
     def __repr__(self):
-        return f"json_error_t(line={self.line!r}, column={self.column!r}, position={self.position!r}, source={self.source!r}, text={self.text!r})"
+        return _pb_record_repr(self, "json_error_t", (('line', 0), ('column', 0), ('position', 0), ('source', 0), ('text', 0), ))
 
     @property
     def line(self):
@@ -1837,6 +1914,45 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
         return (<json_error_t>record)._ptr
     return NULL
 _IO_FILE = FILE
+
+
+# ---- the function pointer types Python callables are made into -------------
+# unsigned long (*)(void *, unsigned long, void *)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((1, 'void *'), (0, None), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0)
+# int (*)(char *, unsigned long, void *)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (1, 'void *')), (1, -2147483648, 2147483647), 'the result of a callback int (*)(char *, unsigned long, void *)', 0)
+# void *(*)(unsigned long)
+_pb_callback_2 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64), ((0, None),), (3, None, 'void *'), 'the result of a callback void *(*)(unsigned long)', None)
+# void (*)(void *)
+_pb_callback_3 = _pb_CallbackType(_ct.CFUNCTYPE(None, _ct.c_void_p), ((1, 'void *'),), (0,), 'the result of a callback void (*)(void *)', None)
+
+
+class json_load_callback_t(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_load_callback_t as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'unsigned long (*)(void *, unsigned long, void *)'
+
+
+class json_dump_callback_t(_pb_TypedefFunctionPointer):
+    'A C int (*)(char *, unsigned long, void *) made from a Python callable: made once, passed where C takes a json_dump_callback_t as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_1
+    _pb_ctype = 'int (*)(char *, unsigned long, void *)'
+
+
+class json_malloc_t(_pb_TypedefFunctionPointer):
+    'A C void *(*)(unsigned long) made from a Python callable: made once, passed where C takes a json_malloc_t as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'void *(*)(unsigned long)'
+
+
+class json_free_t(_pb_TypedefFunctionPointer):
+    'A C void (*)(void *) made from a Python callable: made once, passed where C takes a json_free_t as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_3
+    _pb_ctype = 'void (*)(void *)'
 
 
 # ---- variadic functions: C cannot call one with arguments chosen at run time,
@@ -3038,8 +3154,11 @@ def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_, iter_, /)\n--\n\njson_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
+    cdef object _pb_t1
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
     try:
@@ -3052,19 +3171,7 @@ def json_object_iter_next(object_, iter_, /):
         else:
             raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
-        if iter_ is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(iter_):
-            try:
-                PyObject_GetBuffer(iter_, &_pb_v1, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
-            _pb_h1 = True
-            _pb_a1 = <void *>_pb_v1.buf
-        elif isinstance(iter_, Pointer) or isinstance(iter_, _pb_Record):
-            _pb_a1 = <void *>_pb_object_address(iter_, 'void *', "argument 2 (iter_)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
@@ -3083,24 +3190,15 @@ def json_object_iter_next(object_, iter_, /):
 def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_, /)\n--\n\njson_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     cdef void *_pb_a0
+    cdef object _pb_t0
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
     try:
-        if iter_ is None:
-            _pb_a0 = NULL
-        elif PyObject_CheckBuffer(iter_):
-            try:
-                PyObject_GetBuffer(iter_, &_pb_v0, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
-            _pb_h0 = True
-            _pb_a0 = <void *>_pb_v0.buf
-        elif isinstance(iter_, Pointer) or isinstance(iter_, _pb_Record):
-            _pb_a0 = <void *>_pb_object_address(iter_, 'void *', "argument 1 (iter_)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         _pb_r = _c_json_object_iter_key(_pb_a0)
         if _pb_maybe_pending:
@@ -3119,24 +3217,15 @@ def json_object_iter_key(iter_, /):
 def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_, /)\n--\n\njson_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     cdef void *_pb_a0
+    cdef object _pb_t0
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
-        if iter_ is None:
-            _pb_a0 = NULL
-        elif PyObject_CheckBuffer(iter_):
-            try:
-                PyObject_GetBuffer(iter_, &_pb_v0, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
-            _pb_h0 = True
-            _pb_a0 = <void *>_pb_v0.buf
-        elif isinstance(iter_, Pointer) or isinstance(iter_, _pb_Record):
-            _pb_a0 = <void *>_pb_object_address(iter_, 'void *', "argument 1 (iter_)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         _pb_r = _c_json_object_iter_key_len(_pb_a0)
         if _pb_maybe_pending:
@@ -3155,24 +3244,15 @@ def json_object_iter_key_len(iter_, /):
 def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_, /)\n--\n\njson_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     cdef void *_pb_a0
+    cdef object _pb_t0
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
-        if iter_ is None:
-            _pb_a0 = NULL
-        elif PyObject_CheckBuffer(iter_):
-            try:
-                PyObject_GetBuffer(iter_, &_pb_v0, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
-            _pb_h0 = True
-            _pb_a0 = <void *>_pb_v0.buf
-        elif isinstance(iter_, Pointer) or isinstance(iter_, _pb_Record):
-            _pb_a0 = <void *>_pb_object_address(iter_, 'void *', "argument 1 (iter_)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 1 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         _pb_r = _c_json_object_iter_value(_pb_a0)
         if _pb_maybe_pending:
@@ -3192,9 +3272,12 @@ def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_, iter_, value, /)\n--\n\njson_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
+    cdef object _pb_t1
     cdef _c_json_t *_pb_a2
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     try:
@@ -3207,19 +3290,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
         else:
             raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
 
-        if iter_ is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(iter_):
-            try:
-                PyObject_GetBuffer(iter_, &_pb_v1, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__) from None
-            _pb_h1 = True
-            _pb_a1 = <void *>_pb_v1.buf
-        elif isinstance(iter_, Pointer) or isinstance(iter_, _pb_Record):
-            _pb_a1 = <void *>_pb_object_address(iter_, 'void *', "argument 2 (iter_)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 2 (iter_) must be a writable contiguous buffer, not ' + type(iter_).__name__)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if value is None:
             _pb_a2 = NULL
@@ -4449,29 +4520,20 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback, data, flags, error, /)\n--\n\njson_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     cdef _c_json_load_callback_t _pb_a0
     cdef void *_pb_a1
+    cdef object _pb_t1
     cdef _c_size_t _pb_a2
     cdef _c_json_error_t *_pb_a3
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
         _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('json_load_callback', 0))
 
-        if data is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(data):
-            try:
-                PyObject_GetBuffer(data, &_pb_v1, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 2 (data) must be a writable contiguous buffer, not ' + type(data).__name__) from None
-            _pb_h1 = True
-            _pb_a1 = <void *>_pb_v1.buf
-        elif isinstance(data, Pointer) or isinstance(data, _pb_Record):
-            _pb_a1 = <void *>_pb_object_address(data, 'void *', "argument 2 (data)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 2 (data) must be a writable contiguous buffer, not ' + type(data).__name__)
+        _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if PyLong_CheckExact(flags):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
@@ -4544,12 +4606,15 @@ def json_dumpb(json, buffer, size, flags, /):
     'json_dumpb(json, buffer, size, flags, /)\n--\n\njson_dumpb(json: json_t | None, buffer: _WritableBuffer | Pointer | None, size: int, flags: int, /) -> int\n\nC: size_t json_dumpb(const json_t *json, char *buffer, size_t size, size_t flags);'
     cdef const _c_json_t *_pb_a0
     cdef char *_pb_a1
+    cdef object _pb_t1
     cdef _c_size_t _pb_a2
     cdef _c_size_t _pb_a3
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
@@ -4562,24 +4627,8 @@ def json_dumpb(json, buffer, size, flags, /):
         else:
             raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
 
-        if buffer is None:
-            _pb_a1 = NULL
-            _pb_n1 = -1
-        elif PyObject_CheckBuffer(buffer):
-            try:
-                PyObject_GetBuffer(buffer, &_pb_v1, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 2 (buffer) must be a writable contiguous buffer, not ' + type(buffer).__name__) from None
-            _pb_h1 = True
-            if <size_t>_pb_v1.len < sizeof(char):
-                _pb_too_short("argument 2 (buffer)", sizeof(char), _pb_v1.len)
-            _pb_a1 = <char *>_pb_v1.buf
-            _pb_n1 = _pb_v1.len // 1
-        elif isinstance(buffer, Pointer) or isinstance(buffer, _pb_Record):
-            _pb_a1 = <char *>_pb_object_address(buffer, 'char *', "argument 2 (buffer)", "a writable contiguous buffer")
-            _pb_n1 = -1
-        else:
-            raise TypeError('argument 2 (buffer) must be a writable contiguous buffer, not ' + type(buffer).__name__)
+        _pb_t1 = _pb_buffer_in(buffer, 5, sizeof(char), "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(size):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(size, &_pb_a2)
@@ -4753,10 +4802,13 @@ def json_dump_callback(json, callback, data, flags, /):
     cdef const _c_json_t *_pb_a0
     cdef _c_json_dump_callback_t _pb_a1
     cdef void *_pb_a2
+    cdef object _pb_t2
     cdef _c_size_t _pb_a3
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v2
     cdef bint _pb_h2 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     try:
@@ -4772,19 +4824,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if not _pb_takes_user_data(callback):
             _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
 
-        if data is None:
-            _pb_a2 = NULL
-        elif PyObject_CheckBuffer(data):
-            try:
-                PyObject_GetBuffer(data, &_pb_v2, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 3 (data) must be a writable contiguous buffer, not ' + type(data).__name__) from None
-            _pb_h2 = True
-            _pb_a2 = <void *>_pb_v2.buf
-        elif isinstance(data, Pointer) or isinstance(data, _pb_Record):
-            _pb_a2 = <void *>_pb_object_address(data, 'void *', "argument 3 (data)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 3 (data) must be a writable contiguous buffer, not ' + type(data).__name__)
+        _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer", 'void *', None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
         if PyLong_CheckExact(flags):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)

@@ -778,6 +778,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -963,856 +981,103 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
-def _pb_callback_0(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+# what makes a view of each record a closure's argument points to (see _pb_CallbackType)
+ctypedef object (*_pb_view_maker)(void *, object)
+cdef _pb_view_maker _pb_views[9]
 
 
-def _pb_callback_1(function):
-    # A C unsigned long (*)(void **) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void **', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+cdef object _pb_new_handle(void *ptr, type cls):
+    # A handle of class cls (None for NULL), owning nothing.
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = <Pointer>cls.__new__(cls)
+    obj._ptr = ptr
+    obj._owner = None
+    return obj
 
 
-def _pb_callback_2(function):
-    # A C unsigned long (*)(void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_CallbackType:
+    # A C function pointer type whose values are made from Python callables by ctypes
+    # (libffi's closures, which take the GIL on any thread).  Called with a callable, it gives
+    # (the closure to keep alive, its address).  How the arguments reach the callable and its
+    # result returns to C is data, read by this one compiled class for every type:
+    #   _args, per argument: (0, None) as ctypes gives it; (1, t) a Pointer of type t;
+    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum
+    #   _ret: (0,) void; (1, lo, hi) an integer in range; (2,) a bool;
+    #     (3, cls or None, pointer type) an address C handed out; (4,) a float
+    cdef object _make
+    cdef tuple _args
+    cdef tuple _ret
+    cdef str _what
+    cdef object _failed
+    cdef bint _plain  # every argument as ctypes gives it: the arguments' tuple goes as it is
 
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+    def __init__(self, make, tuple args, tuple ret, str what, failed):
+        self._make = make
+        self._args = args
+        self._plain = all(how[0] == 0 for how in args)
+        self._ret = ret
+        self._what = what
+        self._failed = failed
 
+    def __call__(self, function):
+        closure = self._make(_pb_Closure(self, function))
+        return closure, _ct.cast(closure, _ct.c_void_p).value
 
-def _pb_callback_3(function):
-    # A C char **(*)(unsigned long, char *, void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            return _pb_result_address(function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'char *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None)), None, 'char **', 'the result of a callback char **(*)(unsigned long, char *, void *)')
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
+    cdef object _arg(self, tuple how, object value):
+        cdef int kind = how[0]
+        if kind == 0:
+            return value
+        if kind == 4:
+            return (<dict>how[1]).get(value, value)
+        cdef void *address = <void *><size_t>(value or 0)
+        if kind == 1:
+            return _pb_new_pointer(address, how[1], None)
+        if kind == 2:
+            return _pb_new_handle(address, how[1])
+        return _pb_views[<int>how[1]](address, None)
+
+    cdef object _result(self, object result):
+        cdef int kind = self._ret[0]
+        if kind == 0:
             return None
-
-    closure = _ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_4(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(a0, a1, a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
+        if kind == 1:
+            lo, hi = self._ret[1], self._ret[2]
+            if type(result) is int and lo <= result <= hi:
                 return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            return _pb_index(result, self._what, lo, hi)
+        if kind == 2:
+            return _pb_bool(result, self._what)
+        if kind == 3:
+            return _pb_result_address(result, self._ret[1], self._ret[2], self._what)
+        return _pb_float(result, self._what)
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_Closure:
+    # What ctypes calls: the callable, with the arguments and the result converted by its type.
+    cdef _pb_CallbackType _type
+    cdef object _function
+
+    def __cinit__(self, _pb_CallbackType type_, function):
+        self._type = type_
+        self._function = function
+
+    def __call__(self, *args):
+        cdef _pb_CallbackType t = self._type
+        cdef Py_ssize_t i
+        try:
+            if t._plain:
+                return t._result(self._function(*args))
+            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i]) for i in range(len(args))]))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_5(function):
-    # A C unsigned long (*)(struct CK_INFO *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            result = function(_pb_at_CK_INFO(<void *><size_t>(a0 or 0), None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_6(function):
-    # A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'struct CK_FUNCTION_LIST **', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_7(function):
-    # A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_8(function):
-    # A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(a0, _pb_at_CK_SLOT_INFO(<void *><size_t>(a1 or 0), None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_9(function):
-    # A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(a0, _pb_at_CK_TOKEN_INFO(<void *><size_t>(a1 or 0), None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_10(function):
-    # A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_11(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, a1, _pb_at_CK_MECHANISM_INFO(<void *><size_t>(a2 or 0), None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_12(function):
-    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_13(function):
-    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_14(function):
-    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_15(function):
-    # A C unsigned long (*)(unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0):
-        try:
-            result = function(a0)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_16(function):
-    # A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(a0, _pb_at_CK_SESSION_INFO(<void *><size_t>(a1 or 0), None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_17(function):
-    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_18(function):
-    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, a3, a4)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_19(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned char *', None), a3)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_20(function):
-    # A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(a0, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a1 or 0), None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_21(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4):
-        try:
-            result = function(a0, a1, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_22(function):
-    # A C unsigned long (*)(unsigned long, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(a0, a1)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_23(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_24(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(a0, a1, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_25(function):
-    # A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a1 or 0), None), a2)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_26(function):
-    # A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_27(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_28(function):
-    # A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned char *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_29(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_30(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_31(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), _pb_at_CK_ATTRIBUTE(<void *><size_t>(a2 or 0), None), a3, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a4 or 0), None), a5, _pb_new_pointer(<void *><size_t>(a6 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a7 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_32(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2, a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_33(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a5 or 0), None), a6, _pb_new_pointer(<void *><size_t>(a7 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_34(function):
-    # A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5):
-        try:
-            result = function(a0, _pb_at_CK_MECHANISM(<void *><size_t>(a1 or 0), None), a2, _pb_at_CK_ATTRIBUTE(<void *><size_t>(a3 or 0), None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_35(function):
-    # A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'void *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_36(function):
-    # A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(_pb_at_CK_INTERFACE(<void *><size_t>(a0 or 0), None), _pb_new_pointer(<void *><size_t>(a1 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_37(function):
-    # A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3):
-        try:
-            result = function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'unsigned char *', None), _pb_at_CK_VERSION(<void *><size_t>(a1 or 0), None), _pb_new_pointer(<void *><size_t>(a2 or 0), 'struct CK_INTERFACE **', None), a3)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_38(function):
-    # A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5):
-        try:
-            result = function(a0, a1, _pb_new_pointer(<void *><size_t>(a2 or 0), 'unsigned char *', None), a3, _pb_new_pointer(<void *><size_t>(a4 or 0), 'unsigned char *', None), a5)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_39(function):
-    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), a6, _pb_new_pointer(<void *><size_t>(a7 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a8 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_40(function):
-    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_41(function):
-    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a6 or 0), 'unsigned long *', None), a7)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_42(function):
-    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5, a6):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), _pb_new_pointer(<void *><size_t>(a6 or 0), 'unsigned long *', None))
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_43(function):
-    # A C unsigned long (*)(unsigned long, void *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
-
-
-def _pb_callback_44(function):
-    # A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1, a2, a3, a4, a5, a6):
-        try:
-            result = function(a0, _pb_new_pointer(<void *><size_t>(a1 or 0), 'void *', None), a2, _pb_new_pointer(<void *><size_t>(a3 or 0), 'unsigned char *', None), a4, _pb_new_pointer(<void *><size_t>(a5 or 0), 'unsigned char *', None), a6)
-            if type(result) is int and 0 <= result <= 18446744073709551615:
-                return result
-            return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return t._failed
 
 
 cdef class _pb_TypedefFunctionPointer(FunctionPointer):
@@ -1833,699 +1098,6 @@ cdef class _pb_TypedefFunctionPointer(FunctionPointer):
         self._factory = cls._pb_factory
         self._ptr = <void *><size_t>address
         self._ctype = cls._pb_ctype
-
-
-class CK_NOTIFY(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, void *) made from a Python callable: made once, passed where C takes a CK_NOTIFY as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_0
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
-
-
-class CK_CREATEMUTEX(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void **) made from a Python callable: made once, passed where C takes a CK_CREATEMUTEX as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_1
-    _pb_ctype = 'unsigned long (*)(void **)'
-
-
-class CK_DESTROYMUTEX(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_DESTROYMUTEX as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_2
-    _pb_ctype = 'unsigned long (*)(void *)'
-
-
-class CK_LOCKMUTEX(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_LOCKMUTEX as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_2
-    _pb_ctype = 'unsigned long (*)(void *)'
-
-
-class CK_UNLOCKMUTEX(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_UNLOCKMUTEX as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_2
-    _pb_ctype = 'unsigned long (*)(void *)'
-
-
-class SECMODModuleDBFunc(_pb_TypedefFunctionPointer):
-    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a SECMODModuleDBFunc as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_3
-    _pb_ctype = 'char **(*)(unsigned long, char *, void *)'
-
-
-class CK_NSS_ModuleDBFunc(_pb_TypedefFunctionPointer):
-    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a CK_NSS_ModuleDBFunc as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_3
-    _pb_ctype = 'char **(*)(unsigned long, char *, void *)'
-
-
-class CK_NSS_GetFIPSStatus(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_4
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
-
-
-class CK_C_Initialize(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Initialize as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_2
-    _pb_ctype = 'unsigned long (*)(void *)'
-
-
-class CK_C_Finalize(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Finalize as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_2
-    _pb_ctype = 'unsigned long (*)(void *)'
-
-
-class CK_C_GetInfo(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(struct CK_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetInfo as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_5
-    _pb_ctype = 'unsigned long (*)(struct CK_INFO *)'
-
-
-class CK_C_GetFunctionList(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(struct CK_FUNCTION_LIST **) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionList as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_6
-    _pb_ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
-
-
-class CK_C_GetSlotList(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotList as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_7
-    _pb_ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
-
-
-class CK_C_GetSlotInfo(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotInfo as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_8
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
-
-
-class CK_C_GetTokenInfo(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetTokenInfo as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_9
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
-
-
-class CK_C_GetMechanismList(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismList as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_10
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
-
-
-class CK_C_GetMechanismInfo(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismInfo as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_11
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
-
-
-class CK_C_InitToken(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) made from a Python callable: made once, passed where C takes a CK_C_InitToken as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_12
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
-
-
-class CK_C_InitPIN(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_InitPIN as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_SetPIN(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetPIN as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_14
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_CloseSession(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseSession as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_CloseAllSessions(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseAllSessions as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_GetSessionInfo(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSessionInfo as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_16
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
-
-
-class CK_C_GetOperationState(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetOperationState as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_17
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_SetOperationState(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetOperationState as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_18
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
-
-
-class CK_C_Login(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Login as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_19
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_Logout(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Logout as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_CreateObject(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CreateObject as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_20
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
-
-
-class CK_C_CopyObject(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CopyObject as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_21
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
-
-
-class CK_C_DestroyObject(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DestroyObject as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_22
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
-
-
-class CK_C_GetObjectSize(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetObjectSize as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_23
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
-
-
-class CK_C_GetAttributeValue(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetAttributeValue as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_24
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
-
-
-class CK_C_SetAttributeValue(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetAttributeValue as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_24
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
-
-
-class CK_C_FindObjectsInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_25
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
-
-
-class CK_C_FindObjects(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_FindObjects as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_26
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
-
-
-class CK_C_FindObjectsFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_EncryptInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_Encrypt(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Encrypt as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_EncryptUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_EncryptFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_17
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DecryptInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_Decrypt(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Decrypt as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DecryptUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DecryptFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_17
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DigestInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) made from a Python callable: made once, passed where C takes a CK_C_DigestInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_29
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
-
-
-class CK_C_Digest(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Digest as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DigestUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_DigestKey(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestKey as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_22
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
-
-
-class CK_C_DigestFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_17
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_SignInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_Sign(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Sign as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_SignUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_SignFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_17
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_SignRecoverInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignRecoverInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_SignRecover(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignRecover as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_VerifyInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_Verify(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Verify as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_14
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_VerifyUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_VerifyFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_VerifyRecoverInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecoverInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_VerifyRecover(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecover as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DigestEncryptUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestEncryptUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DecryptDigestUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptDigestUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_SignEncryptUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignEncryptUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DecryptVerifyUpdate(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptVerifyUpdate as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_28
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_GenerateKey(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKey as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_30
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
-
-
-class CK_C_GenerateKeyPair(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKeyPair as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_31
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
-
-
-class CK_C_WrapKey(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_WrapKey as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_32
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_UnwrapKey(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_UnwrapKey as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_33
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
-
-
-class CK_C_DeriveKey(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DeriveKey as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_34
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
-
-
-class CK_C_SeedRandom(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SeedRandom as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_GenerateRandom(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GenerateRandom as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_13
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_GetFunctionStatus(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionStatus as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_CancelFunction(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CancelFunction as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_WaitForSlotEvent(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long *, void *) made from a Python callable: made once, passed where C takes a CK_C_WaitForSlotEvent as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_35
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
-
-
-class CK_C_GetInterfaceList(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetInterfaceList as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_36
-    _pb_ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
-
-
-class CK_C_GetInterface(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetInterface as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_37
-    _pb_ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
-
-
-class CK_C_LoginUser(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_LoginUser as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_38
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_SessionCancel(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SessionCancel as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_22
-    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
-
-
-class CK_C_MessageEncryptInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_EncryptMessage(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessage as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_39
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_EncryptMessageBegin(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageBegin as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_40
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_EncryptMessageNext(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageNext as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_41
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
-
-
-class CK_C_MessageEncryptFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_MessageDecryptInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_DecryptMessage(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessage as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_39
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_DecryptMessageBegin(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageBegin as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_40
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_DecryptMessageNext(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageNext as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_41
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
-
-
-class CK_C_MessageDecryptFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_MessageSignInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_SignMessage(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessage as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_42
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_SignMessageBegin(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignMessageBegin as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_43
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
-
-
-class CK_C_SignMessageNext(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessageNext as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_42
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
-
-
-class CK_C_MessageSignFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
-
-
-class CK_C_MessageVerifyInit(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyInit as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_27
-    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
-
-
-class CK_C_VerifyMessage(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessage as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_44
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_VerifyMessageBegin(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageBegin as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_43
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
-
-
-class CK_C_VerifyMessageNext(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageNext as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_44
-    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
-
-
-class CK_C_MessageVerifyFinal(_pb_TypedefFunctionPointer):
-    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyFinal as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_15
-    _pb_ctype = 'unsigned long (*)(unsigned long)'
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -2611,6 +1183,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -2671,6 +1291,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -4491,7 +3126,7 @@ A new CK_VERSION holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_VERSION))
 
     def __repr__(self):
-        return f"CK_VERSION(major={self.major!r}, minor={self.minor!r})"
+        return _pb_record_repr(self, "CK_VERSION", (('major', 0), ('minor', 0), ))
 
     @property
     def major(self):
@@ -4602,7 +3237,7 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INFO))
 
     def __repr__(self):
-        return f"CK_INFO(cryptokiVersion={self.cryptokiVersion!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, libraryDescription={self.libraryDescription!r}, libraryVersion={self.libraryVersion!r})"
+        return _pb_record_repr(self, "CK_INFO", (('cryptokiVersion', 0), ('manufacturerID', 0), ('flags', 0), ('libraryDescription', 0), ('libraryVersion', 0), ))
 
     @property
     def cryptokiVersion(self):
@@ -4743,7 +3378,7 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SLOT_INFO))
 
     def __repr__(self):
-        return f"CK_SLOT_INFO(slotDescription={self.slotDescription!r}, manufacturerID={self.manufacturerID!r}, flags={self.flags!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r})"
+        return _pb_record_repr(self, "CK_SLOT_INFO", (('slotDescription', 0), ('manufacturerID', 0), ('flags', 0), ('hardwareVersion', 0), ('firmwareVersion', 0), ))
 
     @property
     def slotDescription(self):
@@ -4910,7 +3545,7 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TOKEN_INFO))
 
     def __repr__(self):
-        return f"CK_TOKEN_INFO(label={self.label!r}, manufacturerID={self.manufacturerID!r}, model={self.model!r}, serialNumber={self.serialNumber!r}, flags={self.flags!r}, ulMaxSessionCount={self.ulMaxSessionCount!r}, ulSessionCount={self.ulSessionCount!r}, ulMaxRwSessionCount={self.ulMaxRwSessionCount!r}, ulRwSessionCount={self.ulRwSessionCount!r}, ulMaxPinLen={self.ulMaxPinLen!r}, ulMinPinLen={self.ulMinPinLen!r}, ulTotalPublicMemory={self.ulTotalPublicMemory!r}, ulFreePublicMemory={self.ulFreePublicMemory!r}, ulTotalPrivateMemory={self.ulTotalPrivateMemory!r}, ulFreePrivateMemory={self.ulFreePrivateMemory!r}, hardwareVersion={self.hardwareVersion!r}, firmwareVersion={self.firmwareVersion!r}, utcTime={self.utcTime!r})"
+        return _pb_record_repr(self, "CK_TOKEN_INFO", (('label', 0), ('manufacturerID', 0), ('model', 0), ('serialNumber', 0), ('flags', 0), ('ulMaxSessionCount', 0), ('ulSessionCount', 0), ('ulMaxRwSessionCount', 0), ('ulRwSessionCount', 0), ('ulMaxPinLen', 0), ('ulMinPinLen', 0), ('ulTotalPublicMemory', 0), ('ulFreePublicMemory', 0), ('ulTotalPrivateMemory', 0), ('ulFreePrivateMemory', 0), ('hardwareVersion', 0), ('firmwareVersion', 0), ('utcTime', 0), ))
 
     @property
     def label(self):
@@ -5176,7 +3811,7 @@ A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SESSION_INFO))
 
     def __repr__(self):
-        return f"CK_SESSION_INFO(slotID={self.slotID!r}, state={self.state!r}, flags={self.flags!r}, ulDeviceError={self.ulDeviceError!r})"
+        return _pb_record_repr(self, "CK_SESSION_INFO", (('slotID', 0), ('state', 0), ('flags', 0), ('ulDeviceError', 0), ))
 
     @property
     def slotID(self):
@@ -5299,7 +3934,7 @@ A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ATTRIBUTE))
 
     def __repr__(self):
-        return f"CK_ATTRIBUTE(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
+        return _pb_record_repr(self, "CK_ATTRIBUTE", (('type', 0), ('pValue', 0), ('ulValueLen', 0), ))
 
     @property
     def type(self):
@@ -5421,7 +4056,7 @@ A new CK_DATE holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DATE))
 
     def __repr__(self):
-        return f"CK_DATE(year={self.year!r}, month={self.month!r}, day={self.day!r})"
+        return _pb_record_repr(self, "CK_DATE", (('year', 0), ('month', 0), ('day', 0), ))
 
     @property
     def year(self):
@@ -5531,7 +4166,7 @@ A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM))
 
     def __repr__(self):
-        return f"CK_MECHANISM(mechanism={self.mechanism!r}, pParameter={self.pParameter!r}, ulParameterLen={self.ulParameterLen!r})"
+        return _pb_record_repr(self, "CK_MECHANISM", (('mechanism', 0), ('pParameter', 0), ('ulParameterLen', 0), ))
 
     @property
     def mechanism(self):
@@ -5653,7 +4288,7 @@ A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_MECHANISM_INFO))
 
     def __repr__(self):
-        return f"CK_MECHANISM_INFO(ulMinKeySize={self.ulMinKeySize!r}, ulMaxKeySize={self.ulMaxKeySize!r}, flags={self.flags!r})"
+        return _pb_record_repr(self, "CK_MECHANISM_INFO", (('ulMinKeySize', 0), ('ulMaxKeySize', 0), ('flags', 0), ))
 
     @property
     def ulMinKeySize(self):
@@ -5898,7 +4533,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST))
 
     def __repr__(self):
-        return f"CK_FUNCTION_LIST(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r})"
+        return _pb_record_repr(self, "CK_FUNCTION_LIST", (('version', 0), ('C_Initialize', 0), ('C_Finalize', 0), ('C_GetInfo', 0), ('C_GetFunctionList', 0), ('C_GetSlotList', 0), ('C_GetSlotInfo', 0), ('C_GetTokenInfo', 0), ('C_GetMechanismList', 0), ('C_GetMechanismInfo', 0), ('C_InitToken', 0), ('C_InitPIN', 0), ('C_SetPIN', 0), ('C_OpenSession', 0), ('C_CloseSession', 0), ('C_CloseAllSessions', 0), ('C_GetSessionInfo', 0), ('C_GetOperationState', 0), ('C_SetOperationState', 0), ('C_Login', 0), ('C_Logout', 0), ('C_CreateObject', 0), ('C_CopyObject', 0), ('C_DestroyObject', 0), ('C_GetObjectSize', 0), ('C_GetAttributeValue', 0), ('C_SetAttributeValue', 0), ('C_FindObjectsInit', 0), ('C_FindObjects', 0), ('C_FindObjectsFinal', 0), ('C_EncryptInit', 0), ('C_Encrypt', 0), ('C_EncryptUpdate', 0), ('C_EncryptFinal', 0), ('C_DecryptInit', 0), ('C_Decrypt', 0), ('C_DecryptUpdate', 0), ('C_DecryptFinal', 0), ('C_DigestInit', 0), ('C_Digest', 0), ('C_DigestUpdate', 0), ('C_DigestKey', 0), ('C_DigestFinal', 0), ('C_SignInit', 0), ('C_Sign', 0), ('C_SignUpdate', 0), ('C_SignFinal', 0), ('C_SignRecoverInit', 0), ('C_SignRecover', 0), ('C_VerifyInit', 0), ('C_Verify', 0), ('C_VerifyUpdate', 0), ('C_VerifyFinal', 0), ('C_VerifyRecoverInit', 0), ('C_VerifyRecover', 0), ('C_DigestEncryptUpdate', 0), ('C_DecryptDigestUpdate', 0), ('C_SignEncryptUpdate', 0), ('C_DecryptVerifyUpdate', 0), ('C_GenerateKey', 0), ('C_GenerateKeyPair', 0), ('C_WrapKey', 0), ('C_UnwrapKey', 0), ('C_DeriveKey', 0), ('C_SeedRandom', 0), ('C_GenerateRandom', 0), ('C_GetFunctionStatus', 0), ('C_CancelFunction', 0), ('C_WaitForSlotEvent', 0), ))
 
     @property
     def version(self):
@@ -5917,16 +4552,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Initialize", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Initialize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Initialize")
 
 
     @property
@@ -5935,16 +4561,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Finalize", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Finalize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Finalize")
 
 
     @property
@@ -5953,16 +4570,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_5(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetInfo, value, _pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo")
 
 
     @property
@@ -5971,16 +4579,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_6(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionList, value, _pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList")
 
 
     @property
@@ -5989,16 +4588,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_7(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetSlotList, value, _pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList")
 
 
     @property
@@ -6007,16 +4597,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_8(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetSlotInfo, value, _pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo")
 
 
     @property
@@ -6025,16 +4606,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_9(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetTokenInfo, value, _pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo")
 
 
     @property
@@ -6043,16 +4615,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_10(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismList, value, _pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList")
 
 
     @property
@@ -6061,16 +4624,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_11(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismInfo, value, _pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
 
 
     @property
@@ -6079,16 +4633,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
+        _pb_set_function_pointer(self, &self._ptr.C_InitToken, value, _pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken")
 
 
     @property
@@ -6097,16 +4642,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+        _pb_set_function_pointer(self, &self._ptr.C_InitPIN, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN")
 
 
     @property
@@ -6115,16 +4651,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SetPIN, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN")
 
 
     @property
@@ -6133,11 +4660,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        cdef void *address
-        address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST.C_OpenSession")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+        _pb_set_function_pointer(self, &self._ptr.C_OpenSession, value, None, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST.C_OpenSession")
 
 
     @property
@@ -6146,16 +4669,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CloseSession, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession")
 
 
     @property
@@ -6164,16 +4678,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CloseAllSessions, value, _pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
 
 
     @property
@@ -6182,16 +4687,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetSessionInfo, value, _pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo")
 
 
     @property
@@ -6200,16 +4696,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetOperationState, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState")
 
 
     @property
@@ -6218,16 +4705,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_18(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SetOperationState, value, _pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState")
 
 
     @property
@@ -6236,16 +4714,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Login.setter
     def C_Login(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_19(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Login, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Login, value, _pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login")
 
 
     @property
@@ -6254,16 +4723,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Logout.setter
     def C_Logout(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Logout, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout")
 
 
     @property
@@ -6272,16 +4732,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_20(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CreateObject, value, _pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject")
 
 
     @property
@@ -6290,16 +4741,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CopyObject, value, _pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject")
 
 
     @property
@@ -6308,16 +4750,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DestroyObject, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject")
 
 
     @property
@@ -6326,16 +4759,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_23(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetObjectSize, value, _pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize")
 
 
     @property
@@ -6344,16 +4768,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_24(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue")
 
 
     @property
@@ -6362,16 +4777,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_24(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue")
 
 
     @property
@@ -6380,16 +4786,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_25(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsInit, value, _pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit")
 
 
     @property
@@ -6398,16 +4795,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
+        _pb_set_function_pointer(self, &self._ptr.C_FindObjects, value, _pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects")
 
 
     @property
@@ -6416,16 +4804,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
 
 
     @property
@@ -6434,16 +4813,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit")
 
 
     @property
@@ -6452,16 +4822,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Encrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt")
 
 
     @property
@@ -6470,16 +4831,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate")
 
 
     @property
@@ -6488,16 +4840,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal")
 
 
     @property
@@ -6506,16 +4849,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit")
 
 
     @property
@@ -6524,16 +4858,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Decrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt")
 
 
     @property
@@ -6542,16 +4867,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate")
 
 
     @property
@@ -6560,16 +4876,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal")
 
 
     @property
@@ -6578,16 +4885,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_29(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestInit, value, _pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit")
 
 
     @property
@@ -6596,16 +4894,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Digest.setter
     def C_Digest(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Digest, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest")
 
 
     @property
@@ -6614,16 +4903,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate")
 
 
     @property
@@ -6632,16 +4912,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestKey, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey")
 
 
     @property
@@ -6650,16 +4921,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal")
 
 
     @property
@@ -6668,16 +4930,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit")
 
 
     @property
@@ -6686,16 +4939,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Sign.setter
     def C_Sign(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Sign, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign")
 
 
     @property
@@ -6704,16 +4948,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate")
 
 
     @property
@@ -6722,16 +4957,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal")
 
 
     @property
@@ -6740,16 +4966,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit")
 
 
     @property
@@ -6758,16 +4975,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover")
 
 
     @property
@@ -6776,16 +4984,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit")
 
 
     @property
@@ -6794,16 +4993,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_Verify.setter
     def C_Verify(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Verify, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify")
 
 
     @property
@@ -6812,16 +5002,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate")
 
 
     @property
@@ -6830,16 +5011,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyFinal, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal")
 
 
     @property
@@ -6848,16 +5020,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
 
 
     @property
@@ -6866,16 +5029,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover")
 
 
     @property
@@ -6884,16 +5038,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
 
 
     @property
@@ -6902,16 +5047,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptDigestUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
 
 
     @property
@@ -6920,16 +5056,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
 
 
     @property
@@ -6938,16 +5065,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptVerifyUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
 
 
     @property
@@ -6956,16 +5074,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_30(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GenerateKey, value, _pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey")
 
 
     @property
@@ -6974,16 +5083,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_31(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GenerateKeyPair, value, _pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
 
 
     @property
@@ -6992,16 +5092,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_32(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_WrapKey, value, _pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey")
 
 
     @property
@@ -7010,16 +5101,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_33(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_UnwrapKey, value, _pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey")
 
 
     @property
@@ -7028,16 +5110,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_34(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DeriveKey, value, _pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey")
 
 
     @property
@@ -7046,16 +5119,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SeedRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom")
 
 
     @property
@@ -7064,16 +5128,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GenerateRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom")
 
 
     @property
@@ -7082,16 +5137,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionStatus, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
 
 
     @property
@@ -7100,16 +5146,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CancelFunction, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction")
 
 
     @property
@@ -7118,16 +5155,7 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_35(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
+        _pb_set_function_pointer(self, &self._ptr.C_WaitForSlotEvent, value, _pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
 
 
 
@@ -7391,7 +5419,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 
     def __repr__(self):
-        return f"CK_FUNCTION_LIST_3_0(version={self.version!r}, C_Initialize={self.C_Initialize!r}, C_Finalize={self.C_Finalize!r}, C_GetInfo={self.C_GetInfo!r}, C_GetFunctionList={self.C_GetFunctionList!r}, C_GetSlotList={self.C_GetSlotList!r}, C_GetSlotInfo={self.C_GetSlotInfo!r}, C_GetTokenInfo={self.C_GetTokenInfo!r}, C_GetMechanismList={self.C_GetMechanismList!r}, C_GetMechanismInfo={self.C_GetMechanismInfo!r}, C_InitToken={self.C_InitToken!r}, C_InitPIN={self.C_InitPIN!r}, C_SetPIN={self.C_SetPIN!r}, C_OpenSession={self.C_OpenSession!r}, C_CloseSession={self.C_CloseSession!r}, C_CloseAllSessions={self.C_CloseAllSessions!r}, C_GetSessionInfo={self.C_GetSessionInfo!r}, C_GetOperationState={self.C_GetOperationState!r}, C_SetOperationState={self.C_SetOperationState!r}, C_Login={self.C_Login!r}, C_Logout={self.C_Logout!r}, C_CreateObject={self.C_CreateObject!r}, C_CopyObject={self.C_CopyObject!r}, C_DestroyObject={self.C_DestroyObject!r}, C_GetObjectSize={self.C_GetObjectSize!r}, C_GetAttributeValue={self.C_GetAttributeValue!r}, C_SetAttributeValue={self.C_SetAttributeValue!r}, C_FindObjectsInit={self.C_FindObjectsInit!r}, C_FindObjects={self.C_FindObjects!r}, C_FindObjectsFinal={self.C_FindObjectsFinal!r}, C_EncryptInit={self.C_EncryptInit!r}, C_Encrypt={self.C_Encrypt!r}, C_EncryptUpdate={self.C_EncryptUpdate!r}, C_EncryptFinal={self.C_EncryptFinal!r}, C_DecryptInit={self.C_DecryptInit!r}, C_Decrypt={self.C_Decrypt!r}, C_DecryptUpdate={self.C_DecryptUpdate!r}, C_DecryptFinal={self.C_DecryptFinal!r}, C_DigestInit={self.C_DigestInit!r}, C_Digest={self.C_Digest!r}, C_DigestUpdate={self.C_DigestUpdate!r}, C_DigestKey={self.C_DigestKey!r}, C_DigestFinal={self.C_DigestFinal!r}, C_SignInit={self.C_SignInit!r}, C_Sign={self.C_Sign!r}, C_SignUpdate={self.C_SignUpdate!r}, C_SignFinal={self.C_SignFinal!r}, C_SignRecoverInit={self.C_SignRecoverInit!r}, C_SignRecover={self.C_SignRecover!r}, C_VerifyInit={self.C_VerifyInit!r}, C_Verify={self.C_Verify!r}, C_VerifyUpdate={self.C_VerifyUpdate!r}, C_VerifyFinal={self.C_VerifyFinal!r}, C_VerifyRecoverInit={self.C_VerifyRecoverInit!r}, C_VerifyRecover={self.C_VerifyRecover!r}, C_DigestEncryptUpdate={self.C_DigestEncryptUpdate!r}, C_DecryptDigestUpdate={self.C_DecryptDigestUpdate!r}, C_SignEncryptUpdate={self.C_SignEncryptUpdate!r}, C_DecryptVerifyUpdate={self.C_DecryptVerifyUpdate!r}, C_GenerateKey={self.C_GenerateKey!r}, C_GenerateKeyPair={self.C_GenerateKeyPair!r}, C_WrapKey={self.C_WrapKey!r}, C_UnwrapKey={self.C_UnwrapKey!r}, C_DeriveKey={self.C_DeriveKey!r}, C_SeedRandom={self.C_SeedRandom!r}, C_GenerateRandom={self.C_GenerateRandom!r}, C_GetFunctionStatus={self.C_GetFunctionStatus!r}, C_CancelFunction={self.C_CancelFunction!r}, C_WaitForSlotEvent={self.C_WaitForSlotEvent!r}, C_GetInterfaceList={self.C_GetInterfaceList!r}, C_GetInterface={self.C_GetInterface!r}, C_LoginUser={self.C_LoginUser!r}, C_SessionCancel={self.C_SessionCancel!r}, C_MessageEncryptInit={self.C_MessageEncryptInit!r}, C_EncryptMessage={self.C_EncryptMessage!r}, C_EncryptMessageBegin={self.C_EncryptMessageBegin!r}, C_EncryptMessageNext={self.C_EncryptMessageNext!r}, C_MessageEncryptFinal={self.C_MessageEncryptFinal!r}, C_MessageDecryptInit={self.C_MessageDecryptInit!r}, C_DecryptMessage={self.C_DecryptMessage!r}, C_DecryptMessageBegin={self.C_DecryptMessageBegin!r}, C_DecryptMessageNext={self.C_DecryptMessageNext!r}, C_MessageDecryptFinal={self.C_MessageDecryptFinal!r}, C_MessageSignInit={self.C_MessageSignInit!r}, C_SignMessage={self.C_SignMessage!r}, C_SignMessageBegin={self.C_SignMessageBegin!r}, C_SignMessageNext={self.C_SignMessageNext!r}, C_MessageSignFinal={self.C_MessageSignFinal!r}, C_MessageVerifyInit={self.C_MessageVerifyInit!r}, C_VerifyMessage={self.C_VerifyMessage!r}, C_VerifyMessageBegin={self.C_VerifyMessageBegin!r}, C_VerifyMessageNext={self.C_VerifyMessageNext!r}, C_MessageVerifyFinal={self.C_MessageVerifyFinal!r})"
+        return _pb_record_repr(self, "CK_FUNCTION_LIST_3_0", (('version', 0), ('C_Initialize', 0), ('C_Finalize', 0), ('C_GetInfo', 0), ('C_GetFunctionList', 0), ('C_GetSlotList', 0), ('C_GetSlotInfo', 0), ('C_GetTokenInfo', 0), ('C_GetMechanismList', 0), ('C_GetMechanismInfo', 0), ('C_InitToken', 0), ('C_InitPIN', 0), ('C_SetPIN', 0), ('C_OpenSession', 0), ('C_CloseSession', 0), ('C_CloseAllSessions', 0), ('C_GetSessionInfo', 0), ('C_GetOperationState', 0), ('C_SetOperationState', 0), ('C_Login', 0), ('C_Logout', 0), ('C_CreateObject', 0), ('C_CopyObject', 0), ('C_DestroyObject', 0), ('C_GetObjectSize', 0), ('C_GetAttributeValue', 0), ('C_SetAttributeValue', 0), ('C_FindObjectsInit', 0), ('C_FindObjects', 0), ('C_FindObjectsFinal', 0), ('C_EncryptInit', 0), ('C_Encrypt', 0), ('C_EncryptUpdate', 0), ('C_EncryptFinal', 0), ('C_DecryptInit', 0), ('C_Decrypt', 0), ('C_DecryptUpdate', 0), ('C_DecryptFinal', 0), ('C_DigestInit', 0), ('C_Digest', 0), ('C_DigestUpdate', 0), ('C_DigestKey', 0), ('C_DigestFinal', 0), ('C_SignInit', 0), ('C_Sign', 0), ('C_SignUpdate', 0), ('C_SignFinal', 0), ('C_SignRecoverInit', 0), ('C_SignRecover', 0), ('C_VerifyInit', 0), ('C_Verify', 0), ('C_VerifyUpdate', 0), ('C_VerifyFinal', 0), ('C_VerifyRecoverInit', 0), ('C_VerifyRecover', 0), ('C_DigestEncryptUpdate', 0), ('C_DecryptDigestUpdate', 0), ('C_SignEncryptUpdate', 0), ('C_DecryptVerifyUpdate', 0), ('C_GenerateKey', 0), ('C_GenerateKeyPair', 0), ('C_WrapKey', 0), ('C_UnwrapKey', 0), ('C_DeriveKey', 0), ('C_SeedRandom', 0), ('C_GenerateRandom', 0), ('C_GetFunctionStatus', 0), ('C_CancelFunction', 0), ('C_WaitForSlotEvent', 0), ('C_GetInterfaceList', 0), ('C_GetInterface', 0), ('C_LoginUser', 0), ('C_SessionCancel', 0), ('C_MessageEncryptInit', 0), ('C_EncryptMessage', 0), ('C_EncryptMessageBegin', 0), ('C_EncryptMessageNext', 0), ('C_MessageEncryptFinal', 0), ('C_MessageDecryptInit', 0), ('C_DecryptMessage', 0), ('C_DecryptMessageBegin', 0), ('C_DecryptMessageNext', 0), ('C_MessageDecryptFinal', 0), ('C_MessageSignInit', 0), ('C_SignMessage', 0), ('C_SignMessageBegin', 0), ('C_SignMessageNext', 0), ('C_MessageSignFinal', 0), ('C_MessageVerifyInit', 0), ('C_VerifyMessage', 0), ('C_VerifyMessageBegin', 0), ('C_VerifyMessageNext', 0), ('C_MessageVerifyFinal', 0), ))
 
     @property
     def version(self):
@@ -7410,16 +5438,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Initialize.setter
     def C_Initialize(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Initialize", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Initialize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Initialize, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Initialize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Initialize")
 
 
     @property
@@ -7428,16 +5447,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Finalize.setter
     def C_Finalize(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Finalize", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Finalize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Finalize, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Finalize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Finalize")
 
 
     @property
@@ -7446,16 +5456,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetInfo.setter
     def C_GetInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_5(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetInfo, value, _pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo")
 
 
     @property
@@ -7464,16 +5465,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetFunctionList.setter
     def C_GetFunctionList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_6(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetFunctionList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionList, value, _pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
 
 
     @property
@@ -7482,16 +5474,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetSlotList.setter
     def C_GetSlotList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_7(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSlotList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSlotList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetSlotList, value, _pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
 
     @property
@@ -7500,16 +5483,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetSlotInfo.setter
     def C_GetSlotInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_8(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSlotInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSlotInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetSlotInfo, value, _pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
 
 
     @property
@@ -7518,16 +5492,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetTokenInfo.setter
     def C_GetTokenInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_9(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetTokenInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetTokenInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetTokenInfo, value, _pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
 
     @property
@@ -7536,16 +5501,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetMechanismList.setter
     def C_GetMechanismList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_10(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetMechanismList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismList, value, _pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
 
 
     @property
@@ -7554,16 +5510,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetMechanismInfo.setter
     def C_GetMechanismInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_11(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetMechanismInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetMechanismInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismInfo, value, _pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
 
     @property
@@ -7572,16 +5519,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_InitToken.setter
     def C_InitToken(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_12(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_InitToken, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_InitToken, value)
+        _pb_set_function_pointer(self, &self._ptr.C_InitToken, value, _pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken")
 
 
     @property
@@ -7590,16 +5528,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_InitPIN.setter
     def C_InitPIN(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_InitPIN, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_InitPIN, value)
+        _pb_set_function_pointer(self, &self._ptr.C_InitPIN, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN")
 
 
     @property
@@ -7608,16 +5537,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SetPIN.setter
     def C_SetPIN(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetPIN, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetPIN, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SetPIN, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN")
 
 
     @property
@@ -7626,11 +5546,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_OpenSession.setter
     def C_OpenSession(self, value):
-        cdef void *address
-        address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_OpenSession, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_OpenSession, value)
+        _pb_set_function_pointer(self, &self._ptr.C_OpenSession, value, None, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
 
 
     @property
@@ -7639,16 +5555,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_CloseSession.setter
     def C_CloseSession(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CloseSession, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CloseSession, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CloseSession, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession")
 
 
     @property
@@ -7657,16 +5564,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_CloseAllSessions.setter
     def C_CloseAllSessions(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CloseAllSessions, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CloseAllSessions, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CloseAllSessions, value, _pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
 
     @property
@@ -7675,16 +5573,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetSessionInfo.setter
     def C_GetSessionInfo(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_16(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetSessionInfo, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetSessionInfo, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetSessionInfo, value, _pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
 
 
     @property
@@ -7693,16 +5582,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetOperationState.setter
     def C_GetOperationState(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetOperationState, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetOperationState, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetOperationState, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
 
     @property
@@ -7711,16 +5591,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SetOperationState.setter
     def C_SetOperationState(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_18(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetOperationState, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetOperationState, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SetOperationState, value, _pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
 
 
     @property
@@ -7729,16 +5600,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Login.setter
     def C_Login(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_19(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Login, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Login, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Login, value, _pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login")
 
 
     @property
@@ -7747,16 +5609,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Logout.setter
     def C_Logout(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Logout, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Logout, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Logout, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout")
 
 
     @property
@@ -7765,16 +5618,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_CreateObject.setter
     def C_CreateObject(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_20(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CreateObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CreateObject, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CreateObject, value, _pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject")
 
 
     @property
@@ -7783,16 +5627,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_CopyObject.setter
     def C_CopyObject(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_21(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CopyObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CopyObject, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CopyObject, value, _pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject")
 
 
     @property
@@ -7801,16 +5636,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DestroyObject.setter
     def C_DestroyObject(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DestroyObject, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DestroyObject, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DestroyObject, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
 
     @property
@@ -7819,16 +5645,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetObjectSize.setter
     def C_GetObjectSize(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_23(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetObjectSize, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetObjectSize, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetObjectSize, value, _pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
 
 
     @property
@@ -7837,16 +5654,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetAttributeValue.setter
     def C_GetAttributeValue(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_24(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetAttributeValue, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetAttributeValue, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
 
     @property
@@ -7855,16 +5663,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SetAttributeValue.setter
     def C_SetAttributeValue(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_24(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SetAttributeValue, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SetAttributeValue, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
 
 
     @property
@@ -7873,16 +5672,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_FindObjectsInit.setter
     def C_FindObjectsInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_25(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjectsInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsInit, value, _pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
 
     @property
@@ -7891,16 +5681,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_FindObjects.setter
     def C_FindObjects(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_26(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjects, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjects, value)
+        _pb_set_function_pointer(self, &self._ptr.C_FindObjects, value, _pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects")
 
 
     @property
@@ -7909,16 +5690,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_FindObjectsFinal.setter
     def C_FindObjectsFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_FindObjectsFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_FindObjectsFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
 
     @property
@@ -7927,16 +5699,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_EncryptInit.setter
     def C_EncryptInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
 
 
     @property
@@ -7945,16 +5708,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Encrypt.setter
     def C_Encrypt(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Encrypt, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Encrypt, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Encrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt")
 
 
     @property
@@ -7963,16 +5717,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_EncryptUpdate.setter
     def C_EncryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
 
 
     @property
@@ -7981,16 +5726,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_EncryptFinal.setter
     def C_EncryptFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
 
     @property
@@ -7999,16 +5735,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptInit.setter
     def C_DecryptInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
 
 
     @property
@@ -8017,16 +5744,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Decrypt.setter
     def C_Decrypt(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Decrypt, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Decrypt, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Decrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt")
 
 
     @property
@@ -8035,16 +5753,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptUpdate.setter
     def C_DecryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
 
 
     @property
@@ -8053,16 +5762,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptFinal.setter
     def C_DecryptFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
 
     @property
@@ -8071,16 +5771,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DigestInit.setter
     def C_DigestInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_29(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestInit, value, _pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit")
 
 
     @property
@@ -8089,16 +5780,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Digest.setter
     def C_Digest(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Digest, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Digest, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Digest, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest")
 
 
     @property
@@ -8107,16 +5789,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DigestUpdate.setter
     def C_DigestUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
 
 
     @property
@@ -8125,16 +5798,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DigestKey.setter
     def C_DigestKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestKey, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey")
 
 
     @property
@@ -8143,16 +5807,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DigestFinal.setter
     def C_DigestFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
 
 
     @property
@@ -8161,16 +5816,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignInit.setter
     def C_SignInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit")
 
 
     @property
@@ -8179,16 +5825,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Sign.setter
     def C_Sign(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Sign, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Sign, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Sign, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign")
 
 
     @property
@@ -8197,16 +5834,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignUpdate.setter
     def C_SignUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
 
     @property
@@ -8215,16 +5843,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignFinal.setter
     def C_SignFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_17(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal")
 
 
     @property
@@ -8233,16 +5852,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignRecoverInit.setter
     def C_SignRecoverInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignRecoverInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignRecoverInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
 
     @property
@@ -8251,16 +5861,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignRecover.setter
     def C_SignRecover(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignRecover, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignRecover, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover")
 
 
     @property
@@ -8269,16 +5870,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyInit.setter
     def C_VerifyInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
 
     @property
@@ -8287,16 +5879,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_Verify.setter
     def C_Verify(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_14(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_Verify, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_Verify, value)
+        _pb_set_function_pointer(self, &self._ptr.C_Verify, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify")
 
 
     @property
@@ -8305,16 +5888,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyUpdate.setter
     def C_VerifyUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
 
     @property
@@ -8323,16 +5897,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyFinal.setter
     def C_VerifyFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyFinal, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
 
 
     @property
@@ -8341,16 +5906,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyRecoverInit.setter
     def C_VerifyRecoverInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyRecoverInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecoverInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
 
     @property
@@ -8359,16 +5915,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyRecover.setter
     def C_VerifyRecover(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyRecover, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyRecover, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
 
 
     @property
@@ -8377,16 +5924,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DigestEncryptUpdate.setter
     def C_DigestEncryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DigestEncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DigestEncryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DigestEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
 
     @property
@@ -8395,16 +5933,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptDigestUpdate.setter
     def C_DecryptDigestUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptDigestUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptDigestUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptDigestUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
 
 
     @property
@@ -8413,16 +5942,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignEncryptUpdate.setter
     def C_SignEncryptUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignEncryptUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignEncryptUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
 
     @property
@@ -8431,16 +5951,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptVerifyUpdate.setter
     def C_DecryptVerifyUpdate(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_28(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptVerifyUpdate, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptVerifyUpdate, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptVerifyUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
 
 
     @property
@@ -8449,16 +5960,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GenerateKey.setter
     def C_GenerateKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_30(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GenerateKey, value, _pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
 
     @property
@@ -8467,16 +5969,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GenerateKeyPair.setter
     def C_GenerateKeyPair(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_31(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateKeyPair, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateKeyPair, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GenerateKeyPair, value, _pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
 
 
     @property
@@ -8485,16 +5978,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_WrapKey.setter
     def C_WrapKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_32(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_WrapKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_WrapKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_WrapKey, value, _pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey")
 
 
     @property
@@ -8503,16 +5987,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_UnwrapKey.setter
     def C_UnwrapKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_33(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_UnwrapKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_UnwrapKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_UnwrapKey, value, _pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
 
 
     @property
@@ -8521,16 +5996,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DeriveKey.setter
     def C_DeriveKey(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_34(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DeriveKey, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DeriveKey, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DeriveKey, value, _pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
 
 
     @property
@@ -8539,16 +6005,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SeedRandom.setter
     def C_SeedRandom(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SeedRandom, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SeedRandom, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SeedRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
 
 
     @property
@@ -8557,16 +6014,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GenerateRandom.setter
     def C_GenerateRandom(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_13(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GenerateRandom, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GenerateRandom, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GenerateRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
 
 
     @property
@@ -8575,16 +6023,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetFunctionStatus.setter
     def C_GetFunctionStatus(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetFunctionStatus, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetFunctionStatus, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionStatus, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
 
 
     @property
@@ -8593,16 +6032,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_CancelFunction.setter
     def C_CancelFunction(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_CancelFunction, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_CancelFunction, value)
+        _pb_set_function_pointer(self, &self._ptr.C_CancelFunction, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
 
 
     @property
@@ -8611,16 +6041,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_WaitForSlotEvent.setter
     def C_WaitForSlotEvent(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_35(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_WaitForSlotEvent, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_WaitForSlotEvent, value)
+        _pb_set_function_pointer(self, &self._ptr.C_WaitForSlotEvent, value, _pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
 
 
     @property
@@ -8629,16 +6050,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetInterfaceList.setter
     def C_GetInterfaceList(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_36(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetInterfaceList, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetInterfaceList, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetInterfaceList, value, _pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
 
 
     @property
@@ -8647,16 +6059,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_GetInterface.setter
     def C_GetInterface(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_37(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_GetInterface, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_GetInterface, value)
+        _pb_set_function_pointer(self, &self._ptr.C_GetInterface, value, _pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface")
 
 
     @property
@@ -8665,16 +6068,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_LoginUser.setter
     def C_LoginUser(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_38(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_LoginUser, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_LoginUser, value)
+        _pb_set_function_pointer(self, &self._ptr.C_LoginUser, value, _pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser")
 
 
     @property
@@ -8683,16 +6077,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SessionCancel.setter
     def C_SessionCancel(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_22(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SessionCancel, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SessionCancel, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SessionCancel, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
 
 
     @property
@@ -8701,16 +6086,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageEncryptInit.setter
     def C_MessageEncryptInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageEncryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageEncryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
 
 
     @property
@@ -8719,16 +6095,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_EncryptMessage.setter
     def C_EncryptMessage(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_39(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptMessage, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptMessage, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptMessage, value, _pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
 
 
     @property
@@ -8737,16 +6104,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_EncryptMessageBegin.setter
     def C_EncryptMessageBegin(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_40(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptMessageBegin, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageBegin, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptMessageBegin, value, _pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
 
 
     @property
@@ -8755,16 +6113,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_EncryptMessageNext.setter
     def C_EncryptMessageNext(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_41(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_EncryptMessageNext, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_EncryptMessageNext, value)
+        _pb_set_function_pointer(self, &self._ptr.C_EncryptMessageNext, value, _pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
 
 
     @property
@@ -8773,16 +6122,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageEncryptFinal.setter
     def C_MessageEncryptFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageEncryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageEncryptFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageEncryptFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
 
 
     @property
@@ -8791,16 +6131,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageDecryptInit.setter
     def C_MessageDecryptInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageDecryptInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageDecryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
 
 
     @property
@@ -8809,16 +6140,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptMessage.setter
     def C_DecryptMessage(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_39(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptMessage, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptMessage, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptMessage, value, _pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
 
 
     @property
@@ -8827,16 +6149,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptMessageBegin.setter
     def C_DecryptMessageBegin(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_40(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptMessageBegin, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageBegin, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptMessageBegin, value, _pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
 
 
     @property
@@ -8845,16 +6158,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_DecryptMessageNext.setter
     def C_DecryptMessageNext(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_41(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_DecryptMessageNext, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_DecryptMessageNext, value)
+        _pb_set_function_pointer(self, &self._ptr.C_DecryptMessageNext, value, _pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
 
 
     @property
@@ -8863,16 +6167,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageDecryptFinal.setter
     def C_MessageDecryptFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageDecryptFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageDecryptFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageDecryptFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
 
 
     @property
@@ -8881,16 +6176,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageSignInit.setter
     def C_MessageSignInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageSignInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageSignInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageSignInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
 
 
     @property
@@ -8899,16 +6185,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignMessage.setter
     def C_SignMessage(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_42(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignMessage, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignMessage, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignMessage, value, _pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage")
 
 
     @property
@@ -8917,16 +6194,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignMessageBegin.setter
     def C_SignMessageBegin(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_43(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignMessageBegin, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignMessageBegin, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignMessageBegin, value, _pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
 
 
     @property
@@ -8935,16 +6203,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_SignMessageNext.setter
     def C_SignMessageNext(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_42(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_SignMessageNext, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_SignMessageNext, value)
+        _pb_set_function_pointer(self, &self._ptr.C_SignMessageNext, value, _pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
 
 
     @property
@@ -8953,16 +6212,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageSignFinal.setter
     def C_MessageSignFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageSignFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageSignFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageSignFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
 
 
     @property
@@ -8971,16 +6221,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageVerifyInit.setter
     def C_MessageVerifyInit(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_27(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageVerifyInit, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyInit, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageVerifyInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
 
 
     @property
@@ -8989,16 +6230,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyMessage.setter
     def C_VerifyMessage(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_44(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyMessage, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyMessage, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyMessage, value, _pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
 
 
     @property
@@ -9007,16 +6239,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyMessageBegin.setter
     def C_VerifyMessageBegin(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_43(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyMessageBegin, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageBegin, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyMessageBegin, value, _pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
 
 
     @property
@@ -9025,16 +6248,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_VerifyMessageNext.setter
     def C_VerifyMessageNext(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_44(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_VerifyMessageNext, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_VerifyMessageNext, value)
+        _pb_set_function_pointer(self, &self._ptr.C_VerifyMessageNext, value, _pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
 
 
     @property
@@ -9043,16 +6257,7 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
 
     @C_MessageVerifyFinal.setter
     def C_MessageVerifyFinal(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_15(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.C_MessageVerifyFinal, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.C_MessageVerifyFinal, value)
+        _pb_set_function_pointer(self, &self._ptr.C_MessageVerifyFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
 
 
 
@@ -9136,7 +6341,7 @@ A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_INTERFACE))
 
     def __repr__(self):
-        return f"CK_INTERFACE(pInterfaceName={self.pInterfaceName!r}, pFunctionList={self.pFunctionList!r}, flags={self.flags!r})"
+        return _pb_record_repr(self, "CK_INTERFACE", (('pInterfaceName', 0), ('pFunctionList', 0), ('flags', 0), ))
 
     @property
     def pInterfaceName(self):
@@ -9262,7 +6467,7 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 
     def __repr__(self):
-        return f"CK_C_INITIALIZE_ARGS(CreateMutex={self.CreateMutex!r}, DestroyMutex={self.DestroyMutex!r}, LockMutex={self.LockMutex!r}, UnlockMutex={self.UnlockMutex!r}, flags={self.flags!r}, LibraryParameters={self.LibraryParameters!r}, pReserved={self.pReserved!r})"
+        return _pb_record_repr(self, "CK_C_INITIALIZE_ARGS", (('CreateMutex', 0), ('DestroyMutex', 0), ('LockMutex', 0), ('UnlockMutex', 0), ('flags', 0), ('LibraryParameters', 0), ('pReserved', 0), ))
 
     @property
     def CreateMutex(self):
@@ -9270,16 +6475,7 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
 
     @CreateMutex.setter
     def CreateMutex(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_1(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR_PTR)', "CK_C_INITIALIZE_ARGS.CreateMutex", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.CreateMutex, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.CreateMutex, value)
+        _pb_set_function_pointer(self, &self._ptr.CreateMutex, value, _pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', "CK_C_INITIALIZE_ARGS.CreateMutex")
 
 
     @property
@@ -9288,16 +6484,7 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
 
     @DestroyMutex.setter
     def DestroyMutex(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.DestroyMutex", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.DestroyMutex, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.DestroyMutex, value)
+        _pb_set_function_pointer(self, &self._ptr.DestroyMutex, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.DestroyMutex")
 
 
     @property
@@ -9306,16 +6493,7 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
 
     @LockMutex.setter
     def LockMutex(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.LockMutex", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.LockMutex, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.LockMutex, value)
+        _pb_set_function_pointer(self, &self._ptr.LockMutex, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.LockMutex")
 
 
     @property
@@ -9324,16 +6502,7 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
 
     @UnlockMutex.setter
     def UnlockMutex(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_2(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.UnlockMutex", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.UnlockMutex, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.UnlockMutex, value)
+        _pb_set_function_pointer(self, &self._ptr.UnlockMutex, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.UnlockMutex")
 
 
     @property
@@ -9461,7 +6630,7 @@ A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 
     def __repr__(self):
-        return f"CK_RSA_PKCS_OAEP_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, source={self.source!r}, pSourceData={self.pSourceData!r}, ulSourceDataLen={self.ulSourceDataLen!r})"
+        return _pb_record_repr(self, "CK_RSA_PKCS_OAEP_PARAMS", (('hashAlg', 0), ('mgf', 0), ('source', 0), ('pSourceData', 0), ('ulSourceDataLen', 0), ))
 
     @property
     def hashAlg(self):
@@ -9603,7 +6772,7 @@ A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
 
     def __repr__(self):
-        return f"CK_RSA_PKCS_PSS_PARAMS(hashAlg={self.hashAlg!r}, mgf={self.mgf!r}, sLen={self.sLen!r})"
+        return _pb_record_repr(self, "CK_RSA_PKCS_PSS_PARAMS", (('hashAlg', 0), ('mgf', 0), ('sLen', 0), ))
 
     @property
     def hashAlg(self):
@@ -9720,7 +6889,7 @@ A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_ECDH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
+        return _pb_record_repr(self, "CK_ECDH1_DERIVE_PARAMS", (('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ))
 
     @property
     def kdf(self):
@@ -9865,7 +7034,7 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_ECDH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
+        return _pb_record_repr(self, "CK_ECDH2_DERIVE_PARAMS", (('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ))
 
     @property
     def kdf(self):
@@ -10052,7 +7221,7 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_ECMQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
+        return _pb_record_repr(self, "CK_ECMQV_DERIVE_PARAMS", (('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ('publicKey', 0), ))
 
     @property
     def kdf(self):
@@ -10239,7 +7408,7 @@ A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_X9_42_DH1_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
+        return _pb_record_repr(self, "CK_X9_42_DH1_DERIVE_PARAMS", (('kdf', 0), ('ulOtherInfoLen', 0), ('pOtherInfo', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ))
 
     @property
     def kdf(self):
@@ -10384,7 +7553,7 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_X9_42_DH2_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r})"
+        return _pb_record_repr(self, "CK_X9_42_DH2_DERIVE_PARAMS", (('kdf', 0), ('ulOtherInfoLen', 0), ('pOtherInfo', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ))
 
     @property
     def kdf(self):
@@ -10571,7 +7740,7 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_X9_42_MQV_DERIVE_PARAMS(kdf={self.kdf!r}, ulOtherInfoLen={self.ulOtherInfoLen!r}, pOtherInfo={self.pOtherInfo!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPrivateDataLen={self.ulPrivateDataLen!r}, hPrivateData={self.hPrivateData!r}, ulPublicDataLen2={self.ulPublicDataLen2!r}, pPublicData2={self.pPublicData2!r}, publicKey={self.publicKey!r})"
+        return _pb_record_repr(self, "CK_X9_42_MQV_DERIVE_PARAMS", (('kdf', 0), ('ulOtherInfoLen', 0), ('pOtherInfo', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ('publicKey', 0), ))
 
     @property
     def kdf(self):
@@ -10760,7 +7929,7 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_KEA_DERIVE_PARAMS(isSender={self.isSender!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pRandomB={self.pRandomB!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r})"
+        return _pb_record_repr(self, "CK_KEA_DERIVE_PARAMS", (('isSender', 0), ('ulRandomLen', 0), ('pRandomA', 0), ('pRandomB', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ))
 
     @property
     def isSender(self):
@@ -10905,7 +8074,7 @@ A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_CBC_PARAMS))
 
     def __repr__(self):
-        return f"CK_RC2_CBC_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, iv={self.iv!r})"
+        return _pb_record_repr(self, "CK_RC2_CBC_PARAMS", (('ulEffectiveBits', 0), ('iv', 0), ))
 
     @property
     def ulEffectiveBits(self):
@@ -11009,7 +8178,7 @@ A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 
     def __repr__(self):
-        return f"CK_RC2_MAC_GENERAL_PARAMS(ulEffectiveBits={self.ulEffectiveBits!r}, ulMacLength={self.ulMacLength!r})"
+        return _pb_record_repr(self, "CK_RC2_MAC_GENERAL_PARAMS", (('ulEffectiveBits', 0), ('ulMacLength', 0), ))
 
     @property
     def ulEffectiveBits(self):
@@ -11114,7 +8283,7 @@ A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_PARAMS))
 
     def __repr__(self):
-        return f"CK_RC5_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r})"
+        return _pb_record_repr(self, "CK_RC5_PARAMS", (('ulWordsize', 0), ('ulRounds', 0), ))
 
     @property
     def ulWordsize(self):
@@ -11219,7 +8388,7 @@ A new CK_RC5_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_CBC_PARAMS))
 
     def __repr__(self):
-        return f"CK_RC5_CBC_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r})"
+        return _pb_record_repr(self, "CK_RC5_CBC_PARAMS", (('ulWordsize', 0), ('ulRounds', 0), ('pIv', 0), ('ulIvLen', 0), ))
 
     @property
     def ulWordsize(self):
@@ -11346,7 +8515,7 @@ A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
 
     def __repr__(self):
-        return f"CK_RC5_MAC_GENERAL_PARAMS(ulWordsize={self.ulWordsize!r}, ulRounds={self.ulRounds!r}, ulMacLength={self.ulMacLength!r})"
+        return _pb_record_repr(self, "CK_RC5_MAC_GENERAL_PARAMS", (('ulWordsize', 0), ('ulRounds', 0), ('ulMacLength', 0), ))
 
     @property
     def ulWordsize(self):
@@ -11459,7 +8628,7 @@ A new CK_DES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS))
 
     def __repr__(self):
-        return f"CK_DES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
+        return _pb_record_repr(self, "CK_DES_CBC_ENCRYPT_DATA_PARAMS", (('iv', 0), ('pData', 0), ('length', 0), ))
 
     @property
     def iv(self):
@@ -11571,7 +8740,7 @@ A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS))
 
     def __repr__(self):
-        return f"CK_AES_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
+        return _pb_record_repr(self, "CK_AES_CBC_ENCRYPT_DATA_PARAMS", (('iv', 0), ('pData', 0), ('length', 0), ))
 
     @property
     def iv(self):
@@ -11685,7 +8854,7 @@ A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_AES_CTR_PARAMS))
 
     def __repr__(self):
-        return f"CK_AES_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
+        return _pb_record_repr(self, "CK_AES_CTR_PARAMS", (('ulCounterBits', 0), ('cb', 0), ))
 
     @property
     def ulCounterBits(self):
@@ -11793,7 +8962,7 @@ A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_PARAMS_V3))
 
     def __repr__(self):
-        return f"CK_GCM_PARAMS_V3(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvBits={self.ulIvBits!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+        return _pb_record_repr(self, "CK_GCM_PARAMS_V3", (('pIv', 0), ('ulIvLen', 0), ('ulIvBits', 0), ('pAAD', 0), ('ulAADLen', 0), ('ulTagBits', 0), ))
 
     @property
     def pIv(self):
@@ -11942,7 +9111,7 @@ A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_PARAMS))
 
     def __repr__(self):
-        return f"CK_CCM_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulMACLen={self.ulMACLen!r})"
+        return _pb_record_repr(self, "CK_CCM_PARAMS", (('ulDataLen', 0), ('pNonce', 0), ('ulNonceLen', 0), ('pAAD', 0), ('ulAADLen', 0), ('ulMACLen', 0), ))
 
     @property
     def ulDataLen(self):
@@ -12087,7 +9256,7 @@ A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS))
 
     def __repr__(self):
-        return f"CK_SALSA20_CHACHA20_POLY1305_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r})"
+        return _pb_record_repr(self, "CK_SALSA20_CHACHA20_POLY1305_PARAMS", (('pNonce', 0), ('ulNonceLen', 0), ('pAAD', 0), ('ulAADLen', 0), ))
 
     @property
     def pNonce(self):
@@ -12216,7 +9385,7 @@ A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 
     def __repr__(self):
-        return f"CK_GCM_MESSAGE_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, ulIvFixedBits={self.ulIvFixedBits!r}, ivGenerator={self.ivGenerator!r}, pTag={self.pTag!r}, ulTagBits={self.ulTagBits!r})"
+        return _pb_record_repr(self, "CK_GCM_MESSAGE_PARAMS", (('pIv', 0), ('ulIvLen', 0), ('ulIvFixedBits', 0), ('ivGenerator', 0), ('pTag', 0), ('ulTagBits', 0), ))
 
     @property
     def pIv(self):
@@ -12367,7 +9536,7 @@ A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 
     def __repr__(self):
-        return f"CK_CCM_MESSAGE_PARAMS(ulDataLen={self.ulDataLen!r}, pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, ulNonceFixedBits={self.ulNonceFixedBits!r}, nonceGenerator={self.nonceGenerator!r}, pMAC={self.pMAC!r}, ulMACLen={self.ulMACLen!r})"
+        return _pb_record_repr(self, "CK_CCM_MESSAGE_PARAMS", (('ulDataLen', 0), ('pNonce', 0), ('ulNonceLen', 0), ('ulNonceFixedBits', 0), ('nonceGenerator', 0), ('pMAC', 0), ('ulMACLen', 0), ))
 
     @property
     def ulDataLen(self):
@@ -12520,7 +9689,7 @@ A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof b
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS))
 
     def __repr__(self):
-        return f"CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pTag={self.pTag!r})"
+        return _pb_record_repr(self, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS", (('pNonce', 0), ('ulNonceLen', 0), ('pTag', 0), ))
 
     @property
     def pNonce(self):
@@ -12649,7 +9818,7 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS))
 
     def __repr__(self):
-        return f"CK_SKIPJACK_PRIVATE_WRAP_PARAMS(ulPasswordLen={self.ulPasswordLen!r}, pPassword={self.pPassword!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pPublicData={self.pPublicData!r}, ulPAndGLen={self.ulPAndGLen!r}, ulQLen={self.ulQLen!r}, ulRandomLen={self.ulRandomLen!r}, pRandomA={self.pRandomA!r}, pPrimeP={self.pPrimeP!r}, pBaseG={self.pBaseG!r}, pSubprimeQ={self.pSubprimeQ!r})"
+        return _pb_record_repr(self, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS", (('ulPasswordLen', 0), ('pPassword', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPAndGLen', 0), ('ulQLen', 0), ('ulRandomLen', 0), ('pRandomA', 0), ('pPrimeP', 0), ('pBaseG', 0), ('pSubprimeQ', 0), ))
 
     @property
     def ulPasswordLen(self):
@@ -12864,7 +10033,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 
     def __repr__(self):
-        return f"CK_SKIPJACK_RELAYX_PARAMS(ulOldWrappedXLen={self.ulOldWrappedXLen!r}, pOldWrappedX={self.pOldWrappedX!r}, ulOldPasswordLen={self.ulOldPasswordLen!r}, pOldPassword={self.pOldPassword!r}, ulOldPublicDataLen={self.ulOldPublicDataLen!r}, pOldPublicData={self.pOldPublicData!r}, ulOldRandomLen={self.ulOldRandomLen!r}, pOldRandomA={self.pOldRandomA!r}, ulNewPasswordLen={self.ulNewPasswordLen!r}, pNewPassword={self.pNewPassword!r}, ulNewPublicDataLen={self.ulNewPublicDataLen!r}, pNewPublicData={self.pNewPublicData!r}, ulNewRandomLen={self.ulNewRandomLen!r}, pNewRandomA={self.pNewRandomA!r})"
+        return _pb_record_repr(self, "CK_SKIPJACK_RELAYX_PARAMS", (('ulOldWrappedXLen', 0), ('pOldWrappedX', 0), ('ulOldPasswordLen', 0), ('pOldPassword', 0), ('ulOldPublicDataLen', 0), ('pOldPublicData', 0), ('ulOldRandomLen', 0), ('pOldRandomA', 0), ('ulNewPasswordLen', 0), ('pNewPassword', 0), ('ulNewPublicDataLen', 0), ('pNewPublicData', 0), ('ulNewRandomLen', 0), ('pNewRandomA', 0), ))
 
     @property
     def ulOldWrappedXLen(self):
@@ -13089,7 +10258,7 @@ A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
 
     def __repr__(self):
-        return f"CK_CAMELLIA_CTR_PARAMS(ulCounterBits={self.ulCounterBits!r}, cb={self.cb!r})"
+        return _pb_record_repr(self, "CK_CAMELLIA_CTR_PARAMS", (('ulCounterBits', 0), ('cb', 0), ))
 
     @property
     def ulCounterBits(self):
@@ -13191,7 +10360,7 @@ A new CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS))
 
     def __repr__(self):
-        return f"CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
+        return _pb_record_repr(self, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS", (('iv', 0), ('pData', 0), ('length', 0), ))
 
     @property
     def iv(self):
@@ -13303,7 +10472,7 @@ A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS))
 
     def __repr__(self):
-        return f"CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
+        return _pb_record_repr(self, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS", (('iv', 0), ('pData', 0), ('length', 0), ))
 
     @property
     def iv(self):
@@ -13415,7 +10584,7 @@ A new CK_SEED_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS))
 
     def __repr__(self):
-        return f"CK_SEED_CBC_ENCRYPT_DATA_PARAMS(iv={self.iv!r}, pData={self.pData!r}, length={self.length!r})"
+        return _pb_record_repr(self, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS", (('iv', 0), ('pData', 0), ('length', 0), ))
 
     @property
     def iv(self):
@@ -13529,7 +10698,7 @@ A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CHACHA20_PARAMS))
 
     def __repr__(self):
-        return f"CK_CHACHA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, blockCounterBits={self.blockCounterBits!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
+        return _pb_record_repr(self, "CK_CHACHA20_PARAMS", (('pBlockCounter', 0), ('blockCounterBits', 0), ('pNonce', 0), ('ulNonceBits', 0), ))
 
     @property
     def pBlockCounter(self):
@@ -13652,7 +10821,7 @@ A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SALSA20_PARAMS))
 
     def __repr__(self):
-        return f"CK_SALSA20_PARAMS(pBlockCounter={self.pBlockCounter!r}, pNonce={self.pNonce!r}, ulNonceBits={self.ulNonceBits!r})"
+        return _pb_record_repr(self, "CK_SALSA20_PARAMS", (('pBlockCounter', 0), ('pNonce', 0), ('ulNonceBits', 0), ))
 
     @property
     def pBlockCounter(self):
@@ -13771,7 +10940,7 @@ A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PBE_PARAMS))
 
     def __repr__(self):
-        return f"CK_PBE_PARAMS(pInitVector={self.pInitVector!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, ulIteration={self.ulIteration!r})"
+        return _pb_record_repr(self, "CK_PBE_PARAMS", (('pInitVector', 0), ('pPassword', 0), ('ulPasswordLen', 0), ('pSalt', 0), ('ulSaltLen', 0), ('ulIteration', 0), ))
 
     @property
     def pInitVector(self):
@@ -13914,7 +11083,7 @@ A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARAMS))
 
     def __repr__(self):
-        return f"CK_KEY_WRAP_SET_OAEP_PARAMS(bBC={self.bBC!r}, pX={self.pX!r}, ulXLen={self.ulXLen!r})"
+        return _pb_record_repr(self, "CK_KEY_WRAP_SET_OAEP_PARAMS", (('bBC', 0), ('pX', 0), ('ulXLen', 0), ))
 
     @property
     def bBC(self):
@@ -14029,7 +11198,7 @@ A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 
     def __repr__(self):
-        return f"CK_SSL3_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
+        return _pb_record_repr(self, "CK_SSL3_RANDOM_DATA", (('pClientRandom', 0), ('ulClientRandomLen', 0), ('pServerRandom', 0), ('ulServerRandomLen', 0), ))
 
     @property
     def pClientRandom(self):
@@ -14150,7 +11319,7 @@ A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_SSL3_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)})"
+        return _pb_record_repr(self, "CK_SSL3_MASTER_KEY_DERIVE_PARAMS", (('RandomInfo', 0), ('pVersion', 1), ))
 
     @property
     def RandomInfo(self):
@@ -14264,7 +11433,7 @@ A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 
     def __repr__(self):
-        return f"CK_SSL3_KEY_MAT_OUT(hClientMacSecret={self.hClientMacSecret!r}, hServerMacSecret={self.hServerMacSecret!r}, hClientKey={self.hClientKey!r}, hServerKey={self.hServerKey!r}, pIVClient={self.pIVClient!r}, pIVServer={self.pIVServer!r})"
+        return _pb_record_repr(self, "CK_SSL3_KEY_MAT_OUT", (('hClientMacSecret', 0), ('hServerMacSecret', 0), ('hClientKey', 0), ('hServerKey', 0), ('pIVClient', 0), ('pIVServer', 0), ))
 
     @property
     def hClientMacSecret(self):
@@ -14413,7 +11582,7 @@ A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_SSL3_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
+        return _pb_record_repr(self, "CK_SSL3_KEY_MAT_PARAMS", (('ulMacSizeInBits', 0), ('ulKeySizeInBits', 0), ('ulIVSizeInBits', 0), ('bIsExport', 0), ('RandomInfo', 0), ('pReturnedKeyMaterial', 1), ))
 
     @property
     def ulMacSizeInBits(self):
@@ -14567,7 +11736,7 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_PRF_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS_PRF_PARAMS(pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
+        return _pb_record_repr(self, "CK_TLS_PRF_PARAMS", (('pSeed', 0), ('ulSeedLen', 0), ('pLabel', 0), ('ulLabelLen', 0), ('pOutput', 0), ('pulOutputLen', 0), ))
 
     @property
     def pSeed(self):
@@ -14715,7 +11884,7 @@ A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS12_MASTER_KEY_DERIVE_PARAMS(RandomInfo={self.RandomInfo!r}, pVersion={_pb_ref_repr(self.pVersion)}, prfHashMechanism={self.prfHashMechanism!r})"
+        return _pb_record_repr(self, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS", (('RandomInfo', 0), ('pVersion', 1), ('prfHashMechanism', 0), ))
 
     @property
     def RandomInfo(self):
@@ -14841,7 +12010,7 @@ A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS12_KEY_MAT_PARAMS(ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)}, prfHashMechanism={self.prfHashMechanism!r})"
+        return _pb_record_repr(self, "CK_TLS12_KEY_MAT_PARAMS", (('ulMacSizeInBits', 0), ('ulKeySizeInBits', 0), ('ulIVSizeInBits', 0), ('bIsExport', 0), ('RandomInfo', 0), ('pReturnedKeyMaterial', 1), ('prfHashMechanism', 0), ))
 
     @property
     def ulMacSizeInBits(self):
@@ -15005,7 +12174,7 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS_KDF_PARAMS(prfMechanism={self.prfMechanism!r}, pLabel={self.pLabel!r}, ulLabelLength={self.ulLabelLength!r}, RandomInfo={self.RandomInfo!r}, pContextData={self.pContextData!r}, ulContextDataLength={self.ulContextDataLength!r})"
+        return _pb_record_repr(self, "CK_TLS_KDF_PARAMS", (('prfMechanism', 0), ('pLabel', 0), ('ulLabelLength', 0), ('RandomInfo', 0), ('pContextData', 0), ('ulContextDataLength', 0), ))
 
     @property
     def prfMechanism(self):
@@ -15154,7 +12323,7 @@ A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_TLS_MAC_PARAMS))
 
     def __repr__(self):
-        return f"CK_TLS_MAC_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, ulMacLength={self.ulMacLength!r}, ulServerOrClient={self.ulServerOrClient!r})"
+        return _pb_record_repr(self, "CK_TLS_MAC_PARAMS", (('prfHashMechanism', 0), ('ulMacLength', 0), ('ulServerOrClient', 0), ))
 
     @property
     def prfHashMechanism(self):
@@ -15279,7 +12448,7 @@ A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_HKDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_HKDF_PARAMS(bExtract={self.bExtract!r}, bExpand={self.bExpand!r}, prfHashMechanism={self.prfHashMechanism!r}, ulSaltType={self.ulSaltType!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, hSaltKey={self.hSaltKey!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
+        return _pb_record_repr(self, "CK_HKDF_PARAMS", (('bExtract', 0), ('bExpand', 0), ('prfHashMechanism', 0), ('ulSaltType', 0), ('pSalt', 0), ('ulSaltLen', 0), ('hSaltKey', 0), ('pInfo', 0), ('ulInfoLen', 0), ))
 
     @property
     def bExtract(self):
@@ -15454,7 +12623,7 @@ A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 
     def __repr__(self):
-        return f"CK_WTLS_RANDOM_DATA(pClientRandom={self.pClientRandom!r}, ulClientRandomLen={self.ulClientRandomLen!r}, pServerRandom={self.pServerRandom!r}, ulServerRandomLen={self.ulServerRandomLen!r})"
+        return _pb_record_repr(self, "CK_WTLS_RANDOM_DATA", (('pClientRandom', 0), ('ulClientRandomLen', 0), ('pServerRandom', 0), ('ulServerRandomLen', 0), ))
 
     @property
     def pClientRandom(self):
@@ -15577,7 +12746,7 @@ A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_WTLS_MASTER_KEY_DERIVE_PARAMS(DigestMechanism={self.DigestMechanism!r}, RandomInfo={self.RandomInfo!r}, pVersion={self.pVersion!r})"
+        return _pb_record_repr(self, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS", (('DigestMechanism', 0), ('RandomInfo', 0), ('pVersion', 0), ))
 
     @property
     def DigestMechanism(self):
@@ -15700,7 +12869,7 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 
     def __repr__(self):
-        return f"CK_WTLS_PRF_PARAMS(DigestMechanism={self.DigestMechanism!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, pLabel={self.pLabel!r}, ulLabelLen={self.ulLabelLen!r}, pOutput={self.pOutput!r}, pulOutputLen={self.pulOutputLen!r})"
+        return _pb_record_repr(self, "CK_WTLS_PRF_PARAMS", (('DigestMechanism', 0), ('pSeed', 0), ('ulSeedLen', 0), ('pLabel', 0), ('ulLabelLen', 0), ('pOutput', 0), ('pulOutputLen', 0), ))
 
     @property
     def DigestMechanism(self):
@@ -15858,7 +13027,7 @@ A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 
     def __repr__(self):
-        return f"CK_WTLS_KEY_MAT_OUT(hMacSecret={self.hMacSecret!r}, hKey={self.hKey!r}, pIV={self.pIV!r})"
+        return _pb_record_repr(self, "CK_WTLS_KEY_MAT_OUT", (('hMacSecret', 0), ('hKey', 0), ('pIV', 0), ))
 
     @property
     def hMacSecret(self):
@@ -15981,7 +13150,7 @@ A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 
     def __repr__(self):
-        return f"CK_WTLS_KEY_MAT_PARAMS(DigestMechanism={self.DigestMechanism!r}, ulMacSizeInBits={self.ulMacSizeInBits!r}, ulKeySizeInBits={self.ulKeySizeInBits!r}, ulIVSizeInBits={self.ulIVSizeInBits!r}, ulSequenceNumber={self.ulSequenceNumber!r}, bIsExport={self.bIsExport!r}, RandomInfo={self.RandomInfo!r}, pReturnedKeyMaterial={_pb_ref_repr(self.pReturnedKeyMaterial)})"
+        return _pb_record_repr(self, "CK_WTLS_KEY_MAT_PARAMS", (('DigestMechanism', 0), ('ulMacSizeInBits', 0), ('ulKeySizeInBits', 0), ('ulIVSizeInBits', 0), ('ulSequenceNumber', 0), ('bIsExport', 0), ('RandomInfo', 0), ('pReturnedKeyMaterial', 1), ))
 
     @property
     def DigestMechanism(self):
@@ -16149,7 +13318,7 @@ A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PRF_DATA_PARAM))
 
     def __repr__(self):
-        return f"CK_PRF_DATA_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
+        return _pb_record_repr(self, "CK_PRF_DATA_PARAM", (('type', 0), ('pValue', 0), ('ulValueLen', 0), ))
 
     @property
     def type(self):
@@ -16269,7 +13438,7 @@ A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_COUNTER_FORMAT))
 
     def __repr__(self):
-        return f"CK_SP800_108_COUNTER_FORMAT(bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
+        return _pb_record_repr(self, "CK_SP800_108_COUNTER_FORMAT", (('bLittleEndian', 0), ('ulWidthInBits', 0), ))
 
     @property
     def bLittleEndian(self):
@@ -16376,7 +13545,7 @@ A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_DKM_LENGTH_FORMAT))
 
     def __repr__(self):
-        return f"CK_SP800_108_DKM_LENGTH_FORMAT(dkmLengthMethod={self.dkmLengthMethod!r}, bLittleEndian={self.bLittleEndian!r}, ulWidthInBits={self.ulWidthInBits!r})"
+        return _pb_record_repr(self, "CK_SP800_108_DKM_LENGTH_FORMAT", (('dkmLengthMethod', 0), ('bLittleEndian', 0), ('ulWidthInBits', 0), ))
 
     @property
     def dkmLengthMethod(self):
@@ -16489,7 +13658,7 @@ A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DERIVED_KEY))
 
     def __repr__(self):
-        return f"CK_DERIVED_KEY(pTemplate={_pb_ref_repr(self.pTemplate)}, ulAttributeCount={self.ulAttributeCount!r}, phKey={self.phKey!r})"
+        return _pb_record_repr(self, "CK_DERIVED_KEY", (('pTemplate', 1), ('ulAttributeCount', 0), ('phKey', 0), ))
 
     @property
     def pTemplate(self):
@@ -16614,7 +13783,7 @@ A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_SP800_108_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
+        return _pb_record_repr(self, "CK_SP800_108_KDF_PARAMS", (('prfType', 0), ('ulNumberOfDataParams', 0), ('pDataParams', 1), ('ulAdditionalDerivedKeys', 0), ('pAdditionalDerivedKeys', 1), ))
 
     @property
     def prfType(self):
@@ -16761,7 +13930,7 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS))
 
     def __repr__(self):
-        return f"CK_SP800_108_FEEDBACK_KDF_PARAMS(prfType={self.prfType!r}, ulNumberOfDataParams={self.ulNumberOfDataParams!r}, pDataParams={_pb_ref_repr(self.pDataParams)}, ulIVLen={self.ulIVLen!r}, pIV={self.pIV!r}, ulAdditionalDerivedKeys={self.ulAdditionalDerivedKeys!r}, pAdditionalDerivedKeys={_pb_ref_repr(self.pAdditionalDerivedKeys)})"
+        return _pb_record_repr(self, "CK_SP800_108_FEEDBACK_KDF_PARAMS", (('prfType', 0), ('ulNumberOfDataParams', 0), ('pDataParams', 1), ('ulIVLen', 0), ('pIV', 0), ('ulAdditionalDerivedKeys', 0), ('pAdditionalDerivedKeys', 1), ))
 
     @property
     def prfType(self):
@@ -16930,7 +14099,7 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_CMS_SIG_PARAMS))
 
     def __repr__(self):
-        return f"CK_CMS_SIG_PARAMS(certificateHandle={self.certificateHandle!r}, pSigningMechanism={_pb_ref_repr(self.pSigningMechanism)}, pDigestMechanism={_pb_ref_repr(self.pDigestMechanism)}, pContentType={self.pContentType!r}, pRequestedAttributes={self.pRequestedAttributes!r}, ulRequestedAttributesLen={self.ulRequestedAttributesLen!r}, pRequiredAttributes={self.pRequiredAttributes!r}, ulRequiredAttributesLen={self.ulRequiredAttributesLen!r})"
+        return _pb_record_repr(self, "CK_CMS_SIG_PARAMS", (('certificateHandle', 0), ('pSigningMechanism', 1), ('pDigestMechanism', 1), ('pContentType', 0), ('pRequestedAttributes', 0), ('ulRequestedAttributesLen', 0), ('pRequiredAttributes', 0), ('ulRequiredAttributesLen', 0), ))
 
     @property
     def certificateHandle(self):
@@ -17097,7 +14266,7 @@ A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KEY_DERIVATION_STRING_DATA))
 
     def __repr__(self):
-        return f"CK_KEY_DERIVATION_STRING_DATA(pData={self.pData!r}, ulLen={self.ulLen!r})"
+        return _pb_record_repr(self, "CK_KEY_DERIVATION_STRING_DATA", (('pData', 0), ('ulLen', 0), ))
 
     @property
     def pData(self):
@@ -17212,7 +14381,7 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 
     def __repr__(self):
-        return f"CK_PKCS5_PBKD2_PARAMS(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
+        return _pb_record_repr(self, "CK_PKCS5_PBKD2_PARAMS", (('saltSource', 0), ('pSaltSourceData', 0), ('ulSaltSourceDataLen', 0), ('iterations', 0), ('prf', 0), ('pPrfData', 0), ('ulPrfDataLen', 0), ('pPassword', 0), ('ulPasswordLen', 0), ))
 
     @property
     def saltSource(self):
@@ -17412,7 +14581,7 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 
     def __repr__(self):
-        return f"CK_PKCS5_PBKD2_PARAMS2(saltSource={self.saltSource!r}, pSaltSourceData={self.pSaltSourceData!r}, ulSaltSourceDataLen={self.ulSaltSourceDataLen!r}, iterations={self.iterations!r}, prf={self.prf!r}, pPrfData={self.pPrfData!r}, ulPrfDataLen={self.ulPrfDataLen!r}, pPassword={self.pPassword!r}, ulPasswordLen={self.ulPasswordLen!r})"
+        return _pb_record_repr(self, "CK_PKCS5_PBKD2_PARAMS2", (('saltSource', 0), ('pSaltSourceData', 0), ('ulSaltSourceDataLen', 0), ('iterations', 0), ('prf', 0), ('pPrfData', 0), ('ulPrfDataLen', 0), ('pPassword', 0), ('ulPasswordLen', 0), ))
 
     @property
     def saltSource(self):
@@ -17595,7 +14764,7 @@ A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAM))
 
     def __repr__(self):
-        return f"CK_OTP_PARAM(type={self.type!r}, pValue={self.pValue!r}, ulValueLen={self.ulValueLen!r})"
+        return _pb_record_repr(self, "CK_OTP_PARAM", (('type', 0), ('pValue', 0), ('ulValueLen', 0), ))
 
     @property
     def type(self):
@@ -17711,7 +14880,7 @@ A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_PARAMS))
 
     def __repr__(self):
-        return f"CK_OTP_PARAMS(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
+        return _pb_record_repr(self, "CK_OTP_PARAMS", (('pParams', 1), ('ulCount', 0), ))
 
     @property
     def pParams(self):
@@ -17815,7 +14984,7 @@ A new CK_OTP_SIGNATURE_INFO holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 
     def __repr__(self):
-        return f"CK_OTP_SIGNATURE_INFO(pParams={_pb_ref_repr(self.pParams)}, ulCount={self.ulCount!r})"
+        return _pb_record_repr(self, "CK_OTP_SIGNATURE_INFO", (('pParams', 1), ('ulCount', 0), ))
 
     @property
     def pParams(self):
@@ -17923,7 +15092,7 @@ A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_KIP_PARAMS))
 
     def __repr__(self):
-        return f"CK_KIP_PARAMS(pMechanism={_pb_ref_repr(self.pMechanism)}, hKey={self.hKey!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r})"
+        return _pb_record_repr(self, "CK_KIP_PARAMS", (('pMechanism', 1), ('hKey', 0), ('pSeed', 0), ('ulSeedLen', 0), ))
 
     @property
     def pMechanism(self):
@@ -18051,7 +15220,7 @@ A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM))
 
     def __repr__(self):
-        return f"CK_DSA_PARAMETER_GEN_PARAM(hash={self.hash!r}, pSeed={self.pSeed!r}, ulSeedLen={self.ulSeedLen!r}, ulIndex={self.ulIndex!r})"
+        return _pb_record_repr(self, "CK_DSA_PARAMETER_GEN_PARAM", (('hash', 0), ('pSeed', 0), ('ulSeedLen', 0), ('ulIndex', 0), ))
 
     @property
     def hash(self):
@@ -18176,7 +15345,7 @@ A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARAMS))
 
     def __repr__(self):
-        return f"CK_ECDH_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, kdf={self.kdf!r}, ulSharedDataLen={self.ulSharedDataLen!r}, pSharedData={self.pSharedData!r})"
+        return _pb_record_repr(self, "CK_ECDH_AES_KEY_WRAP_PARAMS", (('ulAESKeyBits', 0), ('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ))
 
     @property
     def ulAESKeyBits(self):
@@ -18297,7 +15466,7 @@ A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS))
 
     def __repr__(self):
-        return f"CK_RSA_AES_KEY_WRAP_PARAMS(ulAESKeyBits={self.ulAESKeyBits!r}, pOAEPParams={_pb_ref_repr(self.pOAEPParams)})"
+        return _pb_record_repr(self, "CK_RSA_AES_KEY_WRAP_PARAMS", (('ulAESKeyBits', 0), ('pOAEPParams', 1), ))
 
     @property
     def ulAESKeyBits(self):
@@ -18407,7 +15576,7 @@ A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_GOSTR3410_DERIVE_PARAMS(kdf={self.kdf!r}, pPublicData={self.pPublicData!r}, ulPublicDataLen={self.ulPublicDataLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r})"
+        return _pb_record_repr(self, "CK_GOSTR3410_DERIVE_PARAMS", (('kdf', 0), ('pPublicData', 0), ('ulPublicDataLen', 0), ('pUKM', 0), ('ulUKMLen', 0), ))
 
     @property
     def kdf(self):
@@ -18544,7 +15713,7 @@ A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PARAMS))
 
     def __repr__(self):
-        return f"CK_GOSTR3410_KEY_WRAP_PARAMS(pWrapOID={self.pWrapOID!r}, ulWrapOIDLen={self.ulWrapOIDLen!r}, pUKM={self.pUKM!r}, ulUKMLen={self.ulUKMLen!r}, hKey={self.hKey!r})"
+        return _pb_record_repr(self, "CK_GOSTR3410_KEY_WRAP_PARAMS", (('pWrapOID', 0), ('ulWrapOIDLen', 0), ('pUKM', 0), ('ulUKMLen', 0), ('hKey', 0), ))
 
     @property
     def pWrapOID(self):
@@ -18677,7 +15846,7 @@ A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_EDDSA_PARAMS))
 
     def __repr__(self):
-        return f"CK_EDDSA_PARAMS(phFlag={self.phFlag!r}, ulContextDataLen={self.ulContextDataLen!r}, pContextData={self.pContextData!r})"
+        return _pb_record_repr(self, "CK_EDDSA_PARAMS", (('phFlag', 0), ('ulContextDataLen', 0), ('pContextData', 0), ))
 
     @property
     def phFlag(self):
@@ -18790,7 +15959,7 @@ A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_XEDDSA_PARAMS))
 
     def __repr__(self):
-        return f"CK_XEDDSA_PARAMS(hash={self.hash!r})"
+        return _pb_record_repr(self, "CK_XEDDSA_PARAMS", (('hash', 0), ))
 
     @property
     def hash(self):
@@ -18891,7 +16060,7 @@ A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 
     def __repr__(self):
-        return f"CK_X3DH_INITIATE_PARAMS(kdf={self.kdf!r}, pPeer_identity={self.pPeer_identity!r}, pPeer_prekey={self.pPeer_prekey!r}, pPrekey_signature={self.pPrekey_signature!r}, pOnetime_key={self.pOnetime_key!r}, pOwn_identity={self.pOwn_identity!r}, pOwn_ephemeral={self.pOwn_ephemeral!r})"
+        return _pb_record_repr(self, "CK_X3DH_INITIATE_PARAMS", (('kdf', 0), ('pPeer_identity', 0), ('pPeer_prekey', 0), ('pPrekey_signature', 0), ('pOnetime_key', 0), ('pOwn_identity', 0), ('pOwn_ephemeral', 0), ))
 
     @property
     def kdf(self):
@@ -19050,7 +16219,7 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 
     def __repr__(self):
-        return f"CK_X3DH_RESPOND_PARAMS(kdf={self.kdf!r}, pIdentity_id={self.pIdentity_id!r}, pPrekey_id={self.pPrekey_id!r}, pOnetime_id={self.pOnetime_id!r}, pInitiator_identity={self.pInitiator_identity!r}, pInitiator_ephemeral={self.pInitiator_ephemeral!r})"
+        return _pb_record_repr(self, "CK_X3DH_RESPOND_PARAMS", (('kdf', 0), ('pIdentity_id', 0), ('pPrekey_id', 0), ('pOnetime_id', 0), ('pInitiator_identity', 0), ('pInitiator_ephemeral', 0), ))
 
     @property
     def kdf(self):
@@ -19203,7 +16372,7 @@ A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_INITIALIZE_PARAMS))
 
     def __repr__(self):
-        return f"CK_X2RATCHET_INITIALIZE_PARAMS(sk={self.sk!r}, peer_public_prekey={self.peer_public_prekey!r}, peer_public_identity={self.peer_public_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
+        return _pb_record_repr(self, "CK_X2RATCHET_INITIALIZE_PARAMS", (('sk', 0), ('peer_public_prekey', 0), ('peer_public_identity', 0), ('own_public_identity', 0), ('bEncryptedHeader', 0), ('eCurve', 0), ('aeadMechanism', 0), ('kdfMechanism', 0), ))
 
     @property
     def sk(self):
@@ -19376,7 +16545,7 @@ A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_X2RATCHET_RESPOND_PARAMS))
 
     def __repr__(self):
-        return f"CK_X2RATCHET_RESPOND_PARAMS(sk={self.sk!r}, own_prekey={self.own_prekey!r}, initiator_identity={self.initiator_identity!r}, own_public_identity={self.own_public_identity!r}, bEncryptedHeader={self.bEncryptedHeader!r}, eCurve={self.eCurve!r}, aeadMechanism={self.aeadMechanism!r}, kdfMechanism={self.kdfMechanism!r})"
+        return _pb_record_repr(self, "CK_X2RATCHET_RESPOND_PARAMS", (('sk', 0), ('own_prekey', 0), ('initiator_identity', 0), ('own_public_identity', 0), ('bEncryptedHeader', 0), ('eCurve', 0), ('aeadMechanism', 0), ('kdfMechanism', 0), ))
 
     @property
     def sk(self):
@@ -19545,7 +16714,7 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 
     def __repr__(self):
-        return f"CK_NSS_JPAKEPublicValue(pGX={self.pGX!r}, ulGXLen={self.ulGXLen!r}, pGV={self.pGV!r}, ulGVLen={self.ulGVLen!r}, pR={self.pR!r}, ulRLen={self.ulRLen!r})"
+        return _pb_record_repr(self, "CK_NSS_JPAKEPublicValue", (('pGX', 0), ('ulGXLen', 0), ('pGV', 0), ('ulGVLen', 0), ('pR', 0), ('ulRLen', 0), ))
 
     @property
     def pGX(self):
@@ -19686,7 +16855,7 @@ A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound1Params))
 
     def __repr__(self):
-        return f"CK_NSS_JPAKERound1Params(gx1={self.gx1!r}, gx2={self.gx2!r})"
+        return _pb_record_repr(self, "CK_NSS_JPAKERound1Params", (('gx1', 0), ('gx2', 0), ))
 
     @property
     def gx1(self):
@@ -19797,7 +16966,7 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKERound2Params))
 
     def __repr__(self):
-        return f"CK_NSS_JPAKERound2Params(pSharedKey={self.pSharedKey!r}, ulSharedKeyLen={self.ulSharedKeyLen!r}, gx3={self.gx3!r}, gx4={self.gx4!r}, A={self.A!r})"
+        return _pb_record_repr(self, "CK_NSS_JPAKERound2Params", (('pSharedKey', 0), ('ulSharedKeyLen', 0), ('gx3', 0), ('gx4', 0), ('A', 0), ))
 
     @property
     def pSharedKey(self):
@@ -19932,7 +17101,7 @@ A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 
     def __repr__(self):
-        return f"CK_NSS_JPAKEFinalParams(B={self.B!r})"
+        return _pb_record_repr(self, "CK_NSS_JPAKEFinalParams", (('B', 0), ))
 
     @property
     def B(self):
@@ -20029,7 +17198,7 @@ A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_MAC_CONSTANT_TIME_PARAMS(macAlg={self.macAlg!r}, ulBodyTotalLen={self.ulBodyTotalLen!r}, pHeader={self.pHeader!r}, ulHeaderLen={self.ulHeaderLen!r})"
+        return _pb_record_repr(self, "CK_NSS_MAC_CONSTANT_TIME_PARAMS", (('macAlg', 0), ('ulBodyTotalLen', 0), ('pHeader', 0), ('ulHeaderLen', 0), ))
 
     @property
     def macAlg(self):
@@ -20156,7 +17325,7 @@ A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_AEAD_PARAMS(pNonce={self.pNonce!r}, ulNonceLen={self.ulNonceLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagLen={self.ulTagLen!r})"
+        return _pb_record_repr(self, "CK_NSS_AEAD_PARAMS", (('pNonce', 0), ('ulNonceLen', 0), ('pAAD', 0), ('ulAADLen', 0), ('ulTagLen', 0), ))
 
     @property
     def pNonce(self):
@@ -20295,7 +17464,7 @@ A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_HKDFParams))
 
     def __repr__(self):
-        return f"CK_NSS_HKDFParams(bExtract={self.bExtract!r}, pSalt={self.pSalt!r}, ulSaltLen={self.ulSaltLen!r}, bExpand={self.bExpand!r}, pInfo={self.pInfo!r}, ulInfoLen={self.ulInfoLen!r})"
+        return _pb_record_repr(self, "CK_NSS_HKDFParams", (('bExtract', 0), ('pSalt', 0), ('ulSaltLen', 0), ('bExpand', 0), ('pInfo', 0), ('ulInfoLen', 0), ))
 
     @property
     def bExtract(self):
@@ -20442,7 +17611,7 @@ A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasSeedKey={self.bHasSeedKey!r}, hSeedKey={self.hSeedKey!r}, pSeedData={self.pSeedData!r}, ulSeedDataLen={self.ulSeedDataLen!r})"
+        return _pb_record_repr(self, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS", (('prfMechanism', 0), ('bHasSeedKey', 0), ('hSeedKey', 0), ('pSeedData', 0), ('ulSeedDataLen', 0), ))
 
     @property
     def prfMechanism(self):
@@ -20585,7 +17754,7 @@ A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_IKE_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bDataAsKey={self.bDataAsKey!r}, bRekey={self.bRekey!r}, pNi={self.pNi!r}, ulNiLen={self.ulNiLen!r}, pNr={self.pNr!r}, ulNrLen={self.ulNrLen!r}, hNewKey={self.hNewKey!r})"
+        return _pb_record_repr(self, "CK_NSS_IKE_PRF_DERIVE_PARAMS", (('prfMechanism', 0), ('bDataAsKey', 0), ('bRekey', 0), ('pNi', 0), ('ulNiLen', 0), ('pNr', 0), ('ulNrLen', 0), ('hNewKey', 0), ))
 
     @property
     def prfMechanism(self):
@@ -20760,7 +17929,7 @@ A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_IKE1_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasPrevKey={self.bHasPrevKey!r}, hKeygxy={self.hKeygxy!r}, hPrevKey={self.hPrevKey!r}, pCKYi={self.pCKYi!r}, ulCKYiLen={self.ulCKYiLen!r}, pCKYr={self.pCKYr!r}, ulCKYrLen={self.ulCKYrLen!r}, keyNumber={self.keyNumber!r})"
+        return _pb_record_repr(self, "CK_NSS_IKE1_PRF_DERIVE_PARAMS", (('prfMechanism', 0), ('bHasPrevKey', 0), ('hKeygxy', 0), ('hPrevKey', 0), ('pCKYi', 0), ('ulCKYiLen', 0), ('pCKYr', 0), ('ulCKYrLen', 0), ('keyNumber', 0), ))
 
     @property
     def prfMechanism(self):
@@ -20937,7 +18106,7 @@ A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(prfMechanism={self.prfMechanism!r}, bHasKeygxy={self.bHasKeygxy!r}, hKeygxy={self.hKeygxy!r}, pExtraData={self.pExtraData!r}, ulExtraDataLen={self.ulExtraDataLen!r})"
+        return _pb_record_repr(self, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS", (('prfMechanism', 0), ('bHasKeygxy', 0), ('hKeygxy', 0), ('pExtraData', 0), ('ulExtraDataLen', 0), ))
 
     @property
     def prfMechanism(self):
@@ -21072,7 +18241,7 @@ A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly siz
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(prfHashMechanism={self.prfHashMechanism!r}, pSessionHash={self.pSessionHash!r}, ulSessionHashLen={self.ulSessionHashLen!r}, pVersion={_pb_ref_repr(self.pVersion)})"
+        return _pb_record_repr(self, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS", (('prfHashMechanism', 0), ('pSessionHash', 0), ('ulSessionHashLen', 0), ('pVersion', 1), ))
 
     @property
     def prfHashMechanism(self):
@@ -21196,7 +18365,7 @@ A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 
     def __repr__(self):
-        return f"CK_NSS_MODULE_FUNCTIONS(version={self.version!r}, NSC_ModuleDBFunc={self.NSC_ModuleDBFunc!r})"
+        return _pb_record_repr(self, "CK_NSS_MODULE_FUNCTIONS", (('version', 0), ('NSC_ModuleDBFunc', 0), ))
 
     @property
     def version(self):
@@ -21215,16 +18384,7 @@ A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
 
     @NSC_ModuleDBFunc.setter
     def NSC_ModuleDBFunc(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_3(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.NSC_ModuleDBFunc, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.NSC_ModuleDBFunc, value)
+        _pb_set_function_pointer(self, &self._ptr.NSC_ModuleDBFunc, value, _pb_callback_3, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
 
 
 
@@ -21306,7 +18466,7 @@ A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 
     def __repr__(self):
-        return f"CK_NSS_FIPS_FUNCTIONS(version={self.version!r}, NSC_NSSGetFIPSStatus={self.NSC_NSSGetFIPSStatus!r})"
+        return _pb_record_repr(self, "CK_NSS_FIPS_FUNCTIONS", (('version', 0), ('NSC_NSSGetFIPSStatus', 0), ))
 
     @property
     def version(self):
@@ -21325,16 +18485,7 @@ A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
 
     @NSC_NSSGetFIPSStatus.setter
     def NSC_NSSGetFIPSStatus(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_4(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.NSC_NSSGetFIPSStatus, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.NSC_NSSGetFIPSStatus, value)
+        _pb_set_function_pointer(self, &self._ptr.NSC_NSSGetFIPSStatus, value, _pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
 
 
@@ -21422,7 +18573,7 @@ A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_CK_NSS_GCM_PARAMS))
 
     def __repr__(self):
-        return f"CK_NSS_GCM_PARAMS(pIv={self.pIv!r}, ulIvLen={self.ulIvLen!r}, pAAD={self.pAAD!r}, ulAADLen={self.ulAADLen!r}, ulTagBits={self.ulTagBits!r})"
+        return _pb_record_repr(self, "CK_NSS_GCM_PARAMS", (('pIv', 0), ('ulIvLen', 0), ('pAAD', 0), ('ulAADLen', 0), ('ulTagBits', 0), ))
 
     @property
     def pIv(self):
@@ -21710,6 +18861,801 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
 
 
+# ---- the function pointer types Python callables are made into -------------
+_pb_views[0] = _pb_at_CK_INFO
+_pb_views[1] = _pb_at_CK_SLOT_INFO
+_pb_views[2] = _pb_at_CK_TOKEN_INFO
+_pb_views[3] = _pb_at_CK_MECHANISM_INFO
+_pb_views[4] = _pb_at_CK_SESSION_INFO
+_pb_views[5] = _pb_at_CK_ATTRIBUTE
+_pb_views[6] = _pb_at_CK_MECHANISM
+_pb_views[7] = _pb_at_CK_INTERFACE
+_pb_views[8] = _pb_at_CK_VERSION
+# unsigned long (*)(unsigned long, unsigned long, void *)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0)
+# unsigned long (*)(void **)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p), ((1, 'void **'),), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void **)', 0)
+# unsigned long (*)(void *)
+_pb_callback_2 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p), ((1, 'void *'),), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(void *)', 0)
+# char **(*)(unsigned long, char *, void *)
+_pb_callback_3 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'char *'), (1, 'void *')), (3, None, 'char **'), 'the result of a callback char **(*)(unsigned long, char *, void *)', None)
+# unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)
+_pb_callback_4 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(struct CK_INFO *)
+_pb_callback_5 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p), ((3, 0),), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0)
+# unsigned long (*)(struct CK_FUNCTION_LIST **)
+_pb_callback_6 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p), ((1, 'struct CK_FUNCTION_LIST **'),), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0)
+# unsigned long (*)(unsigned char, unsigned long *, unsigned long *)
+_pb_callback_7 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint8, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'unsigned long *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)
+_pb_callback_8 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 1)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0)
+# unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)
+_pb_callback_9 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 2)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0)
+# unsigned long (*)(unsigned long, unsigned long *, unsigned long *)
+_pb_callback_10 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'unsigned long *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)
+_pb_callback_11 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (3, 3)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0)
+# unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)
+_pb_callback_12 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0)
+# unsigned long (*)(unsigned long, unsigned char *, unsigned long)
+_pb_callback_13 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (1, 'unsigned char *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)
+_pb_callback_14 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0)
+# unsigned long (*)(unsigned long)
+_pb_callback_15 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64), ((0, None),), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long)', 0)
+# unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)
+_pb_callback_16 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 4)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0)
+# unsigned long (*)(unsigned long, unsigned char *, unsigned long *)
+_pb_callback_17 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'unsigned char *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)
+_pb_callback_18 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_uint64), ((0, None), (1, 'unsigned char *'), (0, None), (0, None), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0)
+# unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)
+_pb_callback_19 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (0, None), (1, 'unsigned char *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)
+_pb_callback_20 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 5), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)
+_pb_callback_21 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (3, 5), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, unsigned long)
+_pb_callback_22 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64), ((0, None), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0)
+# unsigned long (*)(unsigned long, unsigned long, unsigned long *)
+_pb_callback_23 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)
+_pb_callback_24 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (0, None), (3, 5), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)
+_pb_callback_25 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (3, 5), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)
+_pb_callback_26 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (1, 'unsigned long *'), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)
+_pb_callback_27 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (3, 6), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)
+_pb_callback_28 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *)
+_pb_callback_29 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 6)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)
+_pb_callback_30 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 6), (3, 5), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)
+_pb_callback_31 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (3, 6), (3, 5), (0, None), (3, 5), (0, None), (1, 'unsigned long *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)
+_pb_callback_32 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (3, 6), (0, None), (0, None), (1, 'unsigned char *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)
+_pb_callback_33 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 6), (0, None), (1, 'unsigned char *'), (0, None), (3, 5), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)
+_pb_callback_34 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p), ((0, None), (3, 6), (0, None), (3, 5), (0, None), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, unsigned long *, void *)
+_pb_callback_35 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'unsigned long *'), (1, 'void *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0)
+# unsigned long (*)(struct CK_INTERFACE *, unsigned long *)
+_pb_callback_36 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((3, 7), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0)
+# unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)
+_pb_callback_37 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64), ((1, 'unsigned char *'), (3, 8), (1, 'struct CK_INTERFACE **'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0)
+# unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)
+_pb_callback_38 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)
+_pb_callback_39 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'void *'), (0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)
+_pb_callback_40 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (1, 'void *'), (0, None), (1, 'unsigned char *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)
+_pb_callback_41 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p, _ct.c_uint64), ((0, None), (1, 'void *'), (0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (1, 'unsigned long *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)
+_pb_callback_42 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_void_p), ((0, None), (1, 'void *'), (0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (1, 'unsigned long *')), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0)
+# unsigned long (*)(unsigned long, void *, unsigned long)
+_pb_callback_43 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (1, 'void *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0)
+# unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)
+_pb_callback_44 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_uint64, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64, _ct.c_void_p, _ct.c_uint64), ((0, None), (1, 'void *'), (0, None), (1, 'unsigned char *'), (0, None), (1, 'unsigned char *'), (0, None)), (1, 0, 18446744073709551615), 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0)
+
+
+class CK_NOTIFY(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, void *) made from a Python callable: made once, passed where C takes a CK_NOTIFY as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, void *)'
+
+
+class CK_CREATEMUTEX(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void **) made from a Python callable: made once, passed where C takes a CK_CREATEMUTEX as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_1
+    _pb_ctype = 'unsigned long (*)(void **)'
+
+
+class CK_DESTROYMUTEX(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_DESTROYMUTEX as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
+
+
+class CK_LOCKMUTEX(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_LOCKMUTEX as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
+
+
+class CK_UNLOCKMUTEX(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_UNLOCKMUTEX as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
+
+
+class SECMODModuleDBFunc(_pb_TypedefFunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a SECMODModuleDBFunc as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_3
+    _pb_ctype = 'char **(*)(unsigned long, char *, void *)'
+
+
+class CK_NSS_ModuleDBFunc(_pb_TypedefFunctionPointer):
+    'A C char **(*)(unsigned long, char *, void *) made from a Python callable: made once, passed where C takes a CK_NSS_ModuleDBFunc as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_3
+    _pb_ctype = 'char **(*)(unsigned long, char *, void *)'
+
+
+class CK_NSS_GetFIPSStatus(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_NSS_GetFIPSStatus as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_4
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)'
+
+
+class CK_C_Initialize(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Initialize as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
+
+
+class CK_C_Finalize(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(void *) made from a Python callable: made once, passed where C takes a CK_C_Finalize as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_2
+    _pb_ctype = 'unsigned long (*)(void *)'
+
+
+class CK_C_GetInfo(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(struct CK_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetInfo as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_5
+    _pb_ctype = 'unsigned long (*)(struct CK_INFO *)'
+
+
+class CK_C_GetFunctionList(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(struct CK_FUNCTION_LIST **) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionList as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_6
+    _pb_ctype = 'unsigned long (*)(struct CK_FUNCTION_LIST **)'
+
+
+class CK_C_GetSlotList(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotList as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_7
+    _pb_ctype = 'unsigned long (*)(unsigned char, unsigned long *, unsigned long *)'
+
+
+class CK_C_GetSlotInfo(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSlotInfo as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_8
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)'
+
+
+class CK_C_GetTokenInfo(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetTokenInfo as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_9
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)'
+
+
+class CK_C_GetMechanismList(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismList as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_10
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long *)'
+
+
+class CK_C_GetMechanismInfo(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetMechanismInfo as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_11
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)'
+
+
+class CK_C_InitToken(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) made from a Python callable: made once, passed where C takes a CK_C_InitToken as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_12
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)'
+
+
+class CK_C_InitPIN(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_InitPIN as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_SetPIN(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetPIN as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_14
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_CloseSession(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseSession as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_CloseAllSessions(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CloseAllSessions as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_GetSessionInfo(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) made from a Python callable: made once, passed where C takes a CK_C_GetSessionInfo as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_16
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)'
+
+
+class CK_C_GetOperationState(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetOperationState as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_SetOperationState(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetOperationState as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_18
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)'
+
+
+class CK_C_Login(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Login as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_19
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_Logout(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Logout as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_CreateObject(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CreateObject as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_20
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+class CK_C_CopyObject(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_CopyObject as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_21
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+class CK_C_DestroyObject(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DestroyObject as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_22
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+
+
+class CK_C_GetObjectSize(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetObjectSize as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_23
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned long *)'
+
+
+class CK_C_GetAttributeValue(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetAttributeValue as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_24
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+
+
+class CK_C_SetAttributeValue(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SetAttributeValue as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_24
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+
+
+class CK_C_FindObjectsInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_25
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)'
+
+
+class CK_C_FindObjects(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_FindObjects as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_26
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)'
+
+
+class CK_C_FindObjectsFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_FindObjectsFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_EncryptInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_Encrypt(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Encrypt as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_EncryptUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_EncryptFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DecryptInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_Decrypt(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Decrypt as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DecryptUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DecryptFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DigestInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) made from a Python callable: made once, passed where C takes a CK_C_DigestInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_29
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *)'
+
+
+class CK_C_Digest(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Digest as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DigestUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_DigestKey(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DigestKey as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_22
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+
+
+class CK_C_DigestFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_SignInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_Sign(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_Sign as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_SignUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_SignFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_17
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_SignRecoverInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignRecoverInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_SignRecover(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignRecover as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_VerifyInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_Verify(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_Verify as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_14
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_VerifyUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_VerifyFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_VerifyRecoverInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecoverInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_VerifyRecover(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_VerifyRecover as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DigestEncryptUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DigestEncryptUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DecryptDigestUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptDigestUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_SignEncryptUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignEncryptUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DecryptVerifyUpdate(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptVerifyUpdate as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_28
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_GenerateKey(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKey as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_30
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+class CK_C_GenerateKeyPair(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GenerateKeyPair as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_31
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)'
+
+
+class CK_C_WrapKey(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_WrapKey as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_32
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_UnwrapKey(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_UnwrapKey as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_33
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+class CK_C_DeriveKey(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DeriveKey as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_34
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)'
+
+
+class CK_C_SeedRandom(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SeedRandom as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_GenerateRandom(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GenerateRandom as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_13
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_GetFunctionStatus(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetFunctionStatus as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_CancelFunction(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_CancelFunction as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_WaitForSlotEvent(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long *, void *) made from a Python callable: made once, passed where C takes a CK_C_WaitForSlotEvent as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_35
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long *, void *)'
+
+
+class CK_C_GetInterfaceList(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_GetInterfaceList as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_36
+    _pb_ctype = 'unsigned long (*)(struct CK_INTERFACE *, unsigned long *)'
+
+
+class CK_C_GetInterface(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_GetInterface as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_37
+    _pb_ctype = 'unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)'
+
+
+class CK_C_LoginUser(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_LoginUser as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_38
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_SessionCancel(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SessionCancel as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_22
+    _pb_ctype = 'unsigned long (*)(unsigned long, unsigned long)'
+
+
+class CK_C_MessageEncryptInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_EncryptMessage(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessage as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_39
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_EncryptMessageBegin(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageBegin as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_40
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_EncryptMessageNext(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_EncryptMessageNext as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_41
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+
+
+class CK_C_MessageEncryptFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageEncryptFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_MessageDecryptInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_DecryptMessage(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessage as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_39
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_DecryptMessageBegin(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageBegin as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_40
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_DecryptMessageNext(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_DecryptMessageNext as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_41
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)'
+
+
+class CK_C_MessageDecryptFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageDecryptFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_MessageSignInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_SignMessage(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessage as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_42
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_SignMessageBegin(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_SignMessageBegin as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_43
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+
+
+class CK_C_SignMessageNext(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) made from a Python callable: made once, passed where C takes a CK_C_SignMessageNext as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_42
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)'
+
+
+class CK_C_MessageSignFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageSignFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
+class CK_C_MessageVerifyInit(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyInit as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_27
+    _pb_ctype = 'unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)'
+
+
+class CK_C_VerifyMessage(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessage as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_44
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_VerifyMessageBegin(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageBegin as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_43
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long)'
+
+
+class CK_C_VerifyMessageNext(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) made from a Python callable: made once, passed where C takes a CK_C_VerifyMessageNext as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_44
+    _pb_ctype = 'unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)'
+
+
+class CK_C_MessageVerifyFinal(_pb_TypedefFunctionPointer):
+    'A C unsigned long (*)(unsigned long) made from a Python callable: made once, passed where C takes a CK_C_MessageVerifyFinal as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_15
+    _pb_ctype = 'unsigned long (*)(unsigned long)'
+
+
 # ---- loading -----------------------------------------------------------
 from os import fsencode as _pb_fsencode
 from posix.dlfcn cimport dlerror, dlopen, dlsym, RTLD_LOCAL, RTLD_NOW
@@ -21944,27 +19890,18 @@ cdef class Library:
     def C_Initialize(self, pInitArgs, /):
         'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         cdef _c_CK_VOID_PTR _pb_a0
+        cdef object _pb_t0
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v0
         cdef bint _pb_h0 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Initialize _pb_fn = self._f_C_Initialize
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Initialize"))
         try:
-            if pInitArgs is None:
-                _pb_a0 = NULL
-            elif PyObject_CheckBuffer(pInitArgs):
-                try:
-                    PyObject_GetBuffer(pInitArgs, &_pb_v0, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__) from None
-                _pb_h0 = True
-                _pb_a0 = <_c_CK_VOID_PTR>_pb_v0.buf
-            elif isinstance(pInitArgs, Pointer) or isinstance(pInitArgs, _pb_Record):
-                _pb_a0 = <_c_CK_VOID_PTR>_pb_object_address(pInitArgs, 'void *', "argument 1 (pInitArgs)", "a writable contiguous buffer")
-            else:
-                raise TypeError('argument 1 (pInitArgs) must be a writable contiguous buffer, not ' + type(pInitArgs).__name__)
+            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
             _pb_r = _pb_fn(_pb_a0)
             if _pb_maybe_pending:
@@ -22252,15 +20189,20 @@ cdef class Library:
         'C_InitToken($self, slotID, pPin, pLabel, /)\n--\n\nC_InitToken(slotID: int, pPin: _Buffer | None, pLabel: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_InitToken(CK_SLOT_ID slotID, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen, CK_UTF8CHAR_PTR pLabel);'
         cdef _c_CK_SLOT_ID _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_UTF8CHAR_PTR _pb_a3
+        cdef object _pb_t3
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_InitToken _pb_fn = self._f_C_InitToken
@@ -22277,17 +20219,7 @@ cdef class Library:
             if pPin is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPin):
-                if PyBytes_CheckExact(pPin):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPin)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPin)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPin, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPin, 0, 0, "argument 2 (pPin)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
                     _pb_s1 = list(pPin)
@@ -22307,21 +20239,7 @@ cdef class Library:
                         _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
                 _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
-            if pLabel is None:
-                _pb_a3 = NULL
-            elif PyObject_CheckBuffer(pLabel):
-                try:
-                    PyObject_GetBuffer(pLabel, &_pb_v3, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 3 (pLabel) must be a writable contiguous buffer, not ' + type(pLabel).__name__) from None
-                _pb_h3 = True
-                if <size_t>_pb_v3.len < sizeof(unsigned char):
-                    _pb_too_short("argument 3 (pLabel)", sizeof(unsigned char), _pb_v3.len)
-                _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
-            elif isinstance(pLabel, Pointer) or isinstance(pLabel, _pb_Record):
-                _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_object_address(pLabel, 'unsigned char *', "argument 3 (pLabel)", "a writable contiguous buffer")
-            else:
-                raise TypeError('argument 3 (pLabel) must be a writable contiguous buffer, not ' + type(pLabel).__name__)
+            _pb_t3 = _pb_buffer_in(pLabel, 5, sizeof(unsigned char), "argument 3 (pLabel)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n)
 
             _pb_a2 = <_c_CK_ULONG>_pb_n1
             if <Py_ssize_t>_pb_a2 != _pb_n1:
@@ -22348,12 +20266,15 @@ cdef class Library:
         'C_InitPIN($self, hSession, pPin, /)\n--\n\nC_InitPIN(hSession: int, pPin: _Buffer | None, /) -> None\n\nC: CK_RV C_InitPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pPin, CK_ULONG ulPinLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_InitPIN _pb_fn = self._f_C_InitPIN
@@ -22370,17 +20291,7 @@ cdef class Library:
             if pPin is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPin):
-                if PyBytes_CheckExact(pPin):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPin)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPin)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPin, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPin, 0, 0, "argument 2 (pPin)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
                     _pb_s1 = list(pPin)
@@ -22423,18 +20334,23 @@ cdef class Library:
         'C_SetPIN($self, hSession, pOldPin, pNewPin, /)\n--\n\nC_SetPIN(hSession: int, pOldPin: _Buffer | None, pNewPin: _Buffer | None, /) -> None\n\nC: CK_RV C_SetPIN(CK_SESSION_HANDLE hSession, CK_UTF8CHAR_PTR pOldPin, CK_ULONG ulOldLen, CK_UTF8CHAR_PTR pNewPin, CK_ULONG ulNewLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_UTF8CHAR_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_UTF8CHAR_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
         cdef _c_CK_UTF8CHAR *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SetPIN _pb_fn = self._f_C_SetPIN
@@ -22451,17 +20367,7 @@ cdef class Library:
             if pOldPin is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pOldPin):
-                if PyBytes_CheckExact(pOldPin):
-                    _pb_v1.buf = PyBytes_AS_STRING(pOldPin)
-                    _pb_v1.len = PyBytes_GET_SIZE(pOldPin)
-                else:
-                    try:
-                        PyObject_GetBuffer(pOldPin, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pOldPin) must be a contiguous buffer, not ' + type(pOldPin).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pOldPin, 0, 0, "argument 2 (pOldPin)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pOldPin) or PyTuple_CheckExact(pOldPin):
                     _pb_s1 = list(pOldPin)
@@ -22484,17 +20390,7 @@ cdef class Library:
             if pNewPin is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pNewPin):
-                if PyBytes_CheckExact(pNewPin):
-                    _pb_v3.buf = PyBytes_AS_STRING(pNewPin)
-                    _pb_v3.len = PyBytes_GET_SIZE(pNewPin)
-                else:
-                    try:
-                        PyObject_GetBuffer(pNewPin, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 3 (pNewPin) must be a contiguous buffer, not ' + type(pNewPin).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pNewPin, 0, 0, "argument 3 (pNewPin)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pNewPin) or PyTuple_CheckExact(pNewPin):
                     _pb_s3 = list(pNewPin)
@@ -22730,14 +20626,17 @@ cdef class Library:
         'C_SetOperationState($self, hSession, pOperationState, hEncryptionKey, hAuthenticationKey, /)\n--\n\nC_SetOperationState(hSession: int, pOperationState: _Buffer | None, hEncryptionKey: int, hAuthenticationKey: int, /) -> None\n\nC: CK_RV C_SetOperationState(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pOperationState, CK_ULONG ulOperationStateLen, CK_OBJECT_HANDLE hEncryptionKey, CK_OBJECT_HANDLE hAuthenticationKey);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_OBJECT_HANDLE _pb_a3
         cdef _c_CK_OBJECT_HANDLE _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SetOperationState _pb_fn = self._f_C_SetOperationState
@@ -22754,17 +20653,7 @@ cdef class Library:
             if pOperationState is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pOperationState):
-                if PyBytes_CheckExact(pOperationState):
-                    _pb_v1.buf = PyBytes_AS_STRING(pOperationState)
-                    _pb_v1.len = PyBytes_GET_SIZE(pOperationState)
-                else:
-                    try:
-                        PyObject_GetBuffer(pOperationState, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pOperationState) must be a contiguous buffer, not ' + type(pOperationState).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pOperationState, 0, 0, "argument 2 (pOperationState)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pOperationState) or PyTuple_CheckExact(pOperationState):
                     _pb_s1 = list(pOperationState)
@@ -22822,12 +20711,15 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_USER_TYPE _pb_a1
         cdef _c_CK_UTF8CHAR_PTR _pb_a2
+        cdef object _pb_t2
         cdef _c_CK_ULONG _pb_a3
         cdef Py_ssize_t _pb_n2 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m2 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v2
         cdef bint _pb_h2 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Login _pb_fn = self._f_C_Login
@@ -22851,17 +20743,7 @@ cdef class Library:
             if pPin is None:
                 _pb_a2 = NULL
             elif PyObject_CheckBuffer(pPin):
-                if PyBytes_CheckExact(pPin):
-                    _pb_v2.buf = PyBytes_AS_STRING(pPin)
-                    _pb_v2.len = PyBytes_GET_SIZE(pPin)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPin, &_pb_v2, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 3 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
-                    _pb_h2 = True
-                _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_v2.buf
-                _pb_n2 = _pb_v2.len
+                _pb_t2 = _pb_buffer_in(pPin, 0, 0, "argument 3 (pPin)", "a contiguous buffer", "", None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n2)
             else:
                 if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
                     _pb_s2 = list(pPin)
@@ -23354,13 +21236,16 @@ cdef class Library:
         'C_FindObjects($self, hSession, phObject, ulMaxObjectCount, /)\n--\n\nC_FindObjects(hSession: int, phObject: _WritableBuffer | c_ulong | c_ulonglong | Pointer | None, ulMaxObjectCount: int, /) -> int\n\nC: CK_RV C_FindObjects(CK_SESSION_HANDLE hSession, CK_OBJECT_HANDLE_PTR phObject, CK_ULONG ulMaxObjectCount, CK_ULONG_PTR pulObjectCount);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_OBJECT_HANDLE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_ULONG_PTR _pb_a3
         cdef _c_CK_ULONG _pb_o3
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_FindObjects _pb_fn = self._f_C_FindObjects
@@ -23374,27 +21259,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if phObject is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(phObject):
-                try:
-                    PyObject_GetBuffer(phObject, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__) from None
-                _pb_h1 = True
-                if <size_t>_pb_v1.len < sizeof(unsigned long):
-                    _pb_too_short("argument 2 (phObject)", sizeof(unsigned long), _pb_v1.len)
-                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 8
-            elif type(phObject) is c_ulong or type(phObject) is c_ulonglong:
-                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>&(<_pb_Cell>phObject)._v
-                _pb_n1 = sizeof(unsigned long) // 8
-            elif isinstance(phObject, Pointer) or isinstance(phObject, _pb_Record):
-                _pb_a1 = <_c_CK_OBJECT_HANDLE_PTR>_pb_object_address(phObject, 'unsigned long *', "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (phObject) must be a writable contiguous buffer or a c_ulong, not ' + type(phObject).__name__)
+            _pb_t1 = _pb_buffer_in(phObject, 5, sizeof(unsigned long), "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulMaxObjectCount):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulMaxObjectCount, &_pb_a2)
@@ -23499,6 +21365,7 @@ cdef class Library:
         'C_Encrypt($self, hSession, pData, /)\n--\n\nC_Encrypt(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Encrypt(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pEncryptedData, CK_ULONG_PTR pulEncryptedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -23508,8 +21375,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Encrypt _pb_fn = self._f_C_Encrypt
@@ -23526,17 +21395,7 @@ cdef class Library:
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v1.buf = PyBytes_AS_STRING(pData)
-                    _pb_v1.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s1 = list(pData)
@@ -23603,6 +21462,7 @@ cdef class Library:
         'C_EncryptUpdate($self, hSession, pPart, /)\n--\n\nC_EncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -23612,8 +21472,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptUpdate _pb_fn = self._f_C_EncryptUpdate
@@ -23630,17 +21492,7 @@ cdef class Library:
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
-                if PyBytes_CheckExact(pPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
                     _pb_s1 = list(pPart)
@@ -23806,6 +21658,7 @@ cdef class Library:
         'C_Decrypt($self, hSession, pEncryptedData, /)\n--\n\nC_Decrypt(hSession: int, pEncryptedData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Decrypt(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedData, CK_ULONG ulEncryptedDataLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -23815,8 +21668,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Decrypt _pb_fn = self._f_C_Decrypt
@@ -23833,17 +21688,7 @@ cdef class Library:
             if pEncryptedData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedData):
-                if PyBytes_CheckExact(pEncryptedData):
-                    _pb_v1.buf = PyBytes_AS_STRING(pEncryptedData)
-                    _pb_v1.len = PyBytes_GET_SIZE(pEncryptedData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pEncryptedData, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pEncryptedData) must be a contiguous buffer, not ' + type(pEncryptedData).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pEncryptedData, 0, 0, "argument 2 (pEncryptedData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pEncryptedData) or PyTuple_CheckExact(pEncryptedData):
                     _pb_s1 = list(pEncryptedData)
@@ -23910,6 +21755,7 @@ cdef class Library:
         'C_DecryptUpdate($self, hSession, pEncryptedPart, /)\n--\n\nC_DecryptUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -23919,8 +21765,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptUpdate _pb_fn = self._f_C_DecryptUpdate
@@ -23937,17 +21785,7 @@ cdef class Library:
             if pEncryptedPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedPart):
-                if PyBytes_CheckExact(pEncryptedPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pEncryptedPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pEncryptedPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
                     _pb_s1 = list(pEncryptedPart)
@@ -24105,6 +21943,7 @@ cdef class Library:
         'C_Digest($self, hSession, pData, /)\n--\n\nC_Digest(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Digest(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -24114,8 +21953,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Digest _pb_fn = self._f_C_Digest
@@ -24132,17 +21973,7 @@ cdef class Library:
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v1.buf = PyBytes_AS_STRING(pData)
-                    _pb_v1.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s1 = list(pData)
@@ -24201,12 +22032,15 @@ cdef class Library:
         'C_DigestUpdate($self, hSession, pPart, /)\n--\n\nC_DigestUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_DigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestUpdate _pb_fn = self._f_C_DigestUpdate
@@ -24223,17 +22057,7 @@ cdef class Library:
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
-                if PyBytes_CheckExact(pPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
                     _pb_s1 = list(pPart)
@@ -24402,6 +22226,7 @@ cdef class Library:
         'C_Sign($self, hSession, pData, /)\n--\n\nC_Sign(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_Sign(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -24411,8 +22236,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Sign _pb_fn = self._f_C_Sign
@@ -24429,17 +22256,7 @@ cdef class Library:
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v1.buf = PyBytes_AS_STRING(pData)
-                    _pb_v1.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s1 = list(pData)
@@ -24506,12 +22323,15 @@ cdef class Library:
         'C_SignUpdate($self, hSession, pPart, /)\n--\n\nC_SignUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_SignUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignUpdate _pb_fn = self._f_C_SignUpdate
@@ -24528,17 +22348,7 @@ cdef class Library:
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
-                if PyBytes_CheckExact(pPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
                     _pb_s1 = list(pPart)
@@ -24680,6 +22490,7 @@ cdef class Library:
         'C_SignRecover($self, hSession, pData, /)\n--\n\nC_SignRecover(hSession: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignRecover(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -24689,8 +22500,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignRecover _pb_fn = self._f_C_SignRecover
@@ -24707,17 +22520,7 @@ cdef class Library:
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v1.buf = PyBytes_AS_STRING(pData)
-                    _pb_v1.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s1 = list(pData)
@@ -24827,18 +22630,23 @@ cdef class Library:
         'C_Verify($self, hSession, pData, pSignature, /)\n--\n\nC_Verify(hSession: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_Verify(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n1 = 0
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Verify _pb_fn = self._f_C_Verify
@@ -24855,17 +22663,7 @@ cdef class Library:
             if pData is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v1.buf = PyBytes_AS_STRING(pData)
-                    _pb_v1.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s1 = list(pData)
@@ -24888,17 +22686,7 @@ cdef class Library:
             if pSignature is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pSignature):
-                if PyBytes_CheckExact(pSignature):
-                    _pb_v3.buf = PyBytes_AS_STRING(pSignature)
-                    _pb_v3.len = PyBytes_GET_SIZE(pSignature)
-                else:
-                    try:
-                        PyObject_GetBuffer(pSignature, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 3 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pSignature, 0, 0, "argument 3 (pSignature)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
                     _pb_s3 = list(pSignature)
@@ -24948,12 +22736,15 @@ cdef class Library:
         'C_VerifyUpdate($self, hSession, pPart, /)\n--\n\nC_VerifyUpdate(hSession: int, pPart: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyUpdate _pb_fn = self._f_C_VerifyUpdate
@@ -24970,17 +22761,7 @@ cdef class Library:
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
-                if PyBytes_CheckExact(pPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
                     _pb_s1 = list(pPart)
@@ -25023,12 +22804,15 @@ cdef class Library:
         'C_VerifyFinal($self, hSession, pSignature, /)\n--\n\nC_VerifyFinal(hSession: int, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyFinal _pb_fn = self._f_C_VerifyFinal
@@ -25045,17 +22829,7 @@ cdef class Library:
             if pSignature is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pSignature):
-                if PyBytes_CheckExact(pSignature):
-                    _pb_v1.buf = PyBytes_AS_STRING(pSignature)
-                    _pb_v1.len = PyBytes_GET_SIZE(pSignature)
-                else:
-                    try:
-                        PyObject_GetBuffer(pSignature, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pSignature, 0, 0, "argument 2 (pSignature)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
                     _pb_s1 = list(pSignature)
@@ -25141,6 +22915,7 @@ cdef class Library:
         'C_VerifyRecover($self, hSession, pSignature, /)\n--\n\nC_VerifyRecover(hSession: int, pSignature: _Buffer | None, /) -> bytes\n\nC: CK_RV C_VerifyRecover(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen, CK_BYTE_PTR pData, CK_ULONG_PTR pulDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -25150,8 +22925,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyRecover _pb_fn = self._f_C_VerifyRecover
@@ -25168,17 +22945,7 @@ cdef class Library:
             if pSignature is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pSignature):
-                if PyBytes_CheckExact(pSignature):
-                    _pb_v1.buf = PyBytes_AS_STRING(pSignature)
-                    _pb_v1.len = PyBytes_GET_SIZE(pSignature)
-                else:
-                    try:
-                        PyObject_GetBuffer(pSignature, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pSignature, 0, 0, "argument 2 (pSignature)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
                     _pb_s1 = list(pSignature)
@@ -25245,6 +23012,7 @@ cdef class Library:
         'C_DigestEncryptUpdate($self, hSession, pPart, /)\n--\n\nC_DigestEncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DigestEncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -25254,8 +23022,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestEncryptUpdate _pb_fn = self._f_C_DigestEncryptUpdate
@@ -25272,17 +23042,7 @@ cdef class Library:
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
-                if PyBytes_CheckExact(pPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
                     _pb_s1 = list(pPart)
@@ -25349,6 +23109,7 @@ cdef class Library:
         'C_DecryptDigestUpdate($self, hSession, pEncryptedPart, /)\n--\n\nC_DecryptDigestUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptDigestUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -25358,8 +23119,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptDigestUpdate _pb_fn = self._f_C_DecryptDigestUpdate
@@ -25376,17 +23139,7 @@ cdef class Library:
             if pEncryptedPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedPart):
-                if PyBytes_CheckExact(pEncryptedPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pEncryptedPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pEncryptedPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
                     _pb_s1 = list(pEncryptedPart)
@@ -25453,6 +23206,7 @@ cdef class Library:
         'C_SignEncryptUpdate($self, hSession, pPart, /)\n--\n\nC_SignEncryptUpdate(hSession: int, pPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignEncryptUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pPart, CK_ULONG ulPartLen, CK_BYTE_PTR pEncryptedPart, CK_ULONG_PTR pulEncryptedPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -25462,8 +23216,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignEncryptUpdate _pb_fn = self._f_C_SignEncryptUpdate
@@ -25480,17 +23236,7 @@ cdef class Library:
             if pPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pPart):
-                if PyBytes_CheckExact(pPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pPart) must be a contiguous buffer, not ' + type(pPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
                     _pb_s1 = list(pPart)
@@ -25557,6 +23303,7 @@ cdef class Library:
         'C_DecryptVerifyUpdate($self, hSession, pEncryptedPart, /)\n--\n\nC_DecryptVerifyUpdate(hSession: int, pEncryptedPart: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptVerifyUpdate(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pEncryptedPart, CK_ULONG ulEncryptedPartLen, CK_BYTE_PTR pPart, CK_ULONG_PTR pulPartLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
         cdef object _pb_b3
@@ -25566,8 +23313,10 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptVerifyUpdate _pb_fn = self._f_C_DecryptVerifyUpdate
@@ -25584,17 +23333,7 @@ cdef class Library:
             if pEncryptedPart is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pEncryptedPart):
-                if PyBytes_CheckExact(pEncryptedPart):
-                    _pb_v1.buf = PyBytes_AS_STRING(pEncryptedPart)
-                    _pb_v1.len = PyBytes_GET_SIZE(pEncryptedPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pEncryptedPart, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pEncryptedPart) must be a contiguous buffer, not ' + type(pEncryptedPart).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
                     _pb_s1 = list(pEncryptedPart)
@@ -25937,6 +23676,7 @@ cdef class Library:
         cdef _c_CK_MECHANISM_PTR _pb_a1
         cdef _c_CK_OBJECT_HANDLE _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_ATTRIBUTE_PTR _pb_a5
         cdef _c_CK_ULONG _pb_a6
@@ -25947,8 +23687,10 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_ATTRIBUTE *_pb_m5 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_UnwrapKey _pb_fn = self._f_C_UnwrapKey
@@ -25979,17 +23721,7 @@ cdef class Library:
             if pWrappedKey is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pWrappedKey):
-                if PyBytes_CheckExact(pWrappedKey):
-                    _pb_v3.buf = PyBytes_AS_STRING(pWrappedKey)
-                    _pb_v3.len = PyBytes_GET_SIZE(pWrappedKey)
-                else:
-                    try:
-                        PyObject_GetBuffer(pWrappedKey, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pWrappedKey) must be a contiguous buffer, not ' + type(pWrappedKey).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pWrappedKey, 0, 0, "argument 4 (pWrappedKey)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pWrappedKey) or PyTuple_CheckExact(pWrappedKey):
                     _pb_s3 = list(pWrappedKey)
@@ -26151,12 +23883,15 @@ cdef class Library:
         'C_SeedRandom($self, hSession, pSeed, /)\n--\n\nC_SeedRandom(hSession: int, pSeed: _Buffer | None, /) -> None\n\nC: CK_RV C_SeedRandom(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pSeed, CK_ULONG ulSeedLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SeedRandom _pb_fn = self._f_C_SeedRandom
@@ -26173,17 +23908,7 @@ cdef class Library:
             if pSeed is None:
                 _pb_a1 = NULL
             elif PyObject_CheckBuffer(pSeed):
-                if PyBytes_CheckExact(pSeed):
-                    _pb_v1.buf = PyBytes_AS_STRING(pSeed)
-                    _pb_v1.len = PyBytes_GET_SIZE(pSeed)
-                else:
-                    try:
-                        PyObject_GetBuffer(pSeed, &_pb_v1, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 2 (pSeed) must be a contiguous buffer, not ' + type(pSeed).__name__) from None
-                    _pb_h1 = True
-                _pb_a1 = <_c_CK_BYTE_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len
+                _pb_t1 = _pb_buffer_in(pSeed, 0, 0, "argument 2 (pSeed)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
                 if PyList_CheckExact(pSeed) or PyTuple_CheckExact(pSeed):
                     _pb_s1 = list(pSeed)
@@ -26415,34 +24140,23 @@ cdef class Library:
     def C_GetInterface(self, pInterfaceName, pVersion, flags, /):
         'C_GetInterface($self, pInterfaceName, pVersion, flags, /)\n--\n\nC_GetInterface(pInterfaceName: _WritableBuffer | Pointer | None, pVersion: CK_VERSION | None, flags: int, /) -> CK_INTERFACE | None\n\nC: CK_RV C_GetInterface(CK_UTF8CHAR_PTR pInterfaceName, CK_VERSION_PTR pVersion, CK_INTERFACE_PTR_PTR ppInterface, CK_FLAGS flags);'
         cdef _c_CK_UTF8CHAR_PTR _pb_a0
+        cdef object _pb_t0
         cdef _c_CK_VERSION_PTR _pb_a1
         cdef _c_CK_INTERFACE_PTR_PTR _pb_a2
         cdef _c_CK_INTERFACE_PTR _pb_o2
         cdef _c_CK_FLAGS _pb_a3
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v0
         cdef bint _pb_h0 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetInterface _pb_fn = self._f_C_GetInterface
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetInterface"))
         try:
-            if pInterfaceName is None:
-                _pb_a0 = NULL
-            elif PyObject_CheckBuffer(pInterfaceName):
-                try:
-                    PyObject_GetBuffer(pInterfaceName, &_pb_v0, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__) from None
-                _pb_h0 = True
-                if <size_t>_pb_v0.len < sizeof(unsigned char):
-                    _pb_too_short("argument 1 (pInterfaceName)", sizeof(unsigned char), _pb_v0.len)
-                _pb_a0 = <_c_CK_UTF8CHAR_PTR>_pb_v0.buf
-            elif isinstance(pInterfaceName, Pointer) or isinstance(pInterfaceName, _pb_Record):
-                _pb_a0 = <_c_CK_UTF8CHAR_PTR>_pb_object_address(pInterfaceName, 'unsigned char *', "argument 1 (pInterfaceName)", "a writable contiguous buffer")
-            else:
-                raise TypeError('argument 1 (pInterfaceName) must be a writable contiguous buffer, not ' + type(pInterfaceName).__name__)
+            _pb_t0 = _pb_buffer_in(pInterfaceName, 5, sizeof(unsigned char), "argument 1 (pInterfaceName)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
             if pVersion is None:
                 _pb_a1 = NULL
@@ -26481,18 +24195,23 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_USER_TYPE _pb_a1
         cdef _c_CK_CHAR_PTR _pb_a2
+        cdef object _pb_t2
         cdef _c_CK_ULONG _pb_a3
         cdef _c_CK_UTF8CHAR_PTR _pb_a4
+        cdef object _pb_t4
         cdef _c_CK_ULONG _pb_a5
         cdef Py_ssize_t _pb_n2 = 0
         cdef Py_ssize_t _pb_n4 = 0
         cdef int _pb_status
         cdef _c_CK_CHAR *_pb_m2 = NULL
         cdef _c_CK_UTF8CHAR *_pb_m4 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v2
         cdef bint _pb_h2 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v4
         cdef bint _pb_h4 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_LoginUser _pb_fn = self._f_C_LoginUser
@@ -26516,17 +24235,7 @@ cdef class Library:
             if pPin is None:
                 _pb_a2 = NULL
             elif PyObject_CheckBuffer(pPin):
-                if PyBytes_CheckExact(pPin):
-                    _pb_v2.buf = PyBytes_AS_STRING(pPin)
-                    _pb_v2.len = PyBytes_GET_SIZE(pPin)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPin, &_pb_v2, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 3 (pPin) must be a contiguous buffer, not ' + type(pPin).__name__) from None
-                    _pb_h2 = True
-                _pb_a2 = <_c_CK_CHAR_PTR>_pb_v2.buf
-                _pb_n2 = _pb_v2.len
+                _pb_t2 = _pb_buffer_in(pPin, 0, 0, "argument 3 (pPin)", "a contiguous buffer", "", None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n2)
             else:
                 if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
                     _pb_s2 = list(pPin)
@@ -26549,17 +24258,7 @@ cdef class Library:
             if pUsername is None:
                 _pb_a4 = NULL
             elif PyObject_CheckBuffer(pUsername):
-                if PyBytes_CheckExact(pUsername):
-                    _pb_v4.buf = PyBytes_AS_STRING(pUsername)
-                    _pb_v4.len = PyBytes_GET_SIZE(pUsername)
-                else:
-                    try:
-                        PyObject_GetBuffer(pUsername, &_pb_v4, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pUsername) must be a contiguous buffer, not ' + type(pUsername).__name__) from None
-                    _pb_h4 = True
-                _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_v4.buf
-                _pb_n4 = _pb_v4.len
+                _pb_t4 = _pb_buffer_in(pUsername, 0, 0, "argument 4 (pUsername)", "a contiguous buffer", "", None, &_pb_v4, &_pb_h4, <void **>&_pb_a4, &_pb_n4)
             else:
                 if PyList_CheckExact(pUsername) or PyTuple_CheckExact(pUsername):
                     _pb_s4 = list(pUsername)
@@ -26686,10 +24385,13 @@ cdef class Library:
         'C_EncryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /)\n--\n\nC_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
+        cdef object _pb_t5
         cdef _c_CK_ULONG _pb_a6
         cdef _c_CK_BYTE_PTR _pb_a7
         cdef object _pb_b7
@@ -26702,12 +24404,16 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v5
         cdef bint _pb_h5 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptMessage _pb_fn = self._f_C_EncryptMessage
@@ -26721,22 +24427,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -26748,17 +24440,7 @@ cdef class Library:
             if pAssociatedData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pAssociatedData):
-                if PyBytes_CheckExact(pAssociatedData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pAssociatedData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pAssociatedData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
                     _pb_s3 = list(pAssociatedData)
@@ -26781,17 +24463,7 @@ cdef class Library:
             if pPlaintext is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pPlaintext):
-                if PyBytes_CheckExact(pPlaintext):
-                    _pb_v5.buf = PyBytes_AS_STRING(pPlaintext)
-                    _pb_v5.len = PyBytes_GET_SIZE(pPlaintext)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPlaintext, &_pb_v5, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 5 (pPlaintext) must be a contiguous buffer, not ' + type(pPlaintext).__name__) from None
-                    _pb_h5 = True
-                _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
-                _pb_n5 = _pb_v5.len
+                _pb_t5 = _pb_buffer_in(pPlaintext, 0, 0, "argument 5 (pPlaintext)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
             else:
                 if PyList_CheckExact(pPlaintext) or PyTuple_CheckExact(pPlaintext):
                     _pb_s5 = list(pPlaintext)
@@ -26870,17 +24542,22 @@ cdef class Library:
         'C_EncryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptMessageBegin _pb_fn = self._f_C_EncryptMessageBegin
@@ -26894,22 +24571,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -26921,17 +24584,7 @@ cdef class Library:
             if pAssociatedData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pAssociatedData):
-                if PyBytes_CheckExact(pAssociatedData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pAssociatedData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pAssociatedData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
                     _pb_s3 = list(pAssociatedData)
@@ -26979,8 +24632,10 @@ cdef class Library:
         'C_EncryptMessageNext($self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /)\n--\n\nC_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
         cdef object _pb_b5
@@ -26992,10 +24647,13 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptMessageNext _pb_fn = self._f_C_EncryptMessageNext
@@ -27009,22 +24667,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27036,17 +24680,7 @@ cdef class Library:
             if pPlaintextPart is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pPlaintextPart):
-                if PyBytes_CheckExact(pPlaintextPart):
-                    _pb_v3.buf = PyBytes_AS_STRING(pPlaintextPart)
-                    _pb_v3.len = PyBytes_GET_SIZE(pPlaintextPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pPlaintextPart, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pPlaintextPart) must be a contiguous buffer, not ' + type(pPlaintextPart).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pPlaintextPart, 0, 0, "argument 4 (pPlaintextPart)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pPlaintextPart) or PyTuple_CheckExact(pPlaintextPart):
                     _pb_s3 = list(pPlaintextPart)
@@ -27193,10 +24827,13 @@ cdef class Library:
         'C_DecryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /)\n--\n\nC_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
+        cdef object _pb_t5
         cdef _c_CK_ULONG _pb_a6
         cdef _c_CK_BYTE_PTR _pb_a7
         cdef object _pb_b7
@@ -27209,12 +24846,16 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v5
         cdef bint _pb_h5 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptMessage _pb_fn = self._f_C_DecryptMessage
@@ -27228,22 +24869,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27255,17 +24882,7 @@ cdef class Library:
             if pAssociatedData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pAssociatedData):
-                if PyBytes_CheckExact(pAssociatedData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pAssociatedData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pAssociatedData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
                     _pb_s3 = list(pAssociatedData)
@@ -27288,17 +24905,7 @@ cdef class Library:
             if pCiphertext is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pCiphertext):
-                if PyBytes_CheckExact(pCiphertext):
-                    _pb_v5.buf = PyBytes_AS_STRING(pCiphertext)
-                    _pb_v5.len = PyBytes_GET_SIZE(pCiphertext)
-                else:
-                    try:
-                        PyObject_GetBuffer(pCiphertext, &_pb_v5, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 5 (pCiphertext) must be a contiguous buffer, not ' + type(pCiphertext).__name__) from None
-                    _pb_h5 = True
-                _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
-                _pb_n5 = _pb_v5.len
+                _pb_t5 = _pb_buffer_in(pCiphertext, 0, 0, "argument 5 (pCiphertext)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
             else:
                 if PyList_CheckExact(pCiphertext) or PyTuple_CheckExact(pCiphertext):
                     _pb_s5 = list(pCiphertext)
@@ -27377,17 +24984,22 @@ cdef class Library:
         'C_DecryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptMessageBegin _pb_fn = self._f_C_DecryptMessageBegin
@@ -27401,22 +25013,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27428,17 +25026,7 @@ cdef class Library:
             if pAssociatedData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pAssociatedData):
-                if PyBytes_CheckExact(pAssociatedData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pAssociatedData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pAssociatedData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pAssociatedData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pAssociatedData) must be a contiguous buffer, not ' + type(pAssociatedData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
                     _pb_s3 = list(pAssociatedData)
@@ -27486,8 +25074,10 @@ cdef class Library:
         'C_DecryptMessageNext($self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /)\n--\n\nC_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
         cdef object _pb_b5
@@ -27499,10 +25089,13 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptMessageNext _pb_fn = self._f_C_DecryptMessageNext
@@ -27516,22 +25109,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27543,17 +25122,7 @@ cdef class Library:
             if pCiphertextPart is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pCiphertextPart):
-                if PyBytes_CheckExact(pCiphertextPart):
-                    _pb_v3.buf = PyBytes_AS_STRING(pCiphertextPart)
-                    _pb_v3.len = PyBytes_GET_SIZE(pCiphertextPart)
-                else:
-                    try:
-                        PyObject_GetBuffer(pCiphertextPart, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pCiphertextPart) must be a contiguous buffer, not ' + type(pCiphertextPart).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pCiphertextPart, 0, 0, "argument 4 (pCiphertextPart)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pCiphertextPart) or PyTuple_CheckExact(pCiphertextPart):
                     _pb_s3 = list(pCiphertextPart)
@@ -27700,8 +25269,10 @@ cdef class Library:
         'C_SignMessage($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
         cdef object _pb_b5
@@ -27712,10 +25283,13 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignMessage _pb_fn = self._f_C_SignMessage
@@ -27729,22 +25303,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27756,17 +25316,7 @@ cdef class Library:
             if pData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s3 = list(pData)
@@ -27838,11 +25388,14 @@ cdef class Library:
         'C_SignMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignMessageBegin _pb_fn = self._f_C_SignMessageBegin
@@ -27856,22 +25409,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27901,8 +25440,10 @@ cdef class Library:
         'C_SignMessageNext($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
         cdef object _pb_b5
@@ -27913,10 +25454,13 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignMessageNext _pb_fn = self._f_C_SignMessageNext
@@ -27930,22 +25474,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -27957,17 +25487,7 @@ cdef class Library:
             if pData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s3 = list(pData)
@@ -28107,10 +25627,13 @@ cdef class Library:
         'C_VerifyMessage($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
+        cdef object _pb_t5
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
@@ -28118,12 +25641,16 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v5
         cdef bint _pb_h5 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyMessage _pb_fn = self._f_C_VerifyMessage
@@ -28137,22 +25664,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -28164,17 +25677,7 @@ cdef class Library:
             if pData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s3 = list(pData)
@@ -28197,17 +25700,7 @@ cdef class Library:
             if pSignature is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pSignature):
-                if PyBytes_CheckExact(pSignature):
-                    _pb_v5.buf = PyBytes_AS_STRING(pSignature)
-                    _pb_v5.len = PyBytes_GET_SIZE(pSignature)
-                else:
-                    try:
-                        PyObject_GetBuffer(pSignature, &_pb_v5, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 5 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
-                    _pb_h5 = True
-                _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
-                _pb_n5 = _pb_v5.len
+                _pb_t5 = _pb_buffer_in(pSignature, 0, 0, "argument 5 (pSignature)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
             else:
                 if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
                     _pb_s5 = list(pSignature)
@@ -28262,11 +25755,14 @@ cdef class Library:
         'C_VerifyMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyMessageBegin _pb_fn = self._f_C_VerifyMessageBegin
@@ -28280,22 +25776,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -28325,10 +25807,13 @@ cdef class Library:
         'C_VerifyMessageNext($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
+        cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
+        cdef object _pb_t3
         cdef _c_CK_ULONG _pb_a4
         cdef _c_CK_BYTE_PTR _pb_a5
+        cdef object _pb_t5
         cdef _c_CK_ULONG _pb_a6
         cdef Py_ssize_t _pb_n3 = 0
         cdef Py_ssize_t _pb_n5 = 0
@@ -28336,12 +25821,16 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
         cdef _c_CK_BYTE *_pb_m5 = NULL
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v1
         cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v3
         cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
         cdef Py_buffer _pb_v5
         cdef bint _pb_h5 = False
+        cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyMessageNext _pb_fn = self._f_C_VerifyMessageNext
@@ -28355,22 +25844,8 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            if pParameter is None:
-                _pb_a1 = NULL
-                _pb_n1 = -1
-            elif PyObject_CheckBuffer(pParameter):
-                try:
-                    PyObject_GetBuffer(pParameter, &_pb_v1, PyBUF_WRITABLE)
-                except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                    raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__) from None
-                _pb_h1 = True
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_v1.buf
-                _pb_n1 = _pb_v1.len // 1
-            elif isinstance(pParameter, Pointer) or isinstance(pParameter, _pb_Record):
-                _pb_a1 = <_c_CK_VOID_PTR>_pb_object_address(pParameter, 'void *', "argument 2 (pParameter)", "a writable contiguous buffer")
-                _pb_n1 = -1
-            else:
-                raise TypeError('argument 2 (pParameter) must be a writable contiguous buffer, not ' + type(pParameter).__name__)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -28382,17 +25857,7 @@ cdef class Library:
             if pData is None:
                 _pb_a3 = NULL
             elif PyObject_CheckBuffer(pData):
-                if PyBytes_CheckExact(pData):
-                    _pb_v3.buf = PyBytes_AS_STRING(pData)
-                    _pb_v3.len = PyBytes_GET_SIZE(pData)
-                else:
-                    try:
-                        PyObject_GetBuffer(pData, &_pb_v3, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 4 (pData) must be a contiguous buffer, not ' + type(pData).__name__) from None
-                    _pb_h3 = True
-                _pb_a3 = <_c_CK_BYTE_PTR>_pb_v3.buf
-                _pb_n3 = _pb_v3.len
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
             else:
                 if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
                     _pb_s3 = list(pData)
@@ -28415,17 +25880,7 @@ cdef class Library:
             if pSignature is None:
                 _pb_a5 = NULL
             elif PyObject_CheckBuffer(pSignature):
-                if PyBytes_CheckExact(pSignature):
-                    _pb_v5.buf = PyBytes_AS_STRING(pSignature)
-                    _pb_v5.len = PyBytes_GET_SIZE(pSignature)
-                else:
-                    try:
-                        PyObject_GetBuffer(pSignature, &_pb_v5, PyBUF_SIMPLE)
-                    except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                        raise TypeError('argument 5 (pSignature) must be a contiguous buffer, not ' + type(pSignature).__name__) from None
-                    _pb_h5 = True
-                _pb_a5 = <_c_CK_BYTE_PTR>_pb_v5.buf
-                _pb_n5 = _pb_v5.len
+                _pb_t5 = _pb_buffer_in(pSignature, 0, 0, "argument 5 (pSignature)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
             else:
                 if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
                     _pb_s5 = list(pSignature)

@@ -658,6 +658,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -835,23 +853,103 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
-def _pb_callback_0(function):
-    # A C int (*)(struct node *, struct node *) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(_pb_at_node(<void *><size_t>(a0 or 0), None), _pb_at_node(<void *><size_t>(a1 or 0), None))
-            if type(result) is int and -2147483648 <= result <= 2147483647:
+# what makes a view of each record a closure's argument points to (see _pb_CallbackType)
+ctypedef object (*_pb_view_maker)(void *, object)
+cdef _pb_view_maker _pb_views[1]
+
+
+cdef object _pb_new_handle(void *ptr, type cls):
+    # A handle of class cls (None for NULL), owning nothing.
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = <Pointer>cls.__new__(cls)
+    obj._ptr = ptr
+    obj._owner = None
+    return obj
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_CallbackType:
+    # A C function pointer type whose values are made from Python callables by ctypes
+    # (libffi's closures, which take the GIL on any thread).  Called with a callable, it gives
+    # (the closure to keep alive, its address).  How the arguments reach the callable and its
+    # result returns to C is data, read by this one compiled class for every type:
+    #   _args, per argument: (0, None) as ctypes gives it; (1, t) a Pointer of type t;
+    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum
+    #   _ret: (0,) void; (1, lo, hi) an integer in range; (2,) a bool;
+    #     (3, cls or None, pointer type) an address C handed out; (4,) a float
+    cdef object _make
+    cdef tuple _args
+    cdef tuple _ret
+    cdef str _what
+    cdef object _failed
+    cdef bint _plain  # every argument as ctypes gives it: the arguments' tuple goes as it is
+
+    def __init__(self, make, tuple args, tuple ret, str what, failed):
+        self._make = make
+        self._args = args
+        self._plain = all(how[0] == 0 for how in args)
+        self._ret = ret
+        self._what = what
+        self._failed = failed
+
+    def __call__(self, function):
+        closure = self._make(_pb_Closure(self, function))
+        return closure, _ct.cast(closure, _ct.c_void_p).value
+
+    cdef object _arg(self, tuple how, object value):
+        cdef int kind = how[0]
+        if kind == 0:
+            return value
+        if kind == 4:
+            return (<dict>how[1]).get(value, value)
+        cdef void *address = <void *><size_t>(value or 0)
+        if kind == 1:
+            return _pb_new_pointer(address, how[1], None)
+        if kind == 2:
+            return _pb_new_handle(address, how[1])
+        return _pb_views[<int>how[1]](address, None)
+
+    cdef object _result(self, object result):
+        cdef int kind = self._ret[0]
+        if kind == 0:
+            return None
+        if kind == 1:
+            lo, hi = self._ret[1], self._ret[2]
+            if type(result) is int and lo <= result <= hi:
                 return result
-            return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
+            return _pb_index(result, self._what, lo, hi)
+        if kind == 2:
+            return _pb_bool(result, self._what)
+        if kind == 3:
+            return _pb_result_address(result, self._ret[1], self._ret[2], self._what)
+        return _pb_float(result, self._what)
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_Closure:
+    # What ctypes calls: the callable, with the arguments and the result converted by its type.
+    cdef _pb_CallbackType _type
+    cdef object _function
+
+    def __cinit__(self, _pb_CallbackType type_, function):
+        self._type = type_
+        self._function = function
+
+    def __call__(self, *args):
+        cdef _pb_CallbackType t = self._type
+        cdef Py_ssize_t i
+        try:
+            if t._plain:
+                return t._result(self._function(*args))
+            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i]) for i in range(len(args))]))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return t._failed
 
 
 cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) except? NULL:
@@ -937,6 +1035,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -997,6 +1143,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1274,7 +1435,7 @@ A new point holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_point))
 
     def __repr__(self):
-        return f"point(x={self.x!r}, y={self.y!r})"
+        return _pb_record_repr(self, "point", (('x', 0), ('y', 0), ))
 
     @property
     def x(self):
@@ -1381,7 +1542,7 @@ A new segment holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_segment))
 
     def __repr__(self):
-        return f"segment(from_={self.from_!r}, to={self.to!r}, label={self.label!r})"
+        return _pb_record_repr(self, "segment", (('from_', 0), ('to', 0), ('label', 0), ))
 
     @property
     def from_(self):
@@ -1499,7 +1660,7 @@ A new variant_as holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_ca_union_anonymous_at_records_h_18_5))
 
     def __repr__(self):
-        return f"variant_as(i={self.i!r}, d={self.d!r}, text={self.text!r})"
+        return _pb_record_repr(self, "variant_as", (('i', 0), ('d', 0), ('text', 0), ))
 
     @property
     def i(self):
@@ -1623,7 +1784,7 @@ A new variant holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_variant))
 
     def __repr__(self):
-        return f"variant(kind={self.kind!r}, as_={self.as_!r}, year={self.year!r}, month={self.month!r}, day={self.day!r})"
+        return _pb_record_repr(self, "variant", (('kind', 0), ('as_', 0), ('year', 0), ('month', 0), ('day', 0), ))
 
     @property
     def kind(self):
@@ -1761,7 +1922,7 @@ A new number holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cu_number))
 
     def __repr__(self):
-        return f"number(whole={self.whole!r}, real={self.real!r}, raw={self.raw!r})"
+        return _pb_record_repr(self, "number", (('whole', 0), ('real', 0), ('raw', 0), ))
 
     @property
     def whole(self):
@@ -1879,7 +2040,7 @@ A new message holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_message))
 
     def __repr__(self):
-        return f"message(length={self.length!r}, type={self.type!r})"
+        return _pb_record_repr(self, "message", (('length', 0), ('type', 0), ))
 
     @property
     def length(self):
@@ -1984,7 +2145,7 @@ A new node holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_node))
 
     def __repr__(self):
-        return f"node(next={_pb_ref_repr(self.next)}, prev={_pb_ref_repr(self.prev)}, value={self.value!r}, compare={self.compare!r})"
+        return _pb_record_repr(self, "node", (('next', 1), ('prev', 1), ('value', 0), ('compare', 0), ))
 
     @property
     def next(self):
@@ -2033,16 +2194,7 @@ A new node holding a copy of exactly sizeof bytes."""
 
     @compare.setter
     def compare(self, value):
-        cdef void *address
-        if value is not None and not isinstance(value, FunctionPointer) and callable(value):
-            # a closure calling it, kept with the record as a FunctionPointer assigned is
-            value, number = _pb_callback_0(value)
-            address = <void *><size_t>number
-        else:
-            address = _pb_function_pointer_value(value, 'int (*)(const struct node *, const struct node *)', "node.compare", "a callable, a FunctionPointer or None")
-        # copied as bytes: a Cython cast to the function pointer type would claim it may raise
-        memcpy(&self._ptr.compare, &address, sizeof(void *))
-        _pb_keep(self, <size_t>&self._ptr.compare, value)
+        _pb_set_function_pointer(self, &self._ptr.compare, value, _pb_callback_0, 'int (*)(const struct node *, const struct node *)', "node.compare")
 
 
 
@@ -2121,7 +2273,7 @@ A new matrix holding a copy of exactly sizeof bytes."""
         return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_matrix))
 
     def __repr__(self):
-        return f"matrix()"
+        return _pb_record_repr(self, "matrix", ())
 
 
 cdef matrix _pb_view_matrix(object owner, void *ptr):
@@ -2170,6 +2322,12 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
     if isinstance(record, matrix):
         return (<matrix>record)._ptr
     return NULL
+
+
+# ---- the function pointer types Python callables are made into -------------
+_pb_views[0] = _pb_at_node
+# int (*)(struct node *, struct node *)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_void_p), ((3, 0), (3, 0)), (1, -2147483648, 2147483647), 'the result of a callback int (*)(struct node *, struct node *)', 0)
 
 
 # ---- functions ---------------------------------------------------------

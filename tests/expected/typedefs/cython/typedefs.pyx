@@ -628,6 +628,24 @@ cdef void *_pb_function_pointer_value(object value, str ctype, str what, str wan
     return (<FunctionPointer>value)._ptr
 
 
+cdef int _pb_set_function_pointer(object record, void *member, object value, object factory, str ctype, str what) except -1:
+    # Stores at member, a function pointer field of record, what C is given for value: a new
+    # closure (made by factory; None: the field's type takes no callable) calling a callable,
+    # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
+    cdef void *address
+    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+        value, number = factory(value)
+        address = <void *><size_t>number
+    elif factory is not None:
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
+    else:
+        address = _pb_function_pointer_value(value, ctype, what)
+    # copied as bytes: a Cython cast to the function pointer type would claim it may raise
+    memcpy(member, &address, sizeof(void *))
+    _pb_keep(record, <size_t>member, value)
+    return 0
+
+
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
 
 
@@ -805,40 +823,98 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
-def _pb_callback_0(function):
-    # A C int (*)(int, int) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
-        try:
-            result = function(a0, a1)
-            if type(result) is int and -2147483648 <= result <= 2147483647:
+cdef object _pb_new_handle(void *ptr, type cls):
+    # A handle of class cls (None for NULL), owning nothing.
+    if ptr == NULL:
+        return None
+    cdef Pointer obj = <Pointer>cls.__new__(cls)
+    obj._ptr = ptr
+    obj._owner = None
+    return obj
+
+
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_CallbackType:
+    # A C function pointer type whose values are made from Python callables by ctypes
+    # (libffi's closures, which take the GIL on any thread).  Called with a callable, it gives
+    # (the closure to keep alive, its address).  How the arguments reach the callable and its
+    # result returns to C is data, read by this one compiled class for every type:
+    #   _args, per argument: (0, None) as ctypes gives it; (1, t) a Pointer of type t;
+    #     (2, cls) a handle of class cls; (3, i) a view made by _pb_views[i]; (4, members) an enum
+    #   _ret: (0,) void; (1, lo, hi) an integer in range; (2,) a bool;
+    #     (3, cls or None, pointer type) an address C handed out; (4,) a float
+    cdef object _make
+    cdef tuple _args
+    cdef tuple _ret
+    cdef str _what
+    cdef object _failed
+    cdef bint _plain  # every argument as ctypes gives it: the arguments' tuple goes as it is
+
+    def __init__(self, make, tuple args, tuple ret, str what, failed):
+        self._make = make
+        self._args = args
+        self._plain = all(how[0] == 0 for how in args)
+        self._ret = ret
+        self._what = what
+        self._failed = failed
+
+    def __call__(self, function):
+        closure = self._make(_pb_Closure(self, function))
+        return closure, _ct.cast(closure, _ct.c_void_p).value
+
+    cdef object _arg(self, tuple how, object value):
+        cdef int kind = how[0]
+        if kind == 0:
+            return value
+        if kind == 4:
+            return (<dict>how[1]).get(value, value)
+        cdef void *address = <void *><size_t>(value or 0)
+        if kind == 1:
+            return _pb_new_pointer(address, how[1], None)
+        if kind == 2:
+            return _pb_new_handle(address, how[1])
+        raise AssertionError(how)
+
+    cdef object _result(self, object result):
+        cdef int kind = self._ret[0]
+        if kind == 0:
+            return None
+        if kind == 1:
+            lo, hi = self._ret[1], self._ret[2]
+            if type(result) is int and lo <= result <= hi:
                 return result
-            return _pb_index(result, 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
-        except BaseException as error:  # C cannot take it: kept for the call, C gets 0
-            global _pb_maybe_pending
-            _pb_callback_failed(error)
-            _pb_maybe_pending = True
-            return 0
-
-    closure = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_int32, _ct.c_int32)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return _pb_index(result, self._what, lo, hi)
+        if kind == 2:
+            return _pb_bool(result, self._what)
+        if kind == 3:
+            return _pb_result_address(result, self._ret[1], self._ret[2], self._what)
+        return _pb_float(result, self._what)
 
 
-def _pb_callback_1(function):
-    # A C void (*)(void *, unsigned long) calling function, made by ctypes (libffi's closures, which
-    # take the GIL on any thread): (the closure to keep alive, its address)
-    def trampoline(a0, a1):
+@cython.final
+@cython.auto_pickle(False)  # internal: never pickled
+cdef class _pb_Closure:
+    # What ctypes calls: the callable, with the arguments and the result converted by its type.
+    cdef _pb_CallbackType _type
+    cdef object _function
+
+    def __cinit__(self, _pb_CallbackType type_, function):
+        self._type = type_
+        self._function = function
+
+    def __call__(self, *args):
+        cdef _pb_CallbackType t = self._type
+        cdef Py_ssize_t i
         try:
-            function(_pb_new_pointer(<void *><size_t>(a0 or 0), 'void *', None), a1)
-            return None
-        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            if t._plain:
+                return t._result(self._function(*args))
+            return t._result(self._function(*[t._arg(<tuple>t._args[i], args[i]) for i in range(len(args))]))
+        except BaseException as error:  # C cannot take it: kept for the call, C gets the type's zero (or on_error's value)
             global _pb_maybe_pending
             _pb_callback_failed(error)
             _pb_maybe_pending = True
-            return None
-
-    closure = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64)(trampoline)
-    return closure, _ct.cast(closure, _ct.c_void_p).value
+            return t._failed
 
 
 cdef class _pb_TypedefFunctionPointer(FunctionPointer):
@@ -861,20 +937,7 @@ cdef class _pb_TypedefFunctionPointer(FunctionPointer):
         self._ctype = cls._pb_ctype
 
 
-class binary_op_ptr(_pb_TypedefFunctionPointer):
-    'A C int (*)(int, int) made from a Python callable: made once, passed where C takes a binary_op_ptr as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_0
-    _pb_ctype = 'int (*)(int, int)'
-
-
-class callback(_pb_TypedefFunctionPointer):
-    'A C void (*)(void *, unsigned long) made from a Python callable: made once, passed where C takes a callback as often as needed.'
-    __slots__ = ()
-    _pb_factory = _pb_callback_1
-    _pb_ctype = 'void (*)(void *, unsigned long)'
-
-
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_UserData:
     # What C is given for a user-data pointer beside a callable (see _pb_user_data_into):
     # the callable, the address the caller passed, and that as the callable is given it.
@@ -1028,6 +1091,54 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+    # The memory a buffer argument gives C, at *address, and its size in bytes at *length
+    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
+    #
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    held = None
+    if value is None:
+        address[0] = NULL
+        length[0] = -1
+        return None
+    if PyBytes_CheckExact(value) and not how & 1:
+        address[0] = PyBytes_AS_STRING(value)
+        length[0] = PyBytes_GET_SIZE(value)
+    elif how & 2 and isinstance(value, str):
+        held = _pb_encode(value, what)
+        address[0] = PyBytes_AS_STRING(held)
+        length[0] = PyBytes_GET_SIZE(held)
+    elif PyObject_CheckBuffer(value):
+        try:
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+        except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
+            raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
+    elif cells is not None and type(value) in cells:
+        address[0] = &(<_pb_Cell>value)._v
+        length[0] = -2
+        return None
+    elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
+        address[0] = _pb_object_address(value, ctype, what, wanted)
+        length[0] = -1
+        return None
+    else:
+        raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+    if <size_t>length[0] < min_size:
+        _pb_too_short(what, min_size, length[0])
+    return held
+
+
 # ---- what record classes check and keep for their pointer members ----------
 # A pointer member keeps what it was set to alive with the record, under the
 # member's address (_pb_keep); a value read from it (a view, a handle, a
@@ -1088,6 +1199,21 @@ cdef str _pb_ref_repr(object record):
     if record is None:
         return "None"
     return f"<{type(record).__name__} at {<size_t>_pb_record_memory(record, None):#x}>"
+
+
+cdef str _pb_record_repr(object record, str name, tuple fields):
+    # A record's repr, its fields by name: (name, how) -- 0 the value's repr, 1 a record a member
+    # points to (_pb_ref_repr), 2 elided (a union's text: its pointer may be another member's bytes).
+    # One compiled function for every record class.
+    parts = []
+    for field, how in fields:
+        if how == 2:
+            parts.append(f"{field}=...")
+        elif how == 1:
+            parts.append(f"{field}={_pb_ref_repr(getattr(record, field))}")
+        else:
+            parts.append(f"{field}={getattr(record, field)!r}")
+    return f"{name}({', '.join(parts)})"
 
 
 cdef int _pb_set_sizeof(type cls, size_t size) except -1:
@@ -1285,6 +1411,27 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
     return NULL
 
 
+# ---- the function pointer types Python callables are made into -------------
+# int (*)(int, int)
+_pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_int32, _ct.c_int32), ((0, None), (0, None)), (1, -2147483648, 2147483647), 'the result of a callback int (*)(int, int)', 0)
+# void (*)(void *, unsigned long)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_uint64), ((1, 'void *'), (0, None)), (0,), 'the result of a callback void (*)(void *, unsigned long)', None)
+
+
+class binary_op_ptr(_pb_TypedefFunctionPointer):
+    'A C int (*)(int, int) made from a Python callable: made once, passed where C takes a binary_op_ptr as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'int (*)(int, int)'
+
+
+class callback(_pb_TypedefFunctionPointer):
+    'A C void (*)(void *, unsigned long) made from a Python callable: made once, passed where C takes a callback as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_1
+    _pb_ctype = 'void (*)(void *, unsigned long)'
+
+
 # ---- functions ---------------------------------------------------------
 
 
@@ -1292,42 +1439,23 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 def sum_all(values, count, /):
     'sum_all(values, count, /)\n--\n\nsum_all(values: _Buffer | c_ulong | c_ulonglong | Pointer | None, count: int, /) -> int\n\nC: ulong_t sum_all(const ulong_t *values, size_t count);'
     cdef const _c_ulong_t *_pb_a0
+    cdef object _pb_t0
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
     cdef bint _pb_h0 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_ulong_t _pb_r
     try:
-        if values is None:
-            _pb_a0 = NULL
-            _pb_n0 = -1
-        elif PyBytes_CheckExact(values):
-            _pb_v0.buf = PyBytes_AS_STRING(values)
-            _pb_v0.len = PyBytes_GET_SIZE(values)
-            if <size_t>_pb_v0.len < sizeof(unsigned long):
-                _pb_too_short("argument 1 (values)", sizeof(unsigned long), _pb_v0.len)
-            _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 8
-        elif PyObject_CheckBuffer(values):
-            try:
-                PyObject_GetBuffer(values, &_pb_v0, PyBUF_SIMPLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 1 (values) must be a contiguous buffer or a c_ulong, not ' + type(values).__name__) from None
-            _pb_h0 = True
-            if <size_t>_pb_v0.len < sizeof(unsigned long):
-                _pb_too_short("argument 1 (values)", sizeof(unsigned long), _pb_v0.len)
-            _pb_a0 = <const _c_ulong_t *>_pb_v0.buf
-            _pb_n0 = _pb_v0.len // 8
-        elif type(values) is c_ulong or type(values) is c_ulonglong:
-            _pb_a0 = <const _c_ulong_t *>&(<_pb_Cell>values)._v
-            _pb_n0 = sizeof(unsigned long) // 8
-        elif isinstance(values, Pointer) or isinstance(values, _pb_Record):
-            _pb_a0 = <const _c_ulong_t *>_pb_object_address(values, 'unsigned long *', "argument 1 (values)", "a contiguous buffer or a c_ulong")
-            _pb_n0 = -1
+        if PyBytes_CheckExact(values) and <size_t>PyBytes_GET_SIZE(values) >= sizeof(unsigned long):
+            _pb_a0 = <const _c_ulong_t *>PyBytes_AS_STRING(values)
+            _pb_n = PyBytes_GET_SIZE(values)
         else:
-            raise TypeError('argument 1 (values) must be a contiguous buffer or a c_ulong, not ' + type(values).__name__)
+            _pb_t0 = _pb_buffer_in(values, 4, sizeof(unsigned long), "argument 1 (values)", "a contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_n0 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(count):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(count, &_pb_a1)
@@ -1393,26 +1521,17 @@ def each(cb, user_data, /):
     'each(cb, user_data, /)\n--\n\neach(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     cdef _c_callback _pb_a0
     cdef void *_pb_a1
+    cdef object _pb_t1
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v1
     cdef bint _pb_h1 = False
+    cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     try:
         if not _pb_takes_user_data(cb):
             _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
 
-        if user_data is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(user_data):
-            try:
-                PyObject_GetBuffer(user_data, &_pb_v1, PyBUF_WRITABLE)
-            except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
-                raise TypeError('argument 2 (user_data) must be a writable contiguous buffer, not ' + type(user_data).__name__) from None
-            _pb_h1 = True
-            _pb_a1 = <void *>_pb_v1.buf
-        elif isinstance(user_data, Pointer) or isinstance(user_data, _pb_Record):
-            _pb_a1 = <void *>_pb_object_address(user_data, 'void *', "argument 2 (user_data)", "a writable contiguous buffer")
-        else:
-            raise TypeError('argument 2 (user_data) must be a writable contiguous buffer, not ' + type(user_data).__name__)
+        _pb_t1 = _pb_buffer_in(user_data, 5, 0, "argument 2 (user_data)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
         with nogil:
