@@ -159,8 +159,10 @@ def build(config: BindingConfig, files: list[Path], out_dir: Path, backend: str 
     return modules[0]
 
 
-def _one(files: list[Path], suffix: str, what: str) -> Path:
-    found = [Path(f) for f in files if str(f).endswith(suffix)]
+def _one(files: list[Path], suffix: str, what: str, name: str | None = None) -> Path:
+    """The one file of ``files`` ending in ``suffix``; with ``name``, the one named ``name + suffix``
+    (a module named ``x_build`` has a wrapper ``x_build.py`` beside its builder ``x_build_build.py``)."""
+    found = [Path(f) for f in files if (Path(f).name == name + suffix if name else str(f).endswith(suffix))]
     if len(found) != 1:
         raise BuildError(f"expected one generated {what} among {[str(f) for f in files]}")
     return found[0]
@@ -174,7 +176,7 @@ def header_folders(config: BindingConfig) -> list[Path]:
 
 def _builder(files: list[Path], config: BindingConfig) -> Any:
     """The generated cffi builder ``<name>_build.py``, loaded."""
-    builder_file = _one(files, "_build.py", "cffi builder (_build.py)")
+    builder_file = _one(files, "_build.py", "cffi builder (_build.py)", config.name)
     spec = importlib.util.spec_from_file_location(f"_pegbind_builder_{config.name}", builder_file)
     if spec is None or spec.loader is None:
         raise BuildError(f"cannot load {builder_file}")
@@ -185,8 +187,8 @@ def _builder(files: list[Path], config: BindingConfig) -> Any:
 
 def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     """Compile the cffi out-of-line module ``_<name>_cffi`` from the generated ``<name>_build.py``."""
-    builder_file = _one(files, "_build.py", "cffi builder (_build.py)")
-    wrapper = _one([f for f in files if f != builder_file], ".py", "cffi wrapper module (.py)")
+    builder_file = _one(files, "_build.py", "cffi builder (_build.py)", config.name)
+    wrapper = _one(files, ".py", "cffi wrapper module (.py)", config.name)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     builder = _builder(files, config)

@@ -389,3 +389,16 @@ def test_at_most_on_a_length_the_caller_gives_is_refused(tmp_path):
     assert ("fill.h:1:5: warning: function 'fill' is not wrapped: parameter 1 (out): at_most bounds a length C "
             "writes back through a pointer, and 'n' is passed by value (the caller gives the size): drop at_most"
             ) in result.stderr
+
+
+@pytest.mark.slow
+def test_a_cffi_module_named_like_a_builder_builds(tmp_path):
+    # x_build.py (the wrapper) beside x_build_build.py (cffi's builder): each is found by its full name
+    (tmp_path / "m.h").write_text("int twice(int x);\n")
+    (tmp_path / "m.c").write_text('#include "m.h"\nint twice(int x) { return 2 * x; }\n')
+    result = run_pegbind("build", "m.h", "--source", "m.c", "--backend", "cffi", "--name", "x_build", "-o", "out",
+                         cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    done = subprocess.run([sys.executable, "-c", "import x_build; print(x_build.twice(21))"], cwd=tmp_path / "out",
+                          capture_output=True, text=True)
+    assert done.stdout == "42\n", done.stderr
