@@ -19,6 +19,9 @@ from conftest import compile_library, import_from, run_pegbind
 pytestmark = pytest.mark.slow
 
 BACKENDS = ("cython", "cffi", "ctypes")
+#: what these tests check is what the modules do, the optimiser only takes time (the Cython
+#: module of capi.h: 30 s at -O2); the conformance suite builds its modules as users do
+UNOPTIMISED = {"CFLAGS": "-O0"}
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +37,7 @@ def capi(request, capi_library, tmp_path_factory, repo_root):
     out = tmp_path_factory.mktemp(f"capi-{backend}")
     name = f"capi_{backend}"
     result = run_pegbind("build", str(repo_root / "tests" / "capi" / "capi.h"), "-l", "capi", "-L", str(capi_library),
-                         "--backend", backend, "--name", name, "-o", str(out))
+                         "--backend", backend, "--name", name, "-o", str(out), env=UNOPTIMISED)
     assert result.returncode == 0, result.stderr
     assert "capi.h" not in result.stderr, result.stderr  # nothing of the header is left out
     return import_from(out, name)
@@ -465,7 +468,7 @@ def owned(request, capi_library, tmp_path_factory, repo_root):
     out = tmp_path_factory.mktemp(f"capi-owned-{backend}")
     name = f"capi_owned_{backend}"
     result = run_pegbind("build", "-c", str(repo_root / "tests" / "capi" / "owned.toml"), "-L", str(capi_library),
-                         "--backend", backend, "--name", name, "-o", str(out))
+                         "--backend", backend, "--name", name, "-o", str(out), env=UNOPTIMISED)
     assert result.returncode == 0, result.stderr
     return import_from(out, name)
 

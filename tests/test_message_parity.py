@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -50,6 +52,9 @@ pytestmark = pytest.mark.slow
 
 PROBES = Path(__file__).resolve().parent / "conformance" / "messages.py"
 BACKENDS = ("cython", "cffi", "ctypes")
+#: the messages do not depend on the optimiser, which only takes time; the conformance
+#: libraries' modules are the conformance suite's own, built as users build them
+UNOPTIMISED = {"CFLAGS": "-O0"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +81,8 @@ def build_demo(backend: str, libraries: Path, out: Path) -> Target:
     config = BindingConfig(name=name, headers=(DEMO_HEADER,), link=("demo",), library_dirs=(libraries,),
                            backends=(backend,))
     binding = run_passes(demo_module(), config, get_target("linux-x86_64"))
-    build(config, generate(binding, config, backend=backend, out_dir=out), out)
+    with mock.patch.dict(os.environ, UNOPTIMISED):
+        build(config, generate(binding, config, backend=backend, out_dir=out), out)
     return Target(out, name, "demo")
 
 
@@ -85,7 +91,8 @@ def build_roles(backend: str, libraries: Path, out: Path) -> Target:
     config = dataclasses.replace(roles_config(), name=name, backends=(backend,))
     read = read_binding(config)
     binding = run_passes(read.module, config, read.target)
-    build(config, generate(binding, config, backend=backend, out_dir=out), out)
+    with mock.patch.dict(os.environ, UNOPTIMISED):
+        build(config, generate(binding, config, backend=backend, out_dir=out), out)
     return Target(out, name, "roles", ("--load", str(libraries / "libroles.so")))
 
 
@@ -94,7 +101,7 @@ def build_capi(backend: str, libraries: Path, out: Path) -> Target:
     capi = Path(__file__).resolve().parent / "capi"
     compile_library([capi / "capi.c"], libraries / "libcapi.so", "-Wall", "-Werror")
     result = run_pegbind("build", "-c", str(capi / "owned.toml"), "-L", str(libraries), "--backend", backend,
-                         "--name", name, "-o", str(out))
+                         "--name", name, "-o", str(out), env=UNOPTIMISED)
     assert result.returncode == 0, result.stderr
     return Target(out, name, "capi")
 
