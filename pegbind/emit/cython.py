@@ -580,8 +580,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         elif enum is not None:
             integer = integer_primitive(module, enum.ref, binding.target) or "int"
             anonymous.setdefault(place.root, []).append((enum, integer))
-    # Python callables C calls: one closure factory per function pointer type, its ctypes signature
-    # (the closures are ctypes', libffi's, which CPython carries: they need no user-data pointer)
+    # Python callables C calls: per function pointer type, the spec of a _pb_CallbackType, which
+    # makes closures of it (ctypes', libffi's, which CPython carries: they need no user-data pointer)
     callbacks: dict[str, dict[str, Any]] = {}
     speller = CtypesSpeller(binding)
     # the records a closure gives its callable views of: their view makers, by index
