@@ -783,13 +783,13 @@ cdef int _pb_set_function_pointer(object record, void *member, object value, obj
     # closure (made by factory; None: the field's type takes no callable) calling a callable,
     # a FunctionPointer's address, or NULL; kept alive with the record as C may call it later.
     cdef void *address
-    if factory is not None and value is not None and not isinstance(value, FunctionPointer) and callable(value):
+    if factory is None:
+        address = _pb_function_pointer_value(value, ctype, what)
+    elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         value, number = factory(value)
         address = <void *><size_t>number
-    elif factory is not None:
-        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
     else:
-        address = _pb_function_pointer_value(value, ctype, what)
+        address = _pb_function_pointer_value(value, ctype, what, "a callable, a FunctionPointer or None")
     # copied as bytes: a Cython cast to the function pointer type would claim it may raise
     memcpy(member, &address, sizeof(void *))
     _pb_keep(record, <size_t>member, value)
