@@ -140,7 +140,7 @@ class build_ext(_setuptools_build_ext):
         user's to fix); the config's ``sources`` are compiled as any extension's are,
         warnings and ``CFLAGS`` included.
         """
-        from .build import header_folders, link_arguments
+        from .build import header_folders, link_arguments, parallel_code_generation
 
         ext.include_dirs = [*ext.include_dirs, *(str(folder) for folder in header_folders(config))]
         ext.define_macros = [*ext.define_macros, *config.defines.items()]
@@ -152,11 +152,18 @@ class build_ext(_setuptools_build_ext):
         else:
             ext.libraries = [*ext.libraries, *config.link]
         quiet = ["/w"] if self.compiler.compiler_type == "msvc" else ["-w"]
+        parallel: list[str] = []
+        if self.compiler.compiler_type == "unix":
+            # GCC optimises the module's parts in parallel when it links them (see the function)
+            command = [*self.compiler.compiler_so, *ext.extra_compile_args]
+            parallel = parallel_code_generation(command[:1], command)
+            ext.extra_link_args = [*ext.extra_link_args, *parallel]
         objects = self.compiler.object_filenames([str(c_file)], output_dir=self.build_temp)
         if self.force or not os.path.exists(objects[0]) or os.path.getmtime(objects[0]) < os.path.getmtime(c_file):
             objects = self.compiler.compile(
                 [str(c_file)], output_dir=self.build_temp, macros=ext.define_macros + [(n,) for n in ext.undef_macros],
-                include_dirs=ext.include_dirs, debug=self.debug, extra_postargs=[*ext.extra_compile_args, *quiet],
+                include_dirs=ext.include_dirs, debug=self.debug,
+                extra_postargs=[*parallel, *ext.extra_compile_args, *quiet],
             )
         ext.sources = [_relative(source) for source in config.sources]
         ext.extra_objects = [*objects, *ext.extra_objects]

@@ -49,3 +49,41 @@ def test_cflags_come_after_pegbinds_own_flags(tmp_path, monkeypatch):
     assert command.index("-O0") > command.index("-O2") and "-g" in command
     # every library stays a dependency although the module refers to its functions weakly
     assert link_arguments(config) == ["-Wl,--push-state,--no-as-needed", "-lz", "-Wl,--pop-state"]
+
+
+def test_optimised_builds_let_gcc_share_the_work_between_cores(tmp_path, monkeypatch):
+    from pegbind.build import compiler_command
+
+    config = BindingConfig(name="m", headers=(tmp_path / "m.h",))
+    monkeypatch.setenv("CC", "gcc")
+    monkeypatch.delenv("CFLAGS", raising=False)
+    assert "-flto=auto" in compiler_command(config, tmp_path / "m.c", tmp_path / "m.so", [])
+    # unoptimised builds gain nothing from it, and $CFLAGS can refuse it
+    for flags in ("-O0", "-O3 -Og -g", "-fno-lto", "-flto=4 -fno-lto"):
+        monkeypatch.setenv("CFLAGS", flags)
+        assert "-flto=auto" not in compiler_command(config, tmp_path / "m.c", tmp_path / "m.so", []), flags
+    # a compiler that is not GCC is not given GCC's option
+    other = tmp_path / "other-cc"
+    other.write_text('#!/bin/sh\necho "clang version 16.0.6" >&2\n')
+    other.chmod(0o755)
+    monkeypatch.setenv("CC", str(other))
+    monkeypatch.delenv("CFLAGS")
+    assert "-flto=auto" not in compiler_command(config, tmp_path / "m.c", tmp_path / "m.so", [])
+
+
+def test_the_c_of_a_cython_module_asks_for_its_import_time_code_unoptimised(tmp_path):
+    import subprocess
+    import sys
+
+    from pegbind.build import COLD_CODE_HINT
+
+    pyx = tmp_path / "coldinit.pyx"
+    pyx.write_text("TABLE = {name: len(name) for name in ('a', 'bb', 'ccc')}\n\n"
+                   "def f(int a):\n    return a + TABLE['bb']\n")
+    header = tmp_path / "empty.h"
+    header.write_text("/* nothing */\n")
+    module = build(BindingConfig(name="coldinit", headers=(header,)), [pyx], tmp_path / "out")
+    assert (tmp_path / "out" / "coldinit.c").read_bytes().startswith(COLD_CODE_HINT)
+    ran = subprocess.run([sys.executable, "-c", "import coldinit; print(coldinit.f(40))"], cwd=module.parent,
+                         capture_output=True, text=True, check=True)
+    assert ran.stdout.strip() == "42"
