@@ -287,7 +287,12 @@ COLD_CODE_HINT = b"""\
 
 
 def _cythonize(command: list[str], files: list[Path], c_file: Path) -> None:
-    """Run Cython, then put :data:`COLD_CODE_HINT` first in the C file it wrote."""
+    """Run Cython, then put :data:`COLD_CODE_HINT` first in the C file it wrote.
+
+    The file of an earlier run goes first: with the hint before Cython's own first line, Cython
+    would take it for a file it did not write, and refuse to replace it.
+    """
+    c_file.unlink(missing_ok=True)
     _run(command, "cython", _pyx(files))
     c_file.write_bytes(COLD_CODE_HINT + c_file.read_bytes())
 

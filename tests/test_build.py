@@ -87,3 +87,16 @@ def test_the_c_of_a_cython_module_asks_for_its_import_time_code_unoptimised(tmp_
     ran = subprocess.run([sys.executable, "-c", "import coldinit; print(coldinit.f(40))"], cwd=module.parent,
                          capture_output=True, text=True, check=True)
     assert ran.stdout.strip() == "42"
+
+
+def test_a_changed_pyx_is_built_again_in_the_same_folder(tmp_path):
+    # the C file of the first build starts with pegbind's hint, not with Cython's own first line
+    header = tmp_path / "empty.h"
+    header.write_text("/* nothing */\n")
+    config = BindingConfig(name="again", headers=(header,))
+    pyx = tmp_path / "again.pyx"
+    pyx.write_text("def f():\n    return 1\n")
+    build(config, [pyx], tmp_path / "out")
+    pyx.write_text("def f():\n    return 2\n")
+    build(config, [pyx], tmp_path / "out")
+    assert b"return 2" in (tmp_path / "out" / "again.c").read_bytes()
