@@ -20,11 +20,11 @@ demo-small: setup
 
 # The slowest tests are listed at the end, to keep the whole run within its time budget.
 test: setup check
-	$(PY) -m pytest -n 2 -q --durations=15
+	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=15
 
 # The quick subset: everything except the compile-heavy tests.
 test-quick: setup
-	$(PY) -m pytest -n 2 -q -m "not slow"
+	$(PY) -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 # Lint and type-check the package (its runtime sources included); `make test` runs it first.
 check: setup

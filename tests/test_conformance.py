@@ -92,7 +92,7 @@ from typing import Any, Callable
 
 import pytest
 
-from conftest import import_from
+from conftest import exclusively, import_from, session_folder
 
 from pegbind.config import load_config
 from pegbind.pipeline import build_extension
@@ -101,13 +101,22 @@ pytestmark = pytest.mark.slow
 
 CONF = Path(__file__).resolve().parent / "conformance"
 
+def one_worker(backend: str, kind: str) -> pytest.MarkDecorator:
+    """The tests of one built binding run on one pytest-xdist worker (``--dist loadgroup``): the
+    others then neither build it nor wait for it (see build_binding)."""
+    return pytest.mark.xdist_group(f"conformance-{backend}-{kind}")
+
+
 #: every (backend, configuration) the suite runs; marks per pair go here
 CASES = [
-    pytest.param((backend, kind), id=f"{backend}-{kind}")
+    pytest.param((backend, kind), id=f"{backend}-{kind}", marks=one_worker(backend, kind))
     for backend in ("cython", "cffi", "ctypes")
     for kind in ("link", "dynamic")
 ]
-BACKEND_CASES = [pytest.param(backend, id=backend) for backend in ("cython", "cffi", "ctypes")]
+DYNAMIC_CASES = [pytest.param(backend, id=backend, marks=one_worker(backend, "dynamic"))
+                 for backend in ("cython", "cffi", "ctypes")]
+LINKED_CASES = [pytest.param(backend, id=backend, marks=one_worker(backend, "link"))
+                for backend in ("cython", "cffi", "ctypes")]
 
 
 # --------------------------------------------------------------------------
@@ -116,23 +125,26 @@ BACKEND_CASES = [pytest.param(backend, id=backend) for backend in ("cython", "cf
 
 @pytest.fixture(scope="session")
 def conf_libraries(tmp_path_factory) -> dict[str, Path]:
-    """instance name -> the built libconf.so (each in its own folder); "empty" lacks every symbol."""
-    root = tmp_path_factory.mktemp("libconf")
-    built = {}
-    for instance in ("linked", "alpha", "beta"):
-        folder = root / instance
-        folder.mkdir()
-        target = folder / "libconf.so"
-        subprocess.run(
-            ["gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-O1", f'-DCONF_INSTANCE="{instance}"',
-             str(CONF / "conf.c"), "-o", str(target)],
-            check=True,
-        )
-        built[instance] = target
-    empty_source = root / "empty.c"
-    empty_source.write_text("int conf_unrelated(void) { return 0; }\n")
+    """instance name -> the built libconf.so (each in its own folder); "empty" lacks every symbol.
+
+    Built once for the session's workers, as the bindings are (see build_binding), whose run
+    paths point here."""
+    root = session_folder(tmp_path_factory, "libconf")
+    built = {instance: root / instance / "libconf.so" for instance in ("linked", "alpha", "beta")}
     built["empty"] = root / "libempty.so"
-    subprocess.run(["gcc", "-shared", "-fPIC", str(empty_source), "-o", str(built["empty"])], check=True)
+    with exclusively(root):
+        if not (root / "done").exists():
+            for instance in ("linked", "alpha", "beta"):
+                built[instance].parent.mkdir(exist_ok=True)
+                subprocess.run(
+                    ["gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-O1",
+                     f'-DCONF_INSTANCE="{instance}"', str(CONF / "conf.c"), "-o", str(built[instance])],
+                    check=True,
+                )
+            empty_source = root / "empty.c"
+            empty_source.write_text("int conf_unrelated(void) { return 0; }\n")
+            subprocess.run(["gcc", "-shared", "-fPIC", str(empty_source), "-o", str(built["empty"])], check=True)
+            (root / "done").touch()
     return built
 
 
@@ -148,8 +160,12 @@ class Built:
 
 @pytest.fixture(scope="session")
 def build_binding(conf_libraries, tmp_path_factory) -> Callable[[str, str], Built]:
-    """Build (once) the binding of ``conf_<kind>.toml`` for ``backend``; failures are remembered too."""
+    """Build (once) the binding of ``conf_<kind>.toml`` for ``backend``; failures are remembered too.
+
+    Once for the whole session, not per worker: the pytest-xdist workers share the folders, and a
+    lock lets the first build while another that needs the same binding waits and uses it."""
     results: dict[tuple[str, str], Built | BaseException] = {}
+    shared = session_folder(tmp_path_factory, "conformance-builds")
 
     def build(backend: str, kind: str) -> Built:
         key = (backend, kind)
@@ -160,9 +176,13 @@ def build_binding(conf_libraries, tmp_path_factory) -> Callable[[str, str], Buil
             if kind == "link":
                 changes["library_dirs"] = (conf_libraries["linked"].parent,)
             config = dataclasses.replace(config, **changes)
-            folder = tmp_path_factory.mktemp(name)
+            folder = shared / name
             try:
-                build_extension(config, out_dir=folder)
+                with exclusively(folder):
+                    done = Path(f"{folder}.done")
+                    if not done.exists():
+                        build_extension(config, out_dir=folder)
+                        done.touch()
                 results[key] = Built(backend, kind, name, folder)
             except Exception as exc:  # noqa: BLE001 - reported on every test of this pair
                 results[key] = exc
@@ -204,7 +224,7 @@ def api(request, build_binding, conf_libraries) -> Api:
     return Api(backend, kind, mod, mod.load(str(conf_libraries["alpha"])), "alpha")
 
 
-@pytest.fixture(params=BACKEND_CASES)
+@pytest.fixture(params=DYNAMIC_CASES)
 def dynamic(request, build_binding) -> Any:
     """The dynamic binding module of one backend."""
     key = (request.param, "dynamic")
@@ -214,7 +234,7 @@ def dynamic(request, build_binding) -> Any:
     return _imported[key]
 
 
-@pytest.fixture(params=BACKEND_CASES)
+@pytest.fixture(params=LINKED_CASES)
 def linked(request, build_binding) -> Any:
     """The link-time binding module of one backend."""
     key = (request.param, "link")

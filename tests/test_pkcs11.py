@@ -15,10 +15,11 @@ import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, exclusively, session_folder
 
 sys.path.insert(0, str(EXAMPLES / "pkcs11"))
 from softhsm_session import (  # noqa: E402  (examples/pkcs11, added just above)
@@ -35,6 +36,16 @@ FAMILIES = ("nss", "softhsm")
 BACKENDS = ("cython", "cffi", "ctypes")
 COMBINATIONS = [(family, backend) for backend in BACKENDS for family in FAMILIES]
 IDS = [f"{family}-{backend}" for family, backend in COMBINATIONS]
+
+
+def _one_worker(family: str, backend: str) -> pytest.MarkDecorator:
+    """The tests of one built module run on one pytest-xdist worker (``--dist loadgroup``): the
+    others then neither build it nor wait for it."""
+    return pytest.mark.xdist_group(f"pkcs11-{family}-{backend}")
+
+
+PAIRS = [pytest.param(family, backend, id=f"{family}-{backend}", marks=_one_worker(family, backend))
+         for family, backend in COMBINATIONS]
 
 
 def _backend_offered(backend: str) -> bool:
@@ -54,18 +65,26 @@ def softhsm(tmp_path_factory) -> SoftHSMHome:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """(family, backend) -> the imported generated module, built on first use."""
+    """(family, backend) -> the imported generated module, built on first use.
+
+    Once for the whole session, not per worker: the pytest-xdist workers share the folders, and
+    a lock lets the first build while another that needs the same module waits and imports it."""
     cache: dict[tuple[str, str], object] = {}
+    shared = session_folder(tmp_path_factory, "pkcs11-builds")
 
     def get(family: str, backend: str):
         if not _backend_offered(backend):
             pytest.skip(f"pegbind has no {backend!r} backend yet")
         if (family, backend) not in cache:
             name = f"pkcs11_{family}_{backend}"
-            out = tmp_path_factory.mktemp(name)
+            out = shared / name
             try:
-                # -O0: the tests check behaviour; gcc -O2 takes 90 s on the Cython module alone
-                build_module(out, backend=backend, family=family, name=name, cflags="-O0")
+                with exclusively(out):
+                    done = Path(f"{out}.done")
+                    if not done.exists():
+                        # -O0: the tests check behaviour; gcc -O2 takes 90 s on the Cython module alone
+                        build_module(out, backend=backend, family=family, name=name, cflags="-O0")
+                        done.touch()
                 cache[family, backend] = import_module(out, name)
             except Exception as exc:  # remembered: every test of this pair reports the same build error
                 cache[family, backend] = exc
@@ -95,7 +114,7 @@ def libraries(built, softhsm):
         lib.C_Finalize()
 
 
-@pytest.fixture(params=COMBINATIONS, ids=IDS)
+@pytest.fixture(params=[pytest.param(pair, id=name, marks=_one_worker(*pair)) for pair, name in zip(COMBINATIONS, IDS)])
 def loaded(request, libraries):
     return libraries(*request.param)
 
@@ -266,7 +285,7 @@ def test_bad_python_arguments_raise_before_reaching_c(loaded):
 # ---- 3. two SoftHSM instances at once ---------------------------------------------
 
 
-@pytest.mark.parametrize("family, backend", COMBINATIONS, ids=IDS)
+@pytest.mark.parametrize("family, backend", PAIRS)
 def test_two_softhsm_instances_keep_separate_state(built, softhsm, tmp_path, family, backend):
     p11 = built(family, backend)
     homes = {label: SoftHSMHome.create(tmp_path / label) for label in ("alpha", "beta")}
@@ -374,7 +393,7 @@ def test_threads_digest_concurrently_with_separate_sessions(loaded):
 # ---- the configuration covers the whole standard ------------------------------------
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", [pytest.param(f, id=f, marks=_one_worker(f, "cython")) for f in FAMILIES])
 def test_every_standard_function_is_wrapped(built, family):
     p11 = built(family, "cython")
     lib_class = p11.Library if hasattr(p11, "Library") else None
