@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from front_end_scaling import write_block
+from front_end_scaling import publish
 from generate_speed import locate, pkg_config_flags
 from parse_speed import bytecode_env, percentile
 
@@ -93,9 +93,7 @@ def main() -> int:
             lines.append(row)
             print(row, flush=True)
     lines.append("")
-    print("\n".join(lines))
-    if args.write_readme:
-        write_block(BEGIN, END, SECTION_HEAD + "\n", lines)
+    publish(lines, args.write_readme, BEGIN, END, SECTION_HEAD + "\n")
     return 0
 
 

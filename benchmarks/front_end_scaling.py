@@ -76,10 +76,6 @@ def table(title: str, unit: str, sizes: list[int], make: Callable[[int], str], f
     return lines + [""]
 
 
-def write_readme(lines: list[str]) -> None:
-    write_block(BEGIN, END, SECTION_HEAD, lines)
-
-
 def write_block(begin: str, end: str, section_head: str, lines: list[str]) -> None:
     """``lines`` between the markers ``begin`` and ``end`` of benchmarks/README.md (a new
     section headed ``section_head`` at its end when they are not there yet)."""
@@ -91,6 +87,14 @@ def write_block(begin: str, end: str, section_head: str, lines: list[str]) -> No
     else:
         text = text.rstrip("\n") + "\n\n" + section_head + "\n" + block + "\n"
     readme.write_text(text)
+
+
+def publish(lines: list[str], write_readme: bool, begin: str, end: str, section_head: str) -> None:
+    """Print a benchmark's ``lines``; with ``write_readme``, also put them into benchmarks/README.md
+    (see :func:`write_block`)."""
+    print("\n".join(lines))
+    if write_readme:
+        write_block(begin, end, section_head, lines)
 
 
 def main() -> int:
@@ -108,9 +112,7 @@ def main() -> int:
                        folder, args.rounds)
         lines += table("One long line of declarations", "KiB", [64, 128, 256, 512, 1024], long_line, folder,
                        args.rounds)
-    print("\n".join(lines))
-    if args.write_readme:
-        write_readme(lines)
+    publish(lines, args.write_readme, BEGIN, END, SECTION_HEAD)
     return 0
 
 

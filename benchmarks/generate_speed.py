@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from front_end_scaling import write_block
+from front_end_scaling import publish
 from parse_speed import bytecode_env, percentile, timed
 
 BEGIN = "<!-- generate_speed: begin (written by benchmarks/generate_speed.py) -->"
@@ -100,9 +100,7 @@ def main() -> int:
             lines.append(row)
             print(row, flush=True)
     lines.append("")
-    print("\n".join(lines))
-    if args.write_readme:
-        write_block(BEGIN, END, SECTION_HEAD + "\n", lines)
+    publish(lines, args.write_readme, BEGIN, END, SECTION_HEAD + "\n")
     return 0
 
 

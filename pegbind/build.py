@@ -31,7 +31,6 @@ Every module built is imported once in a fresh interpreter
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import importlib.util
 import json
@@ -50,6 +49,7 @@ from typing import Any
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import BuildError, Coord, Diagnostic
+from .toolchain import is_gcc, system_compiler
 
 #: what a build runs, and how long it took (``pegbind -v`` shows it)
 log = logging.getLogger("pegbind.build")
@@ -85,7 +85,7 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
 
     ``$CFLAGS`` come after pegbind's own flags, so they win (``-O0`` for a quick build).
     """
-    compiler = shlex.split(os.environ.get("CC") or "cc")
+    compiler = system_compiler()
     python_include = sysconfig.get_paths()["include"]
     flags = shlex.split(os.environ.get("CFLAGS", ""))
     command = [*compiler, "-shared", "-fPIC", "-O2", *parallel_code_generation(compiler, ["-O2", *flags]),
@@ -120,17 +120,7 @@ def parallel_code_generation(compiler: list[str], flags: list[str]) -> list[str]
         return []
     if [flag for flag in flags if flag.startswith(("-flto", "-fno-lto"))][-1:] == ["-fno-lto"]:
         return []
-    return ["-flto=auto"] if compiler and _is_gcc(tuple(compiler)) else []
-
-
-@functools.cache
-def _is_gcc(compiler: tuple[str, ...]) -> bool:
-    """Whether ``compiler -v`` says it is GCC (Clang says ``clang version``; others are not asked twice)."""
-    try:
-        result = subprocess.run([*compiler, "-v"], capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return "gcc version" in result.stderr
+    return ["-flto=auto"] if compiler and is_gcc(tuple(compiler)) else []
 
 
 def link_arguments(config: BindingConfig) -> list[str]:

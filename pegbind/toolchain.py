@@ -3,8 +3,8 @@
 Layer: infrastructure beside :mod:`pegbind.target`, read by the preprocessor
 (the compiler's own include folder: ``immintrin.h`` and the other
 intrinsics; the feature-test macros of ``pyconfig.h``), by the build (where
-the linker finds ``-l`` libraries) and by ``verify`` (which compiler is the
-oracle).  In: a target name.  Out: the compiler command for that target on
+the linker finds ``-l`` libraries; whether the compiler is GCC) and by
+``verify`` (which compiler is the oracle).  In: a target name.  Out: the compiler command for that target on
 this machine — the system compiler (``$CC``, else ``cc``) for the machine's
 own target, ``-m32`` for i386 on x86_64, Debian's cross compilers otherwise —
 and its search folders, read from one ``-print-search-dirs`` call and kept
@@ -50,6 +50,16 @@ def host_target() -> str | None:
 def system_compiler() -> list[str]:
     """The system C compiler as a command: ``$CC`` split like a shell word list, else ``cc``."""
     return shlex.split(os.environ.get("CC") or "cc")
+
+
+@functools.cache
+def is_gcc(command: tuple[str, ...]) -> bool:
+    """Whether the compiler ``command`` is GCC, as its ``-v`` says (Clang says ``clang version``)."""
+    try:
+        result = subprocess.run([*command, "-v"], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "gcc version" in result.stderr
 
 
 def compiler_for(target: str) -> list[str] | None:

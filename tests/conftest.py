@@ -96,6 +96,23 @@ def exclusively(path: Path) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def first_to_make(path: Path) -> Iterator[bool]:
+    """Within, alone (see :func:`exclusively`): whether ``path`` is still to be made, by no worker of
+    the session yet; made it is when the block ends without an exception."""
+    done = Path(f"{path}.done")
+    with exclusively(path):
+        needed = not done.exists()
+        yield needed
+        if needed:
+            done.touch()
+
+
+#: $CFLAGS for a module whose tests check what it does, which the optimiser does not change (it
+#: only takes time); the conformance, example and reproduction suites build as users do
+UNOPTIMISED = {"CFLAGS": "-O0"}
+
+
 @pytest.fixture(scope="session")
 def pegbind_wheel(tmp_path_factory) -> Path:
     """pegbind's wheel, built once a session from a copy of the checkout; returns its folder.

@@ -14,14 +14,11 @@ import gc
 
 import pytest
 
-from conftest import compile_library, import_from, run_pegbind
+from conftest import UNOPTIMISED, compile_library, import_from, run_pegbind
 
 pytestmark = pytest.mark.slow
 
 BACKENDS = ("cython", "cffi", "ctypes")
-#: what these tests check is what the modules do, the optimiser only takes time (the Cython
-#: module of capi.h: 30 s at -O2); the conformance suite builds its modules as users do
-UNOPTIMISED = {"CFLAGS": "-O0"}
 
 
 @pytest.fixture(scope="session")
@@ -951,7 +948,7 @@ def loaded(request, capi_library, tmp_path_factory, repo_root):
     out = tmp_path_factory.mktemp(f"capi-dynamic-{backend}")
     name = f"capi_dynamic_{backend}"
     result = run_pegbind("build", str(repo_root / "tests" / "capi" / "capi.h"), "--load", "dynamic",
-                         "--backend", backend, "--name", name, "-o", str(out), env={"CFLAGS": "-O0"})
+                         "--backend", backend, "--name", name, "-o", str(out), env=UNOPTIMISED)
     assert result.returncode == 0, result.stderr
     module = import_from(out, name)
     return module, module.load(str(capi_library / "libcapi.so"))

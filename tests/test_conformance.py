@@ -92,7 +92,7 @@ from typing import Any, Callable
 
 import pytest
 
-from conftest import exclusively, import_from, session_folder
+from conftest import first_to_make, import_from, session_folder
 
 from pegbind.config import load_config
 from pegbind.pipeline import build_extension
@@ -132,8 +132,8 @@ def conf_libraries(tmp_path_factory) -> dict[str, Path]:
     root = session_folder(tmp_path_factory, "libconf")
     built = {instance: root / instance / "libconf.so" for instance in ("linked", "alpha", "beta")}
     built["empty"] = root / "libempty.so"
-    with exclusively(root):
-        if not (root / "done").exists():
+    with first_to_make(root) as needed:
+        if needed:
             for instance in ("linked", "alpha", "beta"):
                 built[instance].parent.mkdir(exist_ok=True)
                 subprocess.run(
@@ -144,7 +144,6 @@ def conf_libraries(tmp_path_factory) -> dict[str, Path]:
             empty_source = root / "empty.c"
             empty_source.write_text("int conf_unrelated(void) { return 0; }\n")
             subprocess.run(["gcc", "-shared", "-fPIC", str(empty_source), "-o", str(built["empty"])], check=True)
-            (root / "done").touch()
     return built
 
 
@@ -178,11 +177,9 @@ def build_binding(conf_libraries, tmp_path_factory) -> Callable[[str, str], Buil
             config = dataclasses.replace(config, **changes)
             folder = shared / name
             try:
-                with exclusively(folder):
-                    done = Path(f"{folder}.done")
-                    if not done.exists():
+                with first_to_make(folder) as needed:
+                    if needed:
                         build_extension(config, out_dir=folder)
-                        done.touch()
                 results[key] = Built(backend, kind, name, folder)
             except Exception as exc:  # noqa: BLE001 - reported on every test of this pair
                 results[key] = exc

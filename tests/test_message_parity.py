@@ -34,7 +34,7 @@ from unittest import mock
 
 import pytest
 
-from conftest import compile_library, run_pegbind
+from conftest import UNOPTIMISED, compile_library, run_pegbind
 
 from clib.demo_model import HEADER as DEMO_HEADER, SOURCE as DEMO_SOURCE, demo_module
 from pegbind.build import build
@@ -52,9 +52,6 @@ pytestmark = pytest.mark.slow
 
 PROBES = Path(__file__).resolve().parent / "conformance" / "messages.py"
 BACKENDS = ("cython", "cffi", "ctypes")
-#: the messages do not depend on the optimiser, which only takes time; the conformance
-#: libraries' modules are the conformance suite's own, built as users build them
-UNOPTIMISED = {"CFLAGS": "-O0"}
 
 
 @dataclasses.dataclass(frozen=True)

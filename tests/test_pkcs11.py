@@ -15,11 +15,10 @@ import os
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, exclusively, session_folder
+from conftest import EXAMPLES, first_to_make, session_folder
 
 sys.path.insert(0, str(EXAMPLES / "pkcs11"))
 from softhsm_session import (  # noqa: E402  (examples/pkcs11, added just above)
@@ -79,12 +78,10 @@ def built(tmp_path_factory):
             name = f"pkcs11_{family}_{backend}"
             out = shared / name
             try:
-                with exclusively(out):
-                    done = Path(f"{out}.done")
-                    if not done.exists():
+                with first_to_make(out) as needed:
+                    if needed:
                         # -O0: the tests check behaviour; gcc -O2 takes 90 s on the Cython module alone
                         build_module(out, backend=backend, family=family, name=name, cflags="-O0")
-                        done.touch()
                 cache[family, backend] = import_module(out, name)
             except Exception as exc:  # remembered: every test of this pair reports the same build error
                 cache[family, backend] = exc

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import exclusively, run_pegbind, session_folder
+from conftest import UNOPTIMISED, exclusively, run_pegbind, session_folder
 
 pytestmark = pytest.mark.slow
 
@@ -112,7 +112,7 @@ def built(tmp_path_factory):
                     # -O0: what is tested is that the module builds and works; the optimiser only takes
                     # time (libxml2's Cython module: 80 s at -O2, 14 s at -O0)
                     result = run_pegbind("build", str(header), "-l", library.link, *flags, *extra, "--backend",
-                                         backend, "-o", str(out), env={"CFLAGS": "-O0"})
+                                         backend, "-o", str(out), env=UNOPTIMISED)
                     assert result.returncode == 0, result.stderr
                     done.write_text(result.stderr)
             cache[key] = Built(out, header.stem, done.read_text())
