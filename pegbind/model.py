@@ -49,8 +49,13 @@ PRIMITIVE_NAMES = frozenset(
         "float",
         "double",
         "long double",
+        "float _Complex",
+        "double _Complex",
+        "long double _Complex",
     }
 )
+#: The complex types (C11 6.2.5p11) by their real type: ``double _Complex`` is two ``double``.
+COMPLEX_PARTS = {"float _Complex": "float", "double _Complex": "double", "long double _Complex": "long double"}
 
 
 def _qualified(quals: tuple[str, ...], text: str) -> str:
@@ -101,7 +106,11 @@ class CType:
 
 @dataclass(frozen=True, slots=True)
 class Primitive(CType):
-    """An arithmetic type or ``void``; ``name`` is one of :data:`PRIMITIVE_NAMES`."""
+    """An arithmetic type or ``void``; ``name`` is one of :data:`PRIMITIVE_NAMES`.
+
+    A complex type is named with its real type first, ``double _Complex``, however the
+    header spells it (``_Complex double``, ``__complex__ double``, ``complex double``).
+    """
 
     name: str
     quals: tuple[str, ...] = ()
@@ -116,6 +125,11 @@ class Primitive(CType):
     @property
     def is_floating(self) -> bool:
         return self.name in ("float", "double", "long double")
+
+    @property
+    def is_complex(self) -> bool:
+        """True for ``float _Complex``, ``double _Complex`` and ``long double _Complex``."""
+        return self.name in COMPLEX_PARTS
 
     @property
     def is_unsigned(self) -> bool:

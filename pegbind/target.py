@@ -165,6 +165,9 @@ def _sizes(long: int, pointer: int, long_double: tuple[int, int], *,
         "long double": long_double,
         "pointer": (pointer, pointer),
     }
+    for part in ("float", "double", "long double"):  # a complex value is its real and imaginary parts
+        size, align = table[part]
+        table[f"{part} _Complex"] = (2 * size, align)
     if pointer == 8:
         table["__int128"] = (16, 16)
         table["unsigned __int128"] = (16, 16)
@@ -333,7 +336,7 @@ def integer_primitive(module: Module, ctype: CType, target: TargetInfo) -> str |
     if isinstance(resolved, RecordRef) and resolved.kind == "enum":
         enum = module.find_enum(resolved.key)
         return enum_type(module, enum, target) if enum is not None else "int"
-    if isinstance(resolved, Primitive) and not resolved.is_floating and not resolved.is_void:
+    if isinstance(resolved, Primitive) and not (resolved.is_floating or resolved.is_complex or resolved.is_void):
         return resolved.name
     return None
 

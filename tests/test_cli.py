@@ -145,6 +145,7 @@ def test_dump_preprocessed_has_line_markers(tmp_path):
 def test_what_a_backend_cannot_express_is_reported_not_dropped(tmp_path):
     (tmp_path / "wide.h").write_text(
         "__int128 wide_add(__int128 a, __int128 b);\nstruct wide { __int128 v; int tag; };\nint ok(int x);\n"
+        "int wide_tag(const struct wide *w);\nstruct wide *wide_get(void);\n"
     )
     warnings = []
     for backend in ("cython", "cffi", "ctypes"):
@@ -154,6 +155,11 @@ def test_what_a_backend_cannot_express_is_reported_not_dropped(tmp_path):
     assert "wide.h:1:10: warning: function 'wide_add' is not wrapped: parameter 1 (a): __int128 has no default Python conversion" in warnings
     assert "wide.h:2:8: warning: record 'struct wide' is not in the cffi module: cffi's C parser has no __int128" in warnings
     assert "wide.h:2:8: warning: record 'struct wide' is not in the ctypes module: ctypes has no 128-bit integer (__int128)" in warnings
+    # so are the functions needing the record, each saying so
+    for backend in ("cffi", "ctypes"):
+        for line, name in ((4, "wide_tag"), (5, "wide_get")):
+            assert any(w.startswith(f"wide.h:{line}:") and f"function '{name}' is not in the {backend} module: "
+                       in w and "struct wide" in w for w in warnings), (backend, name)
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,8 @@ INT = Primitive("int")
         (INT, "", "int"),
         (Primitive("unsigned long long"), "v", "unsigned long long v"),
         (Primitive("_Bool"), "flag", "bint flag"),
+        (Primitive("double _Complex"), "z", "double complex z"),
+        (Pointer(Primitive("long double _Complex", ("const",))), "", "const long double complex *"),
         (Pointer(Primitive("char", ("const",))), "s", "const char *s"),
         (Pointer(Primitive("char", ("const",))), "", "const char *"),
         (Pointer(Pointer(CHAR)), "argv", "char **argv"),

@@ -88,12 +88,38 @@ def test_builtin_va_list_is_an_unresolved_typedef_ref():
 
 
 def test_unsupported_types_are_diagnosed_and_skipped():
-    module = parse("typedef _Complex double cd; _Float128 f(void); int ok(void);")
+    module = parse("typedef _Complex int ci; _Float128 f(void); int ok(void);")
     assert headlines(module) == [
-        "t.h:1:9: warning: unsupported type: complex types have no binding",
-        "t.h:1:29: warning: unsupported type: _Float128 have no binding",
+        "t.h:1:9: warning: unsupported type: complex integer types (a GNU extension) have no binding",
+        "t.h:1:26: warning: unsupported type: _Float128 have no binding",
     ]
     assert [f.name for f in module.functions] == ["ok"]
+
+
+def test_complex_types_are_named_with_their_real_type_first_however_spelled():
+    module = clean("typedef _Complex double a; typedef double _Complex b; typedef __complex__ float c;"
+                   " typedef long double _Complex d; typedef _Complex e; typedef const float _Complex f;")
+    assert [t.type for t in module.typedefs] == [
+        Primitive("double _Complex"), Primitive("double _Complex"), Primitive("float _Complex"),
+        Primitive("long double _Complex"), Primitive("double _Complex"),  # GCC: a bare _Complex is double's
+        Primitive("float _Complex", ("const",)),
+    ]
+    assert module.typedef("d").type.to_c("x") == "long double _Complex x"
+
+
+def test_complex_functions_are_kept_as_written():
+    # the reproduction: both used to be left out, "complex types have no binding"
+    module = clean("void cscale(int n, float _Complex *x);\n"
+                   "double _Complex zdot(int n, const double _Complex *a);")
+    assert [f.to_c() for f in module.functions] == [
+        "void cscale(int n, float _Complex *x);",
+        "double _Complex zdot(int n, const double _Complex *a);",
+    ]
+
+
+def test_complex_of_an_integer_type_or_twice_is_diagnosed():
+    module = parse("typedef _Complex _Complex double twice;")
+    assert headlines(module) == ["t.h:1:18: error: duplicate '_Complex'"]
 
 
 # -- records ------------------------------------------------------------------

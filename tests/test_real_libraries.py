@@ -45,6 +45,9 @@ LIBRARIES = {
     "expat": Library("expat.h", "expat", "expat", "print(m.XML_ExpatVersion().decode())", r"expat_2\.\d+\.\d+"),
     "png": Library("png.h", "libpng", "png16", "print(m.png_access_version_number(), m.PNG_LIBPNG_VER)",
                    r"(\d+) \1"),
+    # the C library's own complex.h: C99 complex values by value
+    "complex": Library("complex.h", None, "m", "print(m.csqrt(-4), m.cabs(3 + 4j), m.conjf(1 + 0.5j))",
+                       r"2j 5\.0 \(1-0\.5j\)"),
     "uuid": Library("uuid/uuid.h", "uuid", "uuid", textwrap.dedent("""\
         raw, text = bytearray(16), bytearray(37)
         m.uuid_generate(raw)

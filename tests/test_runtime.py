@@ -186,6 +186,25 @@ def test_float_takes_what_pyfloat_asdouble_takes():
         rt._pb_float(1j, "f")
 
 
+def test_complex_takes_what_pycomplex_ascomplex_takes():
+    class Phase:
+        def __complex__(self):
+            return 2j
+
+    assert rt._pb_complex(1 - 1j, "z") == 1 - 1j
+    assert type(rt._pb_complex(1, "z")) is complex and rt._pb_complex(1, "z") == 1 + 0j
+    assert rt._pb_complex(Index(3), "z") == 3 + 0j
+    assert rt._pb_complex(Decimal("0.5"), "z") == 0.5 + 0j
+    assert rt._pb_complex(Phase(), "z") == 2j
+    # a string is never parsed, though complex() would
+    with pytest.raises(TypeError, match=r"^argument 1 \(z\) must be a complex number, not str$"):
+        rt._pb_complex("1+2j", "argument 1 (z)")
+    with pytest.raises(TypeError, match=r"^z must be a complex number, not NoneType$"):
+        rt._pb_complex(None, "z")
+    with pytest.raises(OverflowError):
+        rt._pb_complex(10 ** 400, "z")
+
+
 # ---- buffers ---------------------------------------------------------------
 
 

@@ -43,6 +43,7 @@ _PY_TYPES = {
     "int": "int",
     "bool": "bool",
     "float": "float",
+    "complex": "complex",
     "cstring": "str | _Buffer | None",
     "buffer": "_Buffer | Pointer | None",
     "writable_buffer": "_WritableBuffer | Pointer | None",

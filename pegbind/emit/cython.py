@@ -111,7 +111,7 @@ def cy_decl(ctype: CType, declarator: str = "") -> str:
         case Primitive() as primitive:
             if primitive.name in ("__int128", "unsigned __int128"):
                 raise SpellingError(f"Cython has no {primitive.name} type")
-            name = "bint" if primitive.name == "_Bool" else primitive.name
+            name = "bint" if primitive.name == "_Bool" else primitive.name.replace("_Complex", "complex")
             return join_declarator(_quals(primitive.quals) + name, declarator)
         case TypedefRef() as typedef:
             return join_declarator(_quals(typedef.quals) + cy_name(typedef.name), declarator)
@@ -150,6 +150,11 @@ def cy_function_decl(function: Function, param_names: tuple[str, ...] | None = N
     if function.variadic:
         params.append("...")
     return cy_decl(function.ret, f'{cy_name(function.name)} "{function.name}"({", ".join(params)})')
+
+
+def cy_primitive(name: str) -> str:
+    """The Cython spelling of the primitive type ``name`` (``double _Complex`` is ``double complex``)."""
+    return cy_decl(Primitive(name))
 
 
 def cy_can_spell(ctype: CType) -> bool:
@@ -265,9 +270,10 @@ def _converted_inputs(function: FunctionBinding) -> list[CType]:
     found: list[CType] = []
     for param in function.inputs:
         role = param.role.role
-        if role in ("in", "len") and param.kind in ("int", "float"):
+        if role in ("in", "len") and param.kind in ("int", "float", "complex"):
             found.append(param.c_type)
-        elif role in ("inout", "in-array") and param.kind in ("int", "float", "buffer") and param.element is not None:
+        elif (role in ("inout", "in-array") and param.kind in ("int", "float", "complex", "buffer")
+              and param.element is not None):
             found.append(param.element)
     return found
 
@@ -283,9 +289,10 @@ def _conversion_types(binding: BindingModel) -> list[CType]:
     found = [ctype for function in binding.functions for ctype in _converted_inputs(function)]
     for record in binding.records:
         for field in record.fields:
-            if field.kind == "float" or (field.kind == "int" and field.bit_range is None):
+            if field.kind in ("float", "complex") or (field.kind == "int" and field.bit_range is None):
                 found.append(field.ctype)
-            elif field.kind == "array" and field.element_kind in ("int", "float") and field.element is not None:
+            elif (field.kind == "array" and field.element_kind in ("int", "float", "complex")
+                  and field.element is not None):
                 found.append(field.element)
     return found
 
@@ -509,6 +516,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_sizeof": cy_sizeof,
     "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
+    "cy_primitive": cy_primitive,
     "table_member": table_member,
     "result_tuple": result_tuple,
     "cy_field_decl": cy_field_decl,
@@ -541,6 +549,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     classes = class_names(binding, binding.records)
     fields = {r.record.key: r.fields for r in binding.records}
     types = []
+    complex_typedefs = []
     for kind, key in binding.type_order:
         decl = module.get(kind, key)
         if isinstance(decl, Typedef):
@@ -549,6 +558,11 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             if isinstance(target, RecordRef) and target.tag is None and target.key == key:
                 continue
             if not cy_can_spell(target):
+                continue
+            resolved = module.resolve(target)
+            if isinstance(resolved, Primitive) and resolved.is_complex:
+                # Cython declares no typedef of a complex type extern: the module's own is the same C type
+                complex_typedefs.append(decl)
                 continue
         elif isinstance(decl, Enum) and not decl.members:
             continue
@@ -615,6 +629,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         # what a cell class's arg() passes: its type as C promotes it among extra arguments
         "cell_arg_types": {cell.py_name: speller.spell(Primitive(cell.promoted)) for cell in binding.cells},
         "types": types,
+        "complex_typedefs": complex_typedefs,
         "undeclared": binding.undeclared_types,
         "forward": forward,
         "fields": fields,

@@ -104,7 +104,7 @@ def arg_spec(binding: BindingModel, classes: dict[str, str], param: ParamBinding
     """A Python literal describing one input for the runtime ``_pb_fix`` function.
 
     ``(kind, label, ...)``: ``("int", label, lo, hi)``, ``("bool", label)``,
-    ``("float", label)``, ``("cstring", label)``, ``("buffer", label, min)``,
+    ``("float", label)``, ``("complex", label)``, ``("cstring", label)``, ``("buffer", label, min)``,
     ``("writable_buffer", label, min)``, ``("record", label, Class, nullable)``;
     a ``nonnull`` parameter's spec is wrapped as ``("nonnull", label, spec)``.
     """
@@ -119,7 +119,7 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind == "int":
         lo, hi = integer_range(binding.module, param.ctype, binding.target)
         return f"('int', {label}, {lo}, {hi})"
-    if kind in ("bool", "float", "cstring"):
+    if kind in ("bool", "float", "complex", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
         first = param.cells[0] if param.cells else ""
@@ -139,7 +139,7 @@ def _value_spec(classes: dict[str, str], kind: str, label: str, int_range: tuple
     """The spec of a value of ``kind`` named ``label`` (a literal): what :func:`input_spec` is made of."""
     if kind == "int" and int_range is not None:
         return f"('int', {label!r}, {int_range[0]}, {int_range[1]})"
-    if kind in ("bool", "float", "cstring"):
+    if kind in ("bool", "float", "complex", "cstring"):
         return f"('{kind}', {label!r})"
     if kind in ("record", "record_ptr", "handle"):
         return f"('record', {label!r}, {classes[key or '']}, {nullable})"
@@ -461,7 +461,13 @@ class WrapperWriter(ABC):
             return self.string_at(pointer)
         if kind == "enum":
             return f"_pb_members_{self.classes[key or '']}.get({pointer}, {pointer})"
+        if kind == "complex":
+            return self.complex_value(pointer)
         return pointer
+
+    def complex_value(self, value: str) -> str:
+        """Python's complex of a C complex value as the FFI gives it (a name): an expression."""
+        return value
 
     def out_result(self, p: ParamBinding, s: Slot, owner: str) -> tuple[list[str], str]:
         """(lines, the Python value) of an ``out``/``inout`` cell after the call."""

@@ -18,13 +18,18 @@ from .common import callable_annotation, py_literal, py_signature
 STUB_OUTPUT = ("python/module.pyi.jinja", ".pyi")
 
 _FIELD_TYPES = {
-    "int": "int", "bool": "bool", "float": "float", "char_array": "bytes", "byte_array": "bytes",
+    "int": "int", "bool": "bool", "float": "float", "complex": "complex", "char_array": "bytes", "byte_array": "bytes",
     "string": "bytes | None", "data_pointer": "Pointer | None", "function_pointer": "FunctionPointer | None",
 }
 #: What a field takes where that is not what it reads as (the stub gives it a property).
 _FIELD_SETTER_TYPES = {
     "char_array": "_Buffer", "byte_array": "_Buffer", "string": "str | _Buffer | None", "enum": "int",
 }
+
+
+def _item_type(binding: FieldBinding) -> str:
+    """The annotation of one item of an arithmetic array field."""
+    return binding.element_kind if binding.element_kind in ("float", "complex") else "int"
 
 
 def field_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
@@ -38,7 +43,7 @@ def field_annotation(binding: FieldBinding, classes: dict[str, str]) -> str:
     if binding.kind == "record_array":
         return f"list[{classes[binding.record_key or '']}]"
     if binding.kind == "array":
-        return "list[float]" if binding.element_kind == "float" else "list[int]"
+        return f"list[{_item_type(binding)}]"
     return _FIELD_TYPES[binding.kind]
 
 
@@ -47,7 +52,7 @@ def field_setter_annotation(binding: FieldBinding, classes: dict[str, str]) -> s
     if binding.kind == "record_array":
         return f"Sequence[{classes[binding.record_key or '']}]"
     if binding.kind == "array":
-        return "Sequence[float]" if binding.element_kind == "float" else "Sequence[int]"
+        return f"Sequence[{_item_type(binding)}]"
     if binding.kind == "handle":
         return f"{classes[binding.record_key or '']} | Pointer | None"
     if binding.kind == "data_pointer":

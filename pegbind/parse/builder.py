@@ -109,8 +109,9 @@ def _register_basic() -> None:
 
 _register_basic()
 _SIGNED_SPELLINGS = {"__signed__": "signed", "__signed": "signed"}
+_COMPLEX = ("_Complex", "__complex__")
 _UNSUPPORTED = {
-    "_Complex": "complex types", "__complex__": "complex types", "_Imaginary": "imaginary types",
+    "_Imaginary": "imaginary types",
     "_Float128": "_Float128", "_Float64x": "_Float64x", "_Float64": "_Float64", "_Float32x": "_Float32x",
     "_Float32": "_Float32", "_Float16": "_Float16", "__float128": "__float128", "__bf16": "__bf16",
     "_Decimal32": "decimal floating types", "_Decimal64": "decimal floating types",
@@ -124,6 +125,18 @@ def primitive_name(words: Sequence[Token]) -> str:
     for word, token in zip(spelled, words, strict=True):
         if word in _UNSUPPORTED:
             raise Dropped(f"unsupported type: {_UNSUPPORTED[word]} have no binding", token, "warning")
+    complex_words = [token for word, token in zip(spelled, words, strict=True) if word in _COMPLEX]
+    if complex_words:
+        if len(complex_words) > 1:
+            raise Dropped("duplicate '_Complex'", complex_words[1])
+        real = [word for word in spelled if word not in _COMPLEX]
+        name = _BASIC.get(tuple(sorted(real))) if real else "double"  # GCC: a bare _Complex is double's
+        if name in ("float", "double", "long double"):
+            return f"{name} _Complex"
+        if name is None:
+            raise Dropped(f"invalid combination of type specifiers '{' '.join(w.text for w in words)}'", words[0])
+        raise Dropped("unsupported type: complex integer types (a GNU extension) have no binding",
+                      complex_words[0], "warning")
     name = _BASIC.get(tuple(sorted(spelled)))
     if name is None:
         raise Dropped(f"invalid combination of type specifiers '{' '.join(w.text for w in words)}'", words[0])
@@ -462,13 +475,16 @@ class ModuleBuilder:
         integer_sizes = {"QI": 1, "HI": 2, "SI": 4, "DI": 8, "TI": 16, "byte": 1,
                          "word": self.target.pointer_size, "pointer": self.target.pointer_size}
         floating = {"SF": "float", "DF": "double", "XF": "long double"}
+        complex_modes = {"SC": "float _Complex", "DC": "double _Complex", "XC": "long double _Complex"}
         resolved = self.resolve(ctype)
         if not isinstance(resolved, Primitive) or resolved.is_void:
             raise Dropped(f"mode({mode}) on the type '{ctype.to_c()}', which is not arithmetic", attribute.token)
         if mode in floating and resolved.is_floating:
             return Primitive(floating[mode], resolved.quals)
+        if mode in complex_modes and resolved.is_complex:
+            return Primitive(complex_modes[mode], resolved.quals)
         size = integer_sizes.get(mode)
-        if size is None or resolved.is_floating:
+        if size is None or resolved.is_floating or resolved.is_complex:
             raise Dropped(f"unsupported type: mode({mode}) has no binding", attribute.token, "warning")
         unsigned = resolved.is_unsigned or (resolved.name == "char" and not self.target.char_signed)
         candidates = ("char", "short", "int", "long", "long long", "__int128")

@@ -438,6 +438,8 @@ class Evaluator:
                               expr.token)
         if isinstance(resolved, RecordRef) and resolved.kind == "enum":
             prim = "int"
+        elif isinstance(resolved, Primitive) and resolved.is_complex:
+            raise NotConstant(f"a constant of the complex type '{target_type.to_c()}' has no binding", expr.token)
         elif isinstance(resolved, Primitive):
             prim = resolved.name
         else:

@@ -48,6 +48,8 @@ if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it on
 #: How a value crosses the boundary:
 #:
 #: * ``int`` / ``bool`` / ``float`` — arithmetic values (enums are ``int`` going in);
+#: * ``complex`` — a C99 complex type: Python ``complex`` (an ``int``, a ``float`` or
+#:   anything with ``__complex__`` going in);
 #: * ``enum`` — an enum value coming out (a return, an ``out`` cell): the member of its
 #:   ``IntEnum`` class, or a plain ``int`` for a value that is no member;
 #: * ``cstring`` — ``const char *`` in: ``str`` (UTF-8), ``bytes`` or any buffer
@@ -71,13 +73,13 @@ if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it on
 #: * ``null`` — a ``null``-role parameter: not seen from Python, always NULL/0;
 #: * ``void`` — no value (returns only).
 ValueKind = Literal[
-    "int", "bool", "float", "enum", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
+    "int", "bool", "float", "complex", "enum", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
     "pointer", "string", "bytes", "null", "void", "callback",
 ]
 
 #: How a record field is presented (see :class:`FieldBinding`).
 FieldKind = Literal[
-    "int", "bool", "float", "enum", "char_array", "byte_array", "array", "record_array", "record", "string",
+    "int", "bool", "float", "complex", "enum", "char_array", "byte_array", "array", "record_array", "record", "string",
     "record_ptr", "data_pointer", "function_pointer", "handle",
 ]
 
@@ -395,7 +397,7 @@ class FieldBinding:
     record_key: str | None = None
     length: int | None = None  #: array length
     element: CType | None = None  #: array element type
-    element_kind: str | None = None  #: ``int``/``bool``/``float`` for arithmetic arrays
+    element_kind: str | None = None  #: ``int``/``bool``/``float``/``complex`` for arithmetic arrays
     bit_width: int | None = None
     #: inclusive range accepted on assignment for bitfields (None: the C type's range)
     bit_range: tuple[int, int] | None = None
@@ -548,7 +550,7 @@ class CellBinding:
 class PointerElements:
     """What ``p[i]`` and ``p[start:stop]`` read through a ``Pointer`` of one C type.
 
-    ``kind``: ``int``/``bool``/``float`` (a number each), ``char`` (a character
+    ``kind``: ``int``/``bool``/``float``/``complex`` (a number each), ``char`` (a character
     type: ``p[i]`` is its code, 0 to 255, a slice is ``bytes``), ``enum`` (its
     member, an int for a value that is none), ``string`` (a pointer to
     characters: ``bytes`` up to the NUL, None for NULL).  C does not say how
@@ -558,9 +560,9 @@ class PointerElements:
     """
 
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
-    kind: Literal["int", "bool", "float", "char", "enum", "string"]
+    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string"]
     #: the C type an element is read as, one every backend spells: a cell type
-    #: (:data:`CELL_TYPES`), ``unsigned char`` or ``char *``
+    #: (:data:`CELL_TYPES`), ``float _Complex``, ``double _Complex``, ``unsigned char`` or ``char *``
     primitive: str
     enum_key: str | None = None  #: for ``enum``: the enum's key
 

@@ -66,7 +66,7 @@ class Unsupported(Exception):
 
 
 def _arithmetic(resolved: CType) -> str | None:
-    """``int``/``bool``/``float`` for an arithmetic type (enums are ``int``), else None."""
+    """``int``/``bool``/``float``/``complex`` for an arithmetic type (enums are ``int``), else None."""
     if isinstance(resolved, RecordRef) and resolved.kind == "enum":
         return "int"
     if isinstance(resolved, Primitive):
@@ -74,6 +74,8 @@ def _arithmetic(resolved: CType) -> str | None:
             return None
         if resolved.name == "_Bool":
             return "bool"
+        if resolved.is_complex:
+            return "complex"
         return "float" if resolved.is_floating else "int"
     return None
 
@@ -417,7 +419,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
     """What the elements of Pointers of each of the types ``pointers`` read as (see :class:`PointerElements`).
 
     Only element types every backend can read: the arithmetic types of the
-    cell classes, characters, enums with a class, pointers to characters.
+    cell classes, ``float``/``double _Complex``, characters, enums with a class,
+    pointers to characters.
     """
     cell_primitives = {primitive for _, primitive in CELL_TYPES}
     found: dict[str, PointerElements] = {}
@@ -439,6 +442,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             kind: Literal["int", "bool", "float"] = (
                 "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
             found[text] = PointerElements(text, kind, element.name)
+        elif isinstance(element, Primitive) and element.name in ("float _Complex", "double _Complex"):
+            found[text] = PointerElements(text, "complex", element.name)  # cffi has no long double's
         elif isinstance(element, Primitive) and element.name in _CHARS:
             found[text] = PointerElements(text, "char", "unsigned char")  # p[i] a code, a slice bytes
         elif isinstance(element, Pointer) and is_character(module, element.target):
@@ -760,9 +765,12 @@ def plan_function(
                          planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
             params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
-    if function.variadic and (ret_kind == "record" or any(p.kind == "record" and p.role.role == "in" for p in params)):
-        # a variadic call is made through libffi where a backend cannot spell it in C
+    by_value = {ret_kind, *(p.kind for p in params if p.role.role == "in")}
+    # a variadic call is made through libffi where a backend cannot spell it in C
+    if function.variadic and "record" in by_value:
         raise Unsupported("a variadic function taking or returning a record by value cannot be called yet")
+    if function.variadic and "complex" in by_value:  # libffi has no complex type
+        raise Unsupported("a variadic function taking or returning a complex value cannot be called yet")
     if returns_owner is not None:
         _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None

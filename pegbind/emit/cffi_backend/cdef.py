@@ -46,14 +46,15 @@ CFFI_KNOWN_TYPES = frozenset(
     uint_fast8_t uint_fast16_t uint_fast32_t uint_fast64_t""".split()
 )
 
-_UNSPELLABLE = ("__int128", "unsigned __int128")
+_UNSPELLABLE = ("__int128", "unsigned __int128", "long double _Complex")
 
 
 def unspellable(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> str | None:
-    """Why cffi's parser cannot read ``ctype`` (``__int128``, a compiler builtin type), or None."""
+    """Why cffi's parser cannot read ``ctype`` (``__int128``, ``long double _Complex``, a compiler
+    builtin type), or None."""
     match as_type(ctype):
         case Primitive(name=name):
-            return "cffi's C parser has no __int128" if name in _UNSPELLABLE else None
+            return f"cffi's C parser has no {name.replace('unsigned ', '')}" if name in _UNSPELLABLE else None
         case TypedefRef(name=name):
             typedef = module.find_typedef(name)
             if typedef is None:  # a compiler builtin (__builtin_va_list) unless cffi knows it
@@ -135,12 +136,25 @@ def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
     functions: dict[str, str] = {}
     for function in binding.functions:
         reason = unspellable(module, function.function.type)
+        if reason is None and binding.load == "dynamic":
+            reason = _abi_unpassable(module, function.function.type)
         if reason is None:
             keys = [p.record_key for p in function.params] + [function.ret.record_key]
             reason = next((f"it takes or returns {key}, which is not in it" for key in keys if key in records), None)
         if reason is not None:
             functions[function.function.name] = reason
     return records, functions
+
+
+def _abi_unpassable(module: Module, function: FunctionType) -> str | None:
+    """Why cffi's ABI mode cannot call a function of type ``function``, or None: libffi has no
+    complex type, so a complex value by value needs a compiled call (API mode)."""
+    for part in (function.ret, *(p.type for p in function.params)):
+        resolved = module.resolve(part)
+        if isinstance(resolved, Primitive) and resolved.is_complex:
+            return (f"cffi's ABI mode (load = \"dynamic\") cannot pass {resolved.name} by value: link at "
+                    "build time (API mode), or use the Cython or ctypes backend")
+    return None
 
 
 def cdef_field(module: Module, member: Field, indent: str = "    ") -> str:

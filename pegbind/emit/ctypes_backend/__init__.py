@@ -95,4 +95,6 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))
             for e in binding.pointer_elements
         },
+        # last: the complex types spelled by everything above
+        "complex_classes": sorted(speller.complex_classes.items()),
     }

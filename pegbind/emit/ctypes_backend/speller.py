@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import keyword
 
-from ...model import Array, CType, FunctionType, Pointer, Primitive, RecordRef, TypedefRef, assert_never
+from ...model import COMPLEX_PARTS, Array, CType, FunctionType, Pointer, Primitive, RecordRef, TypedefRef, assert_never
 from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
 from ...target import integer_primitive
 from ..pywrapper import UnspellableError
@@ -23,6 +23,13 @@ def ctypes_attr(name: str) -> str:
 
 
 _FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct.c_longdouble"}
+#: Where a complex value crosses a call as a structure of its two parts would (libffi knows no
+#: complex type): on x86-64 (SysV) each of float and double, not long double, which C returns in
+#: the x87 registers; on AArch64 all three (each a homogeneous aggregate of its parts).
+_COMPLEX_BY_VALUE = {
+    "linux-x86_64": ("float _Complex", "double _Complex"),
+    "linux-aarch64": ("float _Complex", "double _Complex", "long double _Complex"),
+}
 
 
 class CtypesSpeller:
@@ -37,6 +44,8 @@ class CtypesSpeller:
         self.module = binding.module
         self.target = binding.target
         self.struct_names: dict[str, str] = {}
+        #: the Structure class of each complex type spelled (its two parts), by name -> part type
+        self.complex_classes: dict[str, str] = {}
         for index, record in enumerate(r for r in self.module.records if not r.is_opaque):
             self.struct_names[record.key] = f"_S{index}"
 
@@ -57,13 +66,16 @@ class CtypesSpeller:
                     return "None"
                 if resolved.is_floating:
                     return _FLOATS[resolved.name]
+                if resolved.is_complex:
+                    part = COMPLEX_PARTS[resolved.name]
+                    name = f"_pb_c_{part.replace(' ', '')}_complex"
+                    self.complex_classes[name] = _FLOATS[part]
+                    return name
                 return self.integer(resolved.name)
             case RecordRef():
                 if resolved.kind == "enum":
                     return self.integer(integer_primitive(self.module, resolved, self.target) or "int")
-                if resolved.key not in self.struct_names:
-                    raise CtypesSpellingError(f"{resolved.to_c()} is opaque")
-                return self.struct_names[resolved.key]
+                return self.struct_name(resolved.key)
             case Pointer():
                 return "_ct.c_void_p"
             case Array():
@@ -93,16 +105,34 @@ class CtypesSpeller:
             case _:
                 assert_never(resolved)
 
+    def struct_name(self, key: str) -> str:
+        """The ctypes class of the record ``key``; CtypesSpellingError when the module has none."""
+        name = self.struct_names.get(key)
+        if name is None:
+            record = self.module.find_record(key)
+            opaque = record is None or record.is_opaque
+            raise CtypesSpellingError(f"{key} is opaque" if opaque else f"it needs {key}, which is not in it")
+        return name
+
+    def by_value(self, ctype: CType) -> str:
+        """:meth:`spell` for a value a call passes or returns: a complex type only where the
+        target's ABI passes it as the structure ctypes has for it."""
+        resolved = self.module.resolve(ctype)
+        if isinstance(resolved, Primitive) and resolved.is_complex:
+            if resolved.name not in _COMPLEX_BY_VALUE.get(self.target.name, ()):
+                raise CtypesSpellingError(f"ctypes cannot pass {resolved.name} by value on {self.target.name}")
+        return self.spell(ctype)
+
     def argtype(self, param: ParamBinding) -> str:
         if param.kind == "cstring":
             return "_ct.c_char_p"
         if param.kind in ("buffer", "writable_buffer"):
             return "_ct.c_void_p"
         if param.kind == "record_ptr":
-            return f"_ct.POINTER({self.struct_names[param.record_key or '']})"
-        return self.spell(param.ctype)
+            return f"_ct.POINTER({self.struct_name(param.record_key or '')})"
+        return self.by_value(param.ctype)
 
     def restype(self, binding: FunctionBinding) -> str:
         if binding.ret.kind == "string":
             return "_ct.c_char_p"
-        return self.spell(binding.function.ret)
+        return self.by_value(binding.function.ret)

@@ -160,6 +160,8 @@ class CtypesWriter(WrapperWriter):
             return self.bare_int(p.py_name, p.ctype)
         if self.bare and p.kind == "bool":
             return f"(1 if {p.py_name} else 0)"  # C reads a _Bool as 0 or 1, nothing else
+        if p.kind == "complex":  # the structure of its two parts (see CtypesSpeller.by_value)
+            return f"{self.speller.by_value(p.ctype)}({p.py_name}.real, {p.py_name}.imag)"
         if p.kind == "cstring":
             # a str is encoded here (without c_char_p, ctypes would pass it as a wide string)
             return f"{p.py_name} if {p.py_name}.__class__ is bytes else _pb_cstring({p.py_name}, {arg_label(p)!r})"
@@ -189,8 +191,14 @@ class CtypesWriter(WrapperWriter):
             return [f"{cell} = _pb_new({cls})", f"{cell}._s = {struct} = {self.elem(p)}()"], struct
         if not inout:
             return [f"{cell} = {self.elem(p)}()"], f"_ct.byref({cell})"
-        value = f"None if {name} is None else {name}._h" if p.kind == "handle" else name
+        value = (f"None if {name} is None else {name}._h" if p.kind == "handle"
+                 else f"{name}.real, {name}.imag" if p.kind == "complex" else name)
         return [f"{cell} = {self.elem(p)}({value})"], f"_ct.byref({cell})"
+
+    def out_result(self, p: ParamBinding, s: Slot, owner: str) -> tuple[list[str], str]:
+        if p.kind == "complex":  # the cell is the structure of the two parts, not a simple type
+            return [], self.complex_value(s.cell)
+        return super().out_result(p, s, owner)
 
     def in_array(self, p: ParamBinding, s: Slot) -> list[str]:
         name, a, n = p.py_name, s.arg, s.count
@@ -213,6 +221,9 @@ class CtypesWriter(WrapperWriter):
         elif p.kind == "handle":
             fill = [f"{items} = _pb_handles({name}, {self.classes[p.record_key or '']})",
                     f"{a} = (_ct.c_void_p * len({items}))(*{items})"]
+        elif p.kind == "complex":  # each item the structure of its two parts, made from a tuple
+            fill = [f"{items} = list({name})",
+                    f"{a} = ({self.elem(p)} * len({items}))(*[(_pb_v.real, _pb_v.imag) for _pb_v in {items}])"]
         else:  # float, bool: ctypes converts and rejects
             fill = [f"{items} = list({name})", f"{a} = ({self.elem(p)} * len({items}))(*{items})"]
         fill.append(f"{n} = len({a})")
@@ -246,6 +257,8 @@ class CtypesWriter(WrapperWriter):
             return [f"{res} = [_pb_view({self.classes[p.record_key or '']}, {a}[_pb_k]) for _pb_k in range({n})]"]
         if p.kind == "handle":
             return [f"{res} = [_pb_handle({self.classes[p.record_key or '']}, _pb_h, {owner}) for _pb_h in {a}[:{n}]]"]
+        if p.kind == "complex":
+            return [f"{res} = [{self.complex_value('_pb_v')} for _pb_v in {a}[:{n}]]"]
         return [f"{res} = {a}[:{n}]"]
 
     def copy_back(self, p: ParamBinding, s: Slot) -> list[str]:
@@ -271,10 +284,13 @@ class CtypesWriter(WrapperWriter):
         return f"_ct.CFUNCTYPE({', '.join(types)})({trampoline})", "_ct.cast(closure, _ct.c_void_p).value"
 
     def record_at(self, key: str, pointer: str, owner: str) -> str:
-        return f"_pb_view_at({self.classes[key]}, {self.speller.struct_names[key]}, {pointer}, {owner})"
+        return f"_pb_view_at({self.classes[key]}, {self.speller.struct_name(key)}, {pointer}, {owner})"
 
     def string_at(self, pointer: str) -> str:
         return pointer  # a c_char_p result or cell reads as bytes or None
+
+    def complex_value(self, value: str) -> str:
+        return f"complex({value}.real, {value}.imag)"
 
     def owned_string(self, pointer: str) -> str:
         return f"_ct.string_at({pointer}) if {pointer} else None"  # an owned string comes as c_void_p

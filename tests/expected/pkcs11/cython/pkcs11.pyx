@@ -97,6 +97,16 @@ def _pb_float(value, what):
     return float(value)
 
 
+def _pb_complex(value, what):
+    # As PyComplex_AsCComplex: __complex__, __float__ or __index__, never a parse of a string.
+    kind = type(value)
+    if kind is complex:
+        return value
+    if not (hasattr(kind, "__complex__") or hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        raise TypeError(f"{what} must be a complex number, not {kind.__name__}")
+    return complex(value)
+
+
 def _pb_view_of(value, what, writable, wanted=None):
     """A contiguous memoryview of ``value`` (writable when asked), or the TypeError Cython raises
     (``wanted``: what else the parameter takes, for its message)."""
@@ -262,6 +272,8 @@ def _pb_fix_value(spec, value):
         return _pb_bool(value, what)
     if kind == "float":
         return _pb_float(value, what)
+    if kind == "complex":
+        return _pb_complex(value, what)
     if kind == "cstring":
         return _pb_cstring(value, what)
     if kind in ("buffer", "writable_buffer"):
