@@ -336,6 +336,26 @@ def test_declarations_of_one_shape_keep_their_own_names_and_errors():
     ]
 
 
+def test_declarations_of_one_shape_share_a_walk_but_not_its_tokens():
+    # The syntax of a shape is walked once and remade with each declaration's tokens:
+    # names, places and what an identifier's text decides are each declaration's own.
+    module = clean(
+        "struct pair { int lo; int hi; };\n"
+        "int put(int key, const char *value);\n"
+        "  int get(int slot, const char *name);\n"
+        "enum { AT_LO = __builtin_offsetof(struct pair, lo) };\n"
+        "enum { AT_HI = __builtin_offsetof(struct pair, hi) };\n"
+        "struct P { char c; int a; } __attribute__((__packed__));\n"
+        "struct Q { char c; int b; } __attribute__((unused));\n"
+    )
+    put, get = module.functions
+    assert (put.name, put.coord.line, put.coord.col, [p.name for p in put.params]) == ("put", 2, 5, ["key", "value"])
+    assert (get.name, get.coord.line, get.coord.col, [p.name for p in get.params]) == ("get", 3, 7, ["slot", "name"])
+    assert [p.coord.col for p in get.params] == [15, 33]
+    assert [(m.name, m.value) for e in module.enums for m in e.members] == [("AT_LO", 0), ("AT_HI", 4)]
+    assert module.record("struct P").packed and not module.record("struct Q").packed
+
+
 def test_identifiers_spelled_like_the_placeholder_or_attribute_words():
     module = clean(
         "typedef int ID;\n"

@@ -16,9 +16,15 @@ is written as one placeholder, and declarations of the same shape --
 hundred ``typedef X * X_PTR;`` of PKCS#11 -- share one parse, kept in a
 bounded cache.  The walker reads names from the tokens, never from the
 parsed text.
+
+The walk of a shape is shared too: its syntax, made from the first
+declaration of that shape, is remade for the next one with that one's tokens
+in the same places (:func:`_rebind`).  A walk that read an identifier's text
+(an attribute's name, ``offsetof``'s member) is not shared.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from bisect import bisect_right
@@ -51,10 +57,13 @@ class TokenText:
     name (:func:`pegbind.peg.shape_of`).
     """
 
-    __slots__ = ("tokens", "text", "_starts")
+    __slots__ = ("tokens", "text", "_starts", "read_text")
 
     def __init__(self, tokens: Sequence[Token]):
         self.tokens = tuple(tokens)
+        #: whether the walk read the tokens' own text, which identifiers do not share with
+        #: other declarations of the shape (see :func:`_walk`)
+        self.read_text = False
         words = grammar_words("declarations")
         starts: list[int] = []
         pieces: list[str] = []
@@ -73,6 +82,7 @@ class TokenText:
         """The tokens' own text between two offsets of ``text``, one space between tokens."""
         if end <= start:
             return ""
+        self.read_text = True
         first, last = self.index_at(start), self.index_at(end - 1)
         return " ".join(token.text for token in self.tokens[first : last + 1])
 
@@ -143,6 +153,67 @@ def _parse_shape(rule: str, text: str) -> Node | PegParseError:
         return error
 
 
+class _SharedWalk:
+    """The syntax the first declaration of a shape gave, and where each of its tokens is."""
+
+    __slots__ = ("syntax", "tokens", "places")
+
+    def __init__(self, syntax: Any, tokens: tuple[Token, ...]):
+        self.syntax = syntax
+        self.tokens = tokens
+        self.places: dict[int, int] | None = None  #: a token's identity -> its index, made at the first reuse
+
+
+#: (rule, shape) -> its shared walk; None for a shape whose syntax depends on more than the
+#: places of its tokens (its walk read an identifier's text, or a token stands in two places)
+_WALKS: dict[tuple[str, str], _SharedWalk | None] = {}
+_MAX_WALKS = 1024
+#: the field names of each syntax class, in order (empty for values that hold no token)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _rebind(value: Any, places: dict[int, int], tokens: Sequence[Token]) -> Any:
+    """``value`` (syntax, or what it holds) with each token replaced by the one of ``tokens``
+    in its place (``places``: a token's identity -> its index); KeyError for a foreign token."""
+    kind = type(value)
+    if kind is Token:
+        return tokens[places[id(value)]]
+    if kind is tuple:
+        return tuple([_rebind(item, places, tokens) for item in value])
+    if kind is list:
+        return [_rebind(item, places, tokens) for item in value]
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = (
+            tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ())
+    if not names:
+        return value  # a string, a number, None
+    return kind(*[_rebind(getattr(value, name), places, tokens) for name in names])
+
+
+def _walk(tree: Node, text: TokenText, rule: str) -> Any:
+    """The syntax of ``tree``, parsed from ``text``: remade from the walk of an earlier
+    declaration of the same shape where that walk read nothing but the tokens' places."""
+    key = (rule, text.text)
+    shared = _WALKS.get(key, False)
+    if shared:
+        assert isinstance(shared, _SharedWalk)
+        if shared.places is None:
+            shared.places = {id(token): index for index, token in enumerate(shared.tokens)}
+        if len(shared.places) == len(shared.tokens):  # no token object in two places
+            try:
+                return _rebind(shared.syntax, shared.places, text.tokens)
+            except KeyError:  # a token not of that declaration: the walk is not shared
+                pass
+        _WALKS[key] = shared = None
+    result = SyntaxWalker(text).visit(tree)
+    if shared is False:
+        if len(_WALKS) >= _MAX_WALKS:
+            _WALKS.clear()
+        _WALKS[key] = None if text.read_text else _SharedWalk(result, text.tokens)
+    return result
+
+
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
     ending = "declaration" if rule == "declaration" else "expression"
@@ -159,7 +230,7 @@ def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
                 return SyntaxProblem(token, f"unexpected '{token.text}' after the end of the {ending}")
             if isinstance(tree, PegParseError):
                 return _describe(tree, text, ending)
-            return SyntaxWalker(text).visit(tree)
+            return _walk(tree, text, rule)
         except RecursionError:  # nesting too_deep does not count (a chain of casts): the same limit, at its start
             message = f"{ending} nested more than {MAX_NESTING} levels deep (pegbind's limit)"
             return SyntaxProblem(tokens[0] if tokens else None, message, beyond_limit=True)
@@ -746,6 +817,7 @@ class SyntaxWalker(NodeVisitor):
     visit_ALIGNED = lambda self, node, children: "aligned"  # noqa: E731
 
     def visit_ATTRIBUTE_NAME(self, node: Node, visited_children: list[Any]) -> str:
+        self.source.read_text = True  # an identifier's text: the walk is not shared
         return self.tok(node).text
 
     def visit_IDENTIFIER(self, node: Node, visited_children: list[Any]) -> Token:
