@@ -159,6 +159,21 @@ def test_a_returned_pointer_reads_its_elements_as_complex(cplx):
     assert table[1] == 1j and table[:4] == [1, 1j, -1, -1j]
 
 
+def test_a_cell_holds_one_complex_value_c_writes(cplx):
+    result = cplx.c_double_complex()
+    cplx.cplx_get(result, 3.0)
+    assert result.value == 3 + 6j and repr(result) == "c_double_complex((3+6j))"
+    scaled = cplx.c_float_complex(1 + 1j)  # one float _Complex: n is 1
+    cplx.cplx_cscale(1, scaled, 2)
+    assert scaled.value == 2 + 2j
+    # a cell of another type is refused, as for every pointer parameter
+    message = r"^argument 1 \(result\) must be a writable contiguous buffer or a c_double_complex, not c_float_complex$"
+    with pytest.raises(TypeError, match=message):
+        cplx.cplx_get(cplx.c_float_complex(), 1.0)
+    with pytest.raises(TypeError, match=r"^c_double_complex\.value must be a complex number, not str$"):
+        cplx.c_double_complex("1j")
+
+
 def test_an_out_complex_value_is_returned(roles):
     assert roles.cplx_get(2.0) == 2 + 4j
 

@@ -536,8 +536,8 @@ class CellBinding:
 
     py_name: str  #: ``c_ulong``
     primitive: str  #: the C type, ``unsigned long``
-    kind: Literal["int", "bool", "float"]
-    #: kind, signedness and size (``"u8"``, ``"i4"``, ``"f8"``, ``"b1"``): cells of one
+    kind: Literal["int", "bool", "float", "complex"]
+    #: kind, signedness and size (``"u8"``, ``"i4"``, ``"f8"``, ``"b1"``, ``"c16"``): cells of one
     #: tag hold the same bits, so a pointer parameter takes them all
     tag: str
     int_range: tuple[int, int] | None = None  #: the values an ``int`` cell holds
@@ -703,12 +703,13 @@ class BindingModel:
 
 
 #: The cell classes of every module (:class:`CellBinding`): C's arithmetic types, by ctypes' names.
-#: (A pointer to characters is a buffer of bytes: there is no cell for ``char``.)
+#: (A pointer to characters is a buffer of bytes: there is no cell for ``char``; nor for
+#: ``long double _Complex``, which cffi cannot hold.)
 CELL_TYPES = (
     ("c_bool", "_Bool"), ("c_short", "short"), ("c_ushort", "unsigned short"), ("c_int", "int"),
     ("c_uint", "unsigned int"), ("c_long", "long"), ("c_ulong", "unsigned long"), ("c_longlong", "long long"),
     ("c_ulonglong", "unsigned long long"), ("c_float", "float"), ("c_double", "double"),
-    ("c_longdouble", "long double"),
+    ("c_longdouble", "long double"), ("c_float_complex", "float _Complex"), ("c_double_complex", "double _Complex"),
 )
 #: Other names of cell classes, by the C type they stand for on the target.
 CELL_ALIASES = ("c_int16", "c_uint16", "c_int32", "c_uint32", "c_int64", "c_uint64", "c_size_t", "c_ssize_t")

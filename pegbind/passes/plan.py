@@ -375,6 +375,8 @@ def _cell_tag(target: TargetInfo, primitive: str) -> str:
         return f"b{size}"
     if primitive in ("float", "double", "long double"):
         return f"f{size}"
+    if primitive.endswith("_Complex"):
+        return f"c{size}"
     return f"{'i' if target.is_signed(primitive) else 'u'}{size}"
 
 
@@ -394,7 +396,8 @@ def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple
     """The cell classes of every module on ``target``, and their other names (``c_int32`` -> ``c_int``)."""
     cells = []
     for name, primitive in CELL_TYPES:
-        kind = "bool" if primitive == "_Bool" else "float" if primitive in ("float", "double", "long double") else "int"
+        kind = ("bool" if primitive == "_Bool" else "float" if primitive in ("float", "double", "long double")
+                else "complex" if primitive.endswith("_Complex") else "int")
         cells.append(CellBinding(name, primitive, kind, _cell_tag(target, primitive),  # type: ignore[arg-type]
                                  target.int_range(primitive) if kind == "int" else None,
                                  _promoted(target, primitive)))
@@ -458,7 +461,7 @@ def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...]
         return (), ""
     resolved = module.resolve(element)
     primitive = integer_primitive(module, element, target)
-    if primitive is None and isinstance(resolved, Primitive) and resolved.is_floating:
+    if primitive is None and isinstance(resolved, Primitive) and (resolved.is_floating or resolved.is_complex):
         primitive = resolved.name
     if primitive is None or primitive not in {cell.primitive for cell in cells}:
         return (), ""

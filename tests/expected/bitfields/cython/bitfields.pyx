@@ -1089,6 +1089,8 @@ cdef union _pb_cell_data:
     float f
     double d
     long double ld
+    float complex fc
+    double complex dc
 
 
 cdef class _pb_Cell:
@@ -1130,6 +1132,10 @@ cdef class _pb_Cell:
             return self._v.d
         elif self._code == 11:
             return self._v.ld
+        elif self._code == 12:
+            return self._v.fc
+        elif self._code == 13:
+            return self._v.dc
 
     @value.setter
     def value(self, value):
@@ -1158,6 +1164,10 @@ cdef class _pb_Cell:
             self._v.d = _pb_float(value, what)
         elif self._code == 11:
             self._v.ld = _pb_float(value, what)
+        elif self._code == 12:
+            self._v.fc = _pb_complex(value, what)
+        elif self._code == 13:
+            self._v.dc = _pb_complex(value, what)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.value!r})"
@@ -1239,6 +1249,18 @@ class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 11
+
+
+class c_float_complex(_pb_Cell):
+    'A C float _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 12
+
+
+class c_double_complex(_pb_Cell):
+    'A C double _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_code = 13
 
 c_int16 = c_short
 c_uint16 = c_ushort

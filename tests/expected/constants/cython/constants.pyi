@@ -103,6 +103,14 @@ class c_double(_Cell):
 class c_longdouble(_Cell):
     value: float
     def __init__(self, value: float = ..., /) -> None: ...
+
+class c_float_complex(_Cell):
+    value: complex
+    def __init__(self, value: complex = ..., /) -> None: ...
+
+class c_double_complex(_Cell):
+    value: complex
+    def __init__(self, value: complex = ..., /) -> None: ...
 c_int16 = c_short
 c_uint16 = c_ushort
 c_int32 = c_int

@@ -1316,6 +1316,46 @@ class c_longdouble(_pb_Cell):
     def value(self, value):
         self._c.value = _pb_float(value, 'c_longdouble.value')
 
+
+class c_float_complex(_pb_Cell):
+    'A C float _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'c8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_c_float_complex()
+        self.value = value
+
+    @property
+    def value(self):
+        return _pb_complex_of(self._c)
+
+    @value.setter
+    def value(self, value):
+        value = _pb_complex(value, 'c_float_complex.value')
+        self._c.real, self._c.imag = value.real, value.imag
+
+
+class c_double_complex(_pb_Cell):
+    'A C double _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'c16'
+    _pb_size = 16
+
+    def __init__(self, value=0, /):
+        self._c = _pb_c_double_complex()
+        self.value = value
+
+    @property
+    def value(self):
+        return _pb_complex_of(self._c)
+
+    @value.setter
+    def value(self, value):
+        value = _pb_complex(value, 'c_double_complex.value')
+        self._c.real, self._c.imag = value.real, value.imag
+
 c_int16 = c_short
 c_uint16 = c_ushort
 c_int32 = c_int
@@ -1324,6 +1364,22 @@ c_int64 = c_longlong
 c_uint64 = c_ulonglong
 c_size_t = c_uint
 c_ssize_t = c_int
+
+
+# ---- complex values: ctypes has no complex type; each is the structure of its
+# real and imaginary parts, which C lays out the same way ---------------------
+
+
+class _pb_c_double_complex(_ct.Structure):
+    _fields_ = [("real", _ct.c_double), ("imag", _ct.c_double)]
+
+
+class _pb_c_float_complex(_ct.Structure):
+    _fields_ = [("real", _ct.c_float), ("imag", _ct.c_float)]
+
+
+def _pb_complex_of(value):
+    return complex(value.real, value.imag)
 
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
@@ -1341,6 +1397,8 @@ def _pb_read_elements(pointer, element, start, count):
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":
         return [members.get(value, value) for value in values]
+    if kind == "complex":
+        return [_pb_complex_of(value) for value in values]
     return values
 
 

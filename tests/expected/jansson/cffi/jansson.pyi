@@ -190,6 +190,14 @@ class c_longdouble(_Cell):
     @classmethod
     def arg(cls, value: float, /) -> _Arg: ...
 
+class c_float_complex(_Cell):
+    value: complex
+    def __init__(self, value: complex = ..., /) -> None: ...
+
+class c_double_complex(_Cell):
+    value: complex
+    def __init__(self, value: complex = ..., /) -> None: ...
+
 class _Arg:
     value: int | float | bool
 c_int16 = c_short

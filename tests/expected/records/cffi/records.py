@@ -1271,6 +1271,46 @@ class c_longdouble(_pb_Cell):
     def value(self, value):
         self._c[0] = _pb_float(value, 'c_longdouble.value')
 
+
+class c_float_complex(_pb_Cell):
+    'A C float _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'c8'
+    _pb_size = 8
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('float _Complex *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        value = _pb_complex(value, 'c_float_complex.value')
+        self._c[0] = value
+
+
+class c_double_complex(_pb_Cell):
+    'A C double _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
+    __slots__ = ()
+    _pb_tag = 'c16'
+    _pb_size = 16
+
+    def __init__(self, value=0, /):
+        self._c = _pb_alloc('double _Complex *')
+        self.value = value
+
+    @property
+    def value(self):
+        return self._c[0]
+
+    @value.setter
+    def value(self, value):
+        value = _pb_complex(value, 'c_double_complex.value')
+        self._c[0] = value
+
 c_int16 = c_short
 c_uint16 = c_ushort
 c_int32 = c_int
