@@ -3,7 +3,7 @@
 The header spells ``_Complex`` every way C allows (``double _Complex``,
 ``_Complex double``, ``__complex__ double``, ``complex`` from <complex.h>,
 typedefs of them), as LAPACK's and C99's numeric headers do.  Each value is a
-Python ``complex`` by value, through pointers (buffers and roles) and in
+Python ``complex`` by value, through pointers (buffers, cells and roles) and in
 records, in every backend; gcc checks the layouts.
 """
 from __future__ import annotations
@@ -41,23 +41,16 @@ def _build(repo_root, out, name: str, backend: str, *how: str, library) -> tuple
 
 @pytest.fixture(scope="session", params=BACKENDS)
 def built(request, cplx_library, tmp_path_factory, repo_root):
-    """(the build's warnings, the module) of ``pegbind build cplx.h -l cplx``."""
+    """(the build's warnings, the module) of cplx.h built with tests/complex/roles.toml: its link
+    library, and out, inout, in-array and out-array roles for four functions (the rest as they are)."""
     out = tmp_path_factory.mktemp(f"cplx-{request.param}")
-    header = str(repo_root / "tests" / "complex" / "cplx.h")
-    return _build(repo_root, out, "cplx", request.param, "-l", "cplx", header, library=cplx_library)
+    config = str(repo_root / "tests" / "complex" / "roles.toml")
+    return _build(repo_root, out, "cplx", request.param, "-c", config, library=cplx_library)
 
 
 @pytest.fixture(scope="session")
 def cplx(built):
     return built[1]
-
-
-@pytest.fixture(scope="session", params=BACKENDS)
-def roles(request, cplx_library, tmp_path_factory, repo_root):
-    """cplx.h built with tests/complex/roles.toml: out, inout, in-array and out-array values."""
-    out = tmp_path_factory.mktemp(f"cplx-roles-{request.param}")
-    config = str(repo_root / "tests" / "complex" / "roles.toml")
-    return _build(repo_root, out, "cplx_roles", request.param, "-c", config, library=cplx_library)[1]
 
 
 # ---- by value ------------------------------------------------------------------
@@ -160,36 +153,36 @@ def test_a_returned_pointer_reads_its_elements_as_complex(cplx):
 
 
 def test_a_cell_holds_one_complex_value_c_writes(cplx):
-    result = cplx.c_double_complex()
-    cplx.cplx_get(result, 3.0)
-    assert result.value == 3 + 6j and repr(result) == "c_double_complex((3+6j))"
+    value = cplx.c_double_complex(1 + 2j)
+    cplx.cplx_negate(value)
+    assert value.value == -1 - 2j and repr(value) == "c_double_complex((-1-2j))"
     scaled = cplx.c_float_complex(1 + 1j)  # one float _Complex: n is 1
     cplx.cplx_cscale(1, scaled, 2)
     assert scaled.value == 2 + 2j
     # a cell of another type is refused, as for every pointer parameter
-    message = r"^argument 1 \(result\) must be a writable contiguous buffer or a c_double_complex, not c_float_complex$"
+    message = r"^argument 1 \(z\) must be a writable contiguous buffer or a c_double_complex, not c_float_complex$"
     with pytest.raises(TypeError, match=message):
-        cplx.cplx_get(cplx.c_float_complex(), 1.0)
+        cplx.cplx_negate(cplx.c_float_complex())
     with pytest.raises(TypeError, match=r"^c_double_complex\.value must be a complex number, not str$"):
         cplx.c_double_complex("1j")
 
 
-def test_an_out_complex_value_is_returned(roles):
-    assert roles.cplx_get(2.0) == 2 + 4j
+def test_an_out_complex_value_is_returned(cplx):
+    assert cplx.cplx_get(2.0) == 2 + 4j
 
 
-def test_an_inout_complex_value_goes_in_and_comes_back(roles):
-    assert roles.cplx_rotate(1 + 2j) == -2 + 1j
+def test_an_inout_complex_value_goes_in_and_comes_back(cplx):
+    assert cplx.cplx_rotate(1 + 2j) == -2 + 1j
     with pytest.raises(TypeError, match=r"^argument 1 \(z\) must be a complex number, not str$"):
-        roles.cplx_rotate("x")
+        cplx.cplx_rotate("x")
 
 
-def test_sequences_of_complex_values_go_in_and_come_out(roles):
-    assert roles.cplx_sum([1, 1j, 2.5]) == 3.5 + 1j
-    assert roles.cplx_sum([]) == 0j
-    assert roles.cplx_roots(4) == pytest.approx([1, 1j, -1, -1j])
+def test_sequences_of_complex_values_go_in_and_come_out(cplx):
+    assert cplx.cplx_sum([1, 1j, 2.5]) == 3.5 + 1j
+    assert cplx.cplx_sum([]) == 0j
+    assert cplx.cplx_roots(4) == pytest.approx([1, 1j, -1, -1j])
     with pytest.raises(TypeError, match=r"^argument 1 \(x\) items must be a complex number, not str$"):
-        roles.cplx_sum([1, "x"])
+        cplx.cplx_sum([1, "x"])
 
 
 # ---- in records ----------------------------------------------------------------

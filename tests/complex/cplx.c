@@ -24,6 +24,7 @@ double _Complex cplx_zdot(int n, const double _Complex *a, const double _Complex
 
 void cplx_get(double _Complex *result, double scale) { *result = (1 + 2 * I) * scale; }
 void cplx_rotate(double _Complex *z) { *z *= I; }
+void cplx_negate(double _Complex *z) { *z = -*z; }
 
 double _Complex cplx_sum(const double _Complex *x, int n)
 {

@@ -39,6 +39,8 @@ double _Complex cplx_zdot(int n, const double _Complex *a, const double _Complex
 void cplx_get(double _Complex *result, double scale);
 /* multiplies *z by i */
 void cplx_rotate(double _Complex *z);
+/* *z = -*z */
+void cplx_negate(double _Complex *z);
 /* the sum of the n values of x */
 double _Complex cplx_sum(const double _Complex *x, int n);
 /* the n n-th roots of unity, from 1 counterclockwise */
