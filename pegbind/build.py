@@ -36,6 +36,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -276,15 +277,23 @@ COLD_CODE_HINT = b"""\
 """
 
 
+# For complex types Cython includes <complex.h>, after the library's headers, whose macros complex,
+# imaginary and I (C11 7.3.1) would then rename a member or parameter of that name in the code that
+# follows (``p->I``).  A program may undefine them (7.3.1p7); Cython spells _Complex and _Complex_I.
+_COMPLEX_INCLUDE = re.compile(rb"^([ \t]*)#include <complex\.h>\n", re.MULTILINE)
+COMPLEX_UNDEFS = rb"\g<0>\1#undef complex\n\1#undef imaginary\n\1#undef I\n"
+
+
 def _cythonize(command: list[str], files: list[Path], c_file: Path) -> None:
-    """Run Cython, then put :data:`COLD_CODE_HINT` first in the C file it wrote.
+    """Run Cython, then put :data:`COLD_CODE_HINT` first in the C file it wrote, and
+    :data:`COMPLEX_UNDEFS` after its ``#include <complex.h>``.
 
     The file of an earlier run goes first: with the hint before Cython's own first line, Cython
     would take it for a file it did not write, and refuse to replace it.
     """
     c_file.unlink(missing_ok=True)
     _run(command, "cython", _pyx(files))
-    c_file.write_bytes(COLD_CODE_HINT + c_file.read_bytes())
+    c_file.write_bytes(COLD_CODE_HINT + _COMPLEX_INCLUDE.sub(COMPLEX_UNDEFS, c_file.read_bytes()))
 
 
 def _cython_command(files: list[Path], c_file: Path, module: str | None = None) -> list[str]:
@@ -315,7 +324,7 @@ def cython_c_source(config: BindingConfig, files: list[Path], out_dir: Path, mod
                 shutil.copyfile(file, folder / Path(file).name)
         files = [folder / Path(file).name if Path(file).suffix in (".pyx", ".pxd") else file for file in files]
     command = _cython_command(files, c_file, module)
-    digest = _digest([command, [COLD_CODE_HINT.decode()]], list(files))
+    digest = _digest([command, [COLD_CODE_HINT.decode(), COMPLEX_UNDEFS.decode()]], list(files))
     stamp = out_dir / f".{config.name}.cython-stamp"
     if c_file.exists() and stamp.exists() and stamp.read_text() == digest:
         log.info("cython: %s is up to date", c_file.name)
@@ -350,7 +359,7 @@ def build_cython(config: BindingConfig, files: list[Path], out_dir: Path) -> Pat
     # The generated code includes headers by file name: their folders come first.
     cython_command = _cython_command(files, c_file)
     cc_command = compiler_command(config, c_file, module, header_folders(config))
-    digest = _digest([cython_command, [COLD_CODE_HINT.decode()], cc_command],
+    digest = _digest([cython_command, [COLD_CODE_HINT.decode(), COMPLEX_UNDEFS.decode()], cc_command],
                      [*files, *config.headers, *config.sources])
     stamp = out_dir / f".{config.name}.build-stamp"
     if module.exists() and stamp.exists() and stamp.read_text() == digest:

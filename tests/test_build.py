@@ -100,3 +100,28 @@ def test_a_changed_pyx_is_built_again_in_the_same_folder(tmp_path):
     pyx.write_text("def f():\n    return 2\n")
     build(config, [pyx], tmp_path / "out")
     assert b"return 2" in (tmp_path / "out" / "again.c").read_bytes()
+
+
+def test_a_member_named_like_a_macro_of_complex_h_keeps_its_name(tmp_path):
+    # Cython includes <complex.h> for complex types, after the header, which never did:
+    # its macro I would turn the member x.I into x._Complex_I
+    import subprocess
+    import sys
+
+    header = tmp_path / "holder.h"
+    header.write_text("struct holder { int I; double _Complex complex; };\n")
+    pyx = tmp_path / "holder.pyx"
+    pyx.write_text('cdef extern from "holder.h":\n'
+                   '    struct holder:\n'
+                   '        int I\n'
+                   '        double complex value "complex"\n\n'
+                   "def f(int v):\n"
+                   "    cdef holder h\n"
+                   "    h.I = v\n"
+                   "    h.value = 1j * v\n"
+                   "    return h.I, h.value\n")
+    module = build(BindingConfig(name="holder", headers=(header,), include_dirs=(str(tmp_path),)), [pyx],
+                   tmp_path / "out")
+    ran = subprocess.run([sys.executable, "-c", "import holder; print(holder.f(3))"], cwd=module.parent,
+                         capture_output=True, text=True, check=True)
+    assert ran.stdout.strip() == "(3, 3j)"
