@@ -30,6 +30,19 @@ def compile_library(sources, output: Path, *flags: str) -> Path:
     return output
 
 
+def compiler_for(target: str) -> bool:
+    """Whether ``pegbind verify`` finds a compiler for ``target`` here (gcc -m32, a cross gcc)."""
+    from pegbind.diagnostics import VerifyError
+    from pegbind.target import get_target
+    from pegbind.verify import toolchain
+
+    try:
+        toolchain(None, get_target(target))
+    except VerifyError:
+        return False
+    return True
+
+
 def import_from(folder: Path, name: str) -> ModuleType:
     """The module ``name`` imported from ``folder``, and only from there."""
     sys.path.insert(0, str(folder))

@@ -13,11 +13,7 @@ import cmath
 import json
 
 import pytest
-from conftest import UNOPTIMISED, compile_library, import_from, run_pegbind
-
-from pegbind.diagnostics import VerifyError
-from pegbind.target import get_target
-from pegbind.verify import toolchain
+from conftest import UNOPTIMISED, compile_library, compiler_for, import_from, run_pegbind
 
 pytestmark = pytest.mark.slow
 
@@ -238,17 +234,9 @@ def test_dump_spells_complex_types_as_c_does(repo_root):
     assert dump["records"]["struct cplx_wide"]["size"] == 48
 
 
-def _has_compiler(target: str) -> bool:
-    try:
-        toolchain(None, get_target(target))
-    except VerifyError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("target", ["linux-x86_64", "linux-i386"])
 def test_layouts_agree_with_gcc(repo_root, target):
-    if not _has_compiler(target):
+    if not compiler_for(target):
         pytest.skip(f"no compiler for {target} here")
     result = run_pegbind("verify", str(repo_root / "tests" / "complex" / "cplx.h"), "--target", target)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import compiler_for
 
 from pegbind.diagnostics import Coord, VerifyError
 from pegbind.model import (
@@ -24,7 +25,7 @@ from pegbind.target import get_target
 from pegbind.config import BindingConfig
 from pegbind.passes.select import select_declarations
 from pegbind.pipeline import binding_defines, read_binding
-from pegbind.verify import Mismatch, _Plan, host_target, read_assembly, toolchain, verify
+from pegbind.verify import Mismatch, _Plan, host_target, read_assembly, verify
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is the oracle and is not installed")
 
@@ -251,15 +252,7 @@ def test_missing_compiler_is_an_error(header):
         verify(_module(header), headers=[header], target=get_target("linux-x86_64"), compiler="no-such-cc-here")
 
 
-def _compiler_for(target_name: str) -> bool:
-    try:
-        toolchain(None, get_target(target_name))
-    except VerifyError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(host_target() != "linux-x86_64" or not _compiler_for("linux-i386"), reason="needs gcc -m32 on x86_64")
+@pytest.mark.skipif(host_target() != "linux-x86_64" or not compiler_for("linux-i386"), reason="needs gcc -m32 on x86_64")
 def test_i386_through_m32(header):
     module = _module(header)
     i386 = get_target("linux-i386")
@@ -291,7 +284,7 @@ def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
     for path in headers + include_dirs:
         if not Path(path).exists():
             pytest.skip(f"{path} is not installed")
-    if not _compiler_for(target_name):
+    if not compiler_for(target_name):
         pytest.skip(f"no compiler for {target_name} here (see scripts/install-system-packages.sh)")
     from pegbind.parse import parse_declarations
     from pegbind.preprocess import preprocess
