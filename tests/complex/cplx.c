@@ -4,6 +4,7 @@ double _Complex cplx_add(double _Complex a, double _Complex b) { return a + b; }
 float complex cplx_mul_c(float complex a, float complex b) { return a * b; }
 long double _Complex cplx_conj_l(long double _Complex x) { return conjl(x); }
 long double _Complex cplx_wide_get(const struct cplx_wide *w) { return w->l * w->tag; }
+long double cplx_real_l(long double _Complex x) { return creall(x) + cimagl(x) / 2; }
 _Complex double cplx_swap(__complex__ double z) { return cimag(z) + creal(z) * I; }
 cplx_z cplx_polar(double r, double theta) { return r * cexp(I * theta); }
 double cplx_abs(cplx_z z) { return cabs(z); }

@@ -26,6 +26,7 @@ double _Complex cplx_add(double _Complex a, double _Complex b);
 float complex cplx_mul_c(float complex a, float complex b);
 long double _Complex cplx_conj_l(long double _Complex x);
 long double _Complex cplx_wide_get(const struct cplx_wide *w);
+long double cplx_real_l(long double _Complex x);
 /* the real and imaginary parts exchanged */
 _Complex double cplx_swap(__complex__ double z);
 cplx_z cplx_polar(double r, double theta);

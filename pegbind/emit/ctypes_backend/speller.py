@@ -24,9 +24,17 @@ def ctypes_attr(name: str) -> str:
 
 _FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct.c_longdouble"}
 #: Where a complex value crosses a call as a structure of its two parts would (libffi knows no
-#: complex type): on x86-64 (SysV) each of float and double, not long double, which C returns in
-#: the x87 registers; on AArch64 all three (each a homogeneous aggregate of its parts).
-_COMPLEX_BY_VALUE = {
+#: complex type), as an argument and as a result.  Arguments: on x86-64 (SysV) float and double in
+#: SSE registers and long double in memory, alike; on i386 all on the stack; on AArch64 each a
+#: homogeneous aggregate of its parts.  Results: on x86-64 not long double, which C returns in the
+#: x87 registers and a structure in memory; on i386 none, which C returns in registers and a
+#: structure in memory.
+_COMPLEX_ARGUMENTS = {
+    "linux-x86_64": ("float _Complex", "double _Complex", "long double _Complex"),
+    "linux-aarch64": ("float _Complex", "double _Complex", "long double _Complex"),
+    "linux-i386": ("float _Complex", "double _Complex", "long double _Complex"),
+}
+_COMPLEX_RESULTS = {
     "linux-x86_64": ("float _Complex", "double _Complex"),
     "linux-aarch64": ("float _Complex", "double _Complex", "long double _Complex"),
 }
@@ -114,13 +122,15 @@ class CtypesSpeller:
             raise CtypesSpellingError(f"{key} is opaque" if opaque else f"it needs {key}, which is not in it")
         return name
 
-    def by_value(self, ctype: CType) -> str:
-        """:meth:`spell` for a value a call passes or returns: a complex type only where the
-        target's ABI passes it as the structure ctypes has for it."""
+    def by_value(self, ctype: CType, result: bool = False) -> str:
+        """:meth:`spell` for a value a call passes (or returns, ``result``): a complex type only
+        where the target's ABI passes it as the structure ctypes has for it."""
         resolved = self.module.resolve(ctype)
         if isinstance(resolved, Primitive) and resolved.is_complex:
-            if resolved.name not in _COMPLEX_BY_VALUE.get(self.target.name, ()):
-                raise CtypesSpellingError(f"ctypes cannot pass {resolved.name} by value on {self.target.name}")
+            allowed = (_COMPLEX_RESULTS if result else _COMPLEX_ARGUMENTS).get(self.target.name, ())
+            if resolved.name not in allowed:
+                verb = "return" if result else "pass"
+                raise CtypesSpellingError(f"ctypes cannot {verb} {resolved.name} by value on {self.target.name}")
         return self.spell(ctype)
 
     def argtype(self, param: ParamBinding) -> str:
@@ -135,4 +145,4 @@ class CtypesSpeller:
     def restype(self, binding: FunctionBinding) -> str:
         if binding.ret.kind == "string":
             return "_ct.c_char_p"
-        return self.by_value(binding.function.ret)
+        return self.by_value(binding.function.ret, result=True)
