@@ -562,7 +562,7 @@ class PointerElements:
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
     kind: Literal["int", "bool", "float", "complex", "char", "enum", "string"]
     #: the C type an element is read as, one every backend spells: a cell type
-    #: (:data:`CELL_TYPES`), ``float _Complex``, ``double _Complex``, ``unsigned char`` or ``char *``
+    #: (:data:`CELL_TYPES`), ``unsigned char`` or ``char *``
     primitive: str
     enum_key: str | None = None  #: for ``enum``: the enum's key
 

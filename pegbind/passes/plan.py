@@ -422,8 +422,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
     """What the elements of Pointers of each of the types ``pointers`` read as (see :class:`PointerElements`).
 
     Only element types every backend can read: the arithmetic types of the
-    cell classes, ``float``/``double _Complex``, characters, enums with a class,
-    pointers to characters.
+    cell classes (complex ones too), characters, enums with a class, pointers
+    to characters.
     """
     cell_primitives = {primitive for _, primitive in CELL_TYPES}
     found: dict[str, PointerElements] = {}
@@ -445,8 +445,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             kind: Literal["int", "bool", "float"] = (
                 "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
             found[text] = PointerElements(text, kind, element.name)
-        elif isinstance(element, Primitive) and element.name in ("float _Complex", "double _Complex"):
-            found[text] = PointerElements(text, "complex", element.name)  # cffi has no long double's
+        elif isinstance(element, Primitive) and element.is_complex and element.name in cell_primitives:
+            found[text] = PointerElements(text, "complex", element.name)
         elif isinstance(element, Primitive) and element.name in _CHARS:
             found[text] = PointerElements(text, "char", "unsigned char")  # p[i] a code, a slice bytes
         elif isinstance(element, Pointer) and is_character(module, element.target):
