@@ -6,7 +6,7 @@
 
 #include <complex.h>
 
-typedef double _Complex cplx_z;   /* as lapack.h's lapack_complex_double */
+typedef double _Complex cplx_z;   /* a name of its own, as lapack.h gives lapack_complex_double */
 typedef float _Complex cplx_c;
 
 typedef struct cplx_point {
