@@ -282,6 +282,8 @@ COLD_CODE_HINT = b"""\
 # follows (``p->I``).  A program may undefine them (7.3.1p7); Cython spells _Complex and _Complex_I.
 _COMPLEX_INCLUDE = re.compile(rb"^([ \t]*)#include <complex\.h>\n", re.MULTILINE)
 COMPLEX_UNDEFS = rb"\g<0>\1#undef complex\n\1#undef imaginary\n\1#undef I\n"
+#: what _cythonize writes into Cython's C: a change to it is a change of every build's inputs
+_C_EDITS = [COLD_CODE_HINT.decode(), COMPLEX_UNDEFS.decode()]
 
 
 def _cythonize(command: list[str], files: list[Path], c_file: Path) -> None:
@@ -324,7 +326,7 @@ def cython_c_source(config: BindingConfig, files: list[Path], out_dir: Path, mod
                 shutil.copyfile(file, folder / Path(file).name)
         files = [folder / Path(file).name if Path(file).suffix in (".pyx", ".pxd") else file for file in files]
     command = _cython_command(files, c_file, module)
-    digest = _digest([command, [COLD_CODE_HINT.decode(), COMPLEX_UNDEFS.decode()]], list(files))
+    digest = _digest([command, _C_EDITS], list(files))
     stamp = out_dir / f".{config.name}.cython-stamp"
     if c_file.exists() and stamp.exists() and stamp.read_text() == digest:
         log.info("cython: %s is up to date", c_file.name)
@@ -359,7 +361,7 @@ def build_cython(config: BindingConfig, files: list[Path], out_dir: Path) -> Pat
     # The generated code includes headers by file name: their folders come first.
     cython_command = _cython_command(files, c_file)
     cc_command = compiler_command(config, c_file, module, header_folders(config))
-    digest = _digest([cython_command, [COLD_CODE_HINT.decode(), COMPLEX_UNDEFS.decode()], cc_command],
+    digest = _digest([cython_command, _C_EDITS, cc_command],
                      [*files, *config.headers, *config.sources])
     stamp = out_dir / f".{config.name}.build-stamp"
     if module.exists() and stamp.exists() and stamp.read_text() == digest:

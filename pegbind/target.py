@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from .diagnostics import Coord, Diagnostic, PegbindError
 from .model import (
+    COMPLEX_PARTS,
     Array,
     CType,
     Enum,
@@ -165,9 +166,9 @@ def _sizes(long: int, pointer: int, long_double: tuple[int, int], *,
         "long double": long_double,
         "pointer": (pointer, pointer),
     }
-    for part in ("float", "double", "long double"):  # a complex value is its real and imaginary parts
+    for name, part in COMPLEX_PARTS.items():  # a complex value is its real and imaginary parts
         size, align = table[part]
-        table[f"{part} _Complex"] = (2 * size, align)
+        table[name] = (2 * size, align)
     if pointer == 8:
         table["__int128"] = (16, 16)
         table["unsigned __int128"] = (16, 16)

@@ -4,8 +4,8 @@ Layer: infrastructure beside :mod:`pegbind.target`, read by the preprocessor
 (the compiler's own include folder: ``immintrin.h`` and the other
 intrinsics; the feature-test macros of ``pyconfig.h``), by the build (where
 the linker finds ``-l`` libraries; whether the compiler is GCC) and by
-``verify`` (which compiler is the oracle).  In: a target name.  Out: the compiler command for that target on
-this machine — the system compiler (``$CC``, else ``cc``) for the machine's
+``verify`` (which compiler is the oracle).  In: a target name.  Out: the
+compiler command for that target on this machine — the system compiler (``$CC``, else ``cc``) for the machine's
 own target, ``-m32`` for i386 on x86_64, Debian's cross compilers otherwise —
 and its search folders, read from one ``-print-search-dirs`` call and kept
 for the process.

@@ -30,7 +30,7 @@ def compile_library(sources, output: Path, *flags: str) -> Path:
     return output
 
 
-def compiler_for(target: str) -> bool:
+def can_verify(target: str) -> bool:
     """Whether ``pegbind verify`` finds a compiler for ``target`` here (gcc -m32, a cross gcc)."""
     from pegbind.diagnostics import VerifyError
     from pegbind.target import get_target

@@ -13,7 +13,7 @@ import cmath
 import json
 
 import pytest
-from conftest import UNOPTIMISED, compile_library, compiler_for, import_from, run_pegbind
+from conftest import UNOPTIMISED, compile_library, can_verify, import_from, run_pegbind
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +27,7 @@ def cplx_library(tmp_path_factory, repo_root):
     return folder
 
 
-def _build(repo_root, out, name: str, backend: str, *how: str, library) -> tuple[str, object]:
+def _build(out, name: str, backend: str, *how: str, library) -> tuple[str, object]:
     name = f"{name}_{backend}"
     result = run_pegbind("build", *how, "-L", str(library), "--backend", backend, "--name", name, "-o", str(out),
                          env=UNOPTIMISED)
@@ -41,7 +41,7 @@ def built(request, cplx_library, tmp_path_factory, repo_root):
     library, and out, inout, in-array and out-array roles for four functions (the rest as they are)."""
     out = tmp_path_factory.mktemp(f"cplx-{request.param}")
     config = str(repo_root / "tests" / "complex" / "roles.toml")
-    return _build(repo_root, out, "cplx", request.param, "-c", config, library=cplx_library)
+    return _build(out, "cplx", request.param, "-c", config, library=cplx_library)
 
 
 @pytest.fixture(scope="session")
@@ -110,7 +110,7 @@ def dynamic(request, cplx_library, tmp_path_factory, repo_root):
     """(the build's warnings, the module, the library it loaded) of cplx.h with ``--load dynamic``."""
     out = tmp_path_factory.mktemp(f"cplx-dynamic-{request.param}")
     header = str(repo_root / "tests" / "complex" / "cplx.h")
-    warnings, module = _build(repo_root, out, "cplx_dynamic", request.param, "--load", "dynamic", header,
+    warnings, module = _build(out, "cplx_dynamic", request.param, "--load", "dynamic", header,
                               library=cplx_library)
     return warnings, module, module.load(str(cplx_library / "libcplx.so"))
 
@@ -238,7 +238,7 @@ def test_dump_spells_complex_types_as_c_does(repo_root):
 
 @pytest.mark.parametrize("target", ["linux-x86_64", "linux-i386"])
 def test_layouts_agree_with_gcc(repo_root, target):
-    if not compiler_for(target):
+    if not can_verify(target):
         pytest.skip(f"no compiler for {target} here")
     result = run_pegbind("verify", str(repo_root / "tests" / "complex" / "cplx.h"), "--target", target)
     assert result.returncode == 0, result.stdout + result.stderr

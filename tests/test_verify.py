@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import compiler_for
+from conftest import can_verify
 
 from pegbind.diagnostics import Coord, VerifyError
 from pegbind.model import (
@@ -252,7 +252,7 @@ def test_missing_compiler_is_an_error(header):
         verify(_module(header), headers=[header], target=get_target("linux-x86_64"), compiler="no-such-cc-here")
 
 
-@pytest.mark.skipif(host_target() != "linux-x86_64" or not compiler_for("linux-i386"), reason="needs gcc -m32 on x86_64")
+@pytest.mark.skipif(host_target() != "linux-x86_64" or not can_verify("linux-i386"), reason="needs gcc -m32 on x86_64")
 def test_i386_through_m32(header):
     module = _module(header)
     i386 = get_target("linux-i386")
@@ -284,7 +284,7 @@ def test_real_headers_agree_with_gcc(headers, include_dirs, target_name):
     for path in headers + include_dirs:
         if not Path(path).exists():
             pytest.skip(f"{path} is not installed")
-    if not compiler_for(target_name):
+    if not can_verify(target_name):
         pytest.skip(f"no compiler for {target_name} here (see scripts/install-system-packages.sh)")
     from pegbind.parse import parse_declarations
     from pegbind.preprocess import preprocess

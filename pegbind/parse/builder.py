@@ -25,6 +25,7 @@ from typing import Protocol
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
 from ..model import (
+    COMPLEX_PARTS,
     Array,
     Constant,
     CType,
@@ -131,7 +132,7 @@ def primitive_name(words: Sequence[Token]) -> str:
             raise Dropped("duplicate '_Complex'", complex_words[1])
         real = [word for word in spelled if word not in _COMPLEX]
         name = _BASIC.get(tuple(sorted(real))) if real else "double"  # GCC: a bare _Complex is double's
-        if name in ("float", "double", "long double"):
+        if f"{name} _Complex" in COMPLEX_PARTS:
             return f"{name} _Complex"
         if name is None:
             raise Dropped(f"invalid combination of type specifiers '{' '.join(w.text for w in words)}'", words[0])

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
 from ..model import (
+    COMPLEX_PARTS,
     Array,
     CType,
     Field,
@@ -375,7 +376,7 @@ def _cell_tag(target: TargetInfo, primitive: str) -> str:
         return f"b{size}"
     if primitive in ("float", "double", "long double"):
         return f"f{size}"
-    if primitive.endswith("_Complex"):
+    if primitive in COMPLEX_PARTS:
         return f"c{size}"
     return f"{'i' if target.is_signed(primitive) else 'u'}{size}"
 
@@ -397,7 +398,7 @@ def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple
     cells = []
     for name, primitive in CELL_TYPES:
         kind = ("bool" if primitive == "_Bool" else "float" if primitive in ("float", "double", "long double")
-                else "complex" if primitive.endswith("_Complex") else "int")
+                else "complex" if primitive in COMPLEX_PARTS else "int")
         cells.append(CellBinding(name, primitive, kind, _cell_tag(target, primitive),  # type: ignore[arg-type]
                                  target.int_range(primitive) if kind == "int" else None,
                                  _promoted(target, primitive)))
