@@ -99,3 +99,29 @@ def test_nothing_is_known_for_dynamic_loading_and_sources_make_the_check_incompl
     assert linked_exports(config(tmp_path, "one", load="dynamic")) is None
     with_sources = linked_exports(config(tmp_path, "one", sources=(tmp_path / "one.c",)))
     assert with_sources is not None and not with_sources.complete and with_sources.libraries == (lib / "libone.so",)
+
+
+@pytest.mark.parametrize("bits", [64, 32])
+def test_the_symbol_table_read_at_once_agrees_with_pyelftools_reading_each_symbol(tmp_path, bits):
+    # the table is decoded with struct, for speed: check it against the library's own reader
+    from elftools.elf.elffile import ELFFile
+
+    from pegbind.exports import _defined_symbols, _visible
+
+    (tmp_path / "kinds.c").write_text(
+        "int plain(void) { return 1; }\n__attribute__((weak)) int weak_f(void) { return 2; }\n"
+        "__attribute__((visibility(\"hidden\"))) int hidden_f(void) { return 3; }\n"
+        "__attribute__((visibility(\"protected\"))) int protected_f(void) { return 4; }\n"
+        "int counter = 5;\nextern int elsewhere(void);\nint calls(void) { return elsewhere(); }\n")
+    built = subprocess.run(["gcc", f"-m{bits}", "-shared", "-fPIC", str(tmp_path / "kinds.c"),
+                            "-o", str(tmp_path / "libkinds.so")], capture_output=True)
+    if built.returncode != 0:
+        pytest.skip(f"no {bits}-bit gcc here")
+    names, _needed, _paths = _defined_symbols(tmp_path / "libkinds.so")
+    with open(tmp_path / "libkinds.so", "rb") as stream:
+        elf = ELFFile(stream)
+        assert elf.elfclass == bits
+        each = {s.name for s in elf.get_section_by_name(".dynsym").iter_symbols() if _visible(s)}
+    assert names == each
+    assert {"plain", "weak_f", "protected_f", "counter", "calls"} <= names
+    assert not {"hidden_f", "elsewhere"} & names
