@@ -39,6 +39,8 @@ BUILD_ENVIRONMENT = ("CFLAGS", "LDFLAGS", "CPPFLAGS")
 FORMAT = 1
 #: entries kept before the oldest unused ones are removed, and how old "unused" is (seconds)
 KEEP, UNUSED = 500, 30 * 24 * 3600
+#: how often the folder is looked through for them (seconds): a look stats every entry
+PRUNE_EVERY = 24 * 3600
 
 
 def cache_dir() -> Path | None:
@@ -178,12 +180,19 @@ def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], 
 
 def _prune(folder: Path) -> None:
     """Past :data:`KEEP` entries, remove those unused for :data:`UNUSED` seconds (a folder of
-    one-off runs would otherwise only grow)."""
-    entries = list(folder.glob("*.json"))
+    one-off runs would otherwise only grow).  Done once in :data:`PRUNE_EVERY`, which a
+    marker file's time records: thousands of entries take a tenth of a second to look at."""
+    marker = folder / ".pruned"
+    now = time.time()
+    with contextlib.suppress(OSError):
+        if marker.stat().st_mtime > now - PRUNE_EVERY:
+            return
+    marker.touch()
+    with os.scandir(folder) as listing:
+        entries = [entry for entry in listing if entry.name.endswith(".json")]
     if len(entries) <= KEEP:
         return
-    old = time.time() - UNUSED
     for entry in entries:
         with contextlib.suppress(OSError):
-            if entry.stat().st_mtime < old:
-                entry.unlink()
+            if entry.stat().st_mtime < now - UNUSED:
+                os.unlink(entry.path)

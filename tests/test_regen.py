@@ -117,3 +117,26 @@ def test_entries_unused_for_long_are_pruned_once_there_are_many(tmp_path, monkey
     (tmp_path / "in.h").write_text("int f(void);\n")
     regen.store("new", [tmp_path / "in.h"], [tmp_path], [], [], [])
     assert sorted(p.stem for p in runs.glob("*.json")) == ["new"]
+
+
+def test_the_folder_is_looked_through_for_old_entries_once_a_day(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from pegbind import regen
+
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(regen, "KEEP", 1)
+    runs = tmp_path / "cache" / "runs"
+    (tmp_path / "in.h").write_text("int f(void);\n")
+    regen.store("first", [tmp_path / "in.h"], [tmp_path], [], [], [])  # looked through: nothing old
+    long_ago = time.time() - regen.UNUSED - 60
+    for name in ("a", "b"):
+        (runs / f"{name}.json").write_text("{}")
+        os.utime(runs / f"{name}.json", (long_ago, long_ago))
+    regen.store("second", [tmp_path / "in.h"], [tmp_path], [], [], [])
+    assert sorted(p.stem for p in runs.glob("*.json")) == ["a", "b", "first", "second"]  # not a day since
+    yesterday = time.time() - regen.PRUNE_EVERY - 60
+    os.utime(runs / ".pruned", (yesterday, yesterday))
+    regen.store("third", [tmp_path / "in.h"], [tmp_path], [], [], [])
+    assert sorted(p.stem for p in runs.glob("*.json")) == ["first", "second", "third"]
