@@ -1662,17 +1662,40 @@ def _pb_unlinked(name):
 
 # A function the libraries loaded at run time do not define (another version,
 # another build) is a weak reference left NULL: its name raises when called.
-if <void *>_c_vm_add == NULL:
-    vm_add = _pb_unlinked("vm_add")
-if <void *>_c_vm_scale == NULL:
-    vm_scale = _pb_unlinked("vm_scale")
-if <void *>_c_vm_distance == NULL:
-    vm_distance = _pb_unlinked("vm_distance")
-if <void *>_c_vm_midpoint == NULL:
-    vm_midpoint = _pb_unlinked("vm_midpoint")
-if <void *>_c_vm_checksum == NULL:
-    vm_checksum = _pb_unlinked("vm_checksum")
-if <void *>_c_vm_fill == NULL:
-    vm_fill = _pb_unlinked("vm_fill")
-if <void *>_c_vm_version == NULL:
-    vm_version = _pb_unlinked("vm_version")
+# The addresses are one C table, the names one string: a test per function
+# written out was 4% of the module's C.
+cdef extern from *:
+    """
+    static void *__pyx_pb_called[] = {
+        (void *)&vm_add,
+        (void *)&vm_scale,
+        (void *)&vm_distance,
+        (void *)&vm_midpoint,
+        (void *)&vm_checksum,
+        (void *)&vm_fill,
+        (void *)&vm_version,
+    };
+    """
+    void **_pb_called "__pyx_pb_called"
+
+
+cdef int _pb_unlink_missing(str names) except -1:
+    # names: each function's Python name and symbol, in the order of _pb_called
+    cdef list words = names.split()
+    cdef dict namespace = globals()
+    cdef Py_ssize_t i
+    for i in range(len(words) // 2):
+        if _pb_called[i] == NULL:
+            namespace[words[2 * i]] = _pb_unlinked(words[2 * i + 1])
+    return 0
+
+
+_pb_unlink_missing(
+    "vm_add vm_add "
+    "vm_scale vm_scale "
+    "vm_distance vm_distance "
+    "vm_midpoint vm_midpoint "
+    "vm_checksum vm_checksum "
+    "vm_fill vm_fill "
+    "vm_version vm_version "
+)
