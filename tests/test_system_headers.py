@@ -206,6 +206,34 @@ def test_debians_pyconfig_wrapper_is_followed(monkeypatch, tmp_path):
 
 
 @native
+def test_the_feature_macros_are_kept_until_a_file_they_were_read_from_changes(monkeypatch, tmp_path):
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    inner = tmp_path / "inner.h"
+    inner.write_text("#define _GNU_SOURCE 1\n")
+    wrapper = tmp_path / "pyconfig.h"
+    wrapper.write_text(f'#include "{inner}"\n#define _FILE_OFFSET_BITS 64\n')
+    monkeypatch.setattr(sysconfig, "get_config_h_filename", lambda: str(wrapper))
+
+    def read() -> dict[str, str]:
+        python_feature_macros.cache_clear()  # a new run
+        return python_feature_macros("linux-x86_64")
+
+    try:
+        assert read() == {"_GNU_SOURCE": "1", "_FILE_OFFSET_BITS": "64"}
+        import pegbind.preprocess
+
+        with monkeypatch.context() as unread:  # kept: nothing is read again
+            unread.setattr(pegbind.preprocess, "preprocess", lambda *a, **k: pytest.fail("read again"))
+            assert read() == {"_GNU_SOURCE": "1", "_FILE_OFFSET_BITS": "64"}
+        inner.write_text("#define _GNU_SOURCE 1\n#define _REENTRANT 1\n")  # the included file
+        assert read() == {"_GNU_SOURCE": "1", "_REENTRANT": "1", "_FILE_OFFSET_BITS": "64"}
+        wrapper.write_text(f'#include "{inner}"\n')
+        assert read() == {"_GNU_SOURCE": "1", "_REENTRANT": "1"}
+    finally:
+        python_feature_macros.cache_clear()
+
+
+@native
 def test_undefining_what_python_h_defines_is_refused_for_compiled_modules(tmp_path, capsys):
     header = tmp_path / "fds.h"
     header.write_text("#include <sys/select.h>\nint fds(fd_set *set);\n")
