@@ -219,11 +219,10 @@ class CffiWriter(WrapperWriter):
 
 @dataclass(frozen=True, slots=True)
 class RenderedWrapper:
-    """One wrapper: its source as a module function and as a Library method."""
+    """One wrapper: its source, a module function or a Library method as the module is loaded."""
 
     binding: FunctionBinding
     source: str
-    method_source: str
 
 
 def _takes_bytes(binding: BindingModel, element: CType | None) -> bool:
@@ -271,9 +270,8 @@ def render_wrappers(
     closure factories of the callbacks they take (C type -> (name, source))."""
     writer = CffiWriter(binding, classes)
     called = set(called_functions(binding))
-    wrappers = [
-        RenderedWrapper(function, writer.wrapper(function, False), writer.wrapper(function, True))
-        for function in binding.functions if function.function.name in called
-    ]
+    method = binding.load == "dynamic"
+    wrappers = [RenderedWrapper(function, writer.wrapper(function, method))
+                for function in binding.functions if function.function.name in called]
     factories = writer.class_factories()
     return wrappers, [(text, name) for text, name in writer.types.items()], factories

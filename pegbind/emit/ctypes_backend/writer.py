@@ -331,22 +331,22 @@ class CtypesWriter(WrapperWriter):
 
 @dataclass(frozen=True, slots=True)
 class RenderedWrapper:
-    """One wrapper: its prototype and its source."""
+    """One wrapper: its prototype and its source, a module function or a Library method as the
+    module is loaded."""
 
     binding: FunctionBinding
     prototype: str
     source: str
-    method_source: str
 
 
 def render_wrappers(binding: BindingModel, writer: CtypesWriter, left_out: list[Diagnostic]) -> list[RenderedWrapper]:
     """A wrapper per function; what ctypes cannot express goes to ``left_out`` with the reason."""
     plans = []
+    method = binding.load == "dynamic"
     for function in binding.functions:
         try:
             prototype = writer.prototype(function)
-            plans.append(RenderedWrapper(function, prototype, writer.wrapper(function, False),
-                                         writer.wrapper(function, True)))
+            plans.append(RenderedWrapper(function, prototype, writer.wrapper(function, method)))
         except CtypesSpellingError as problem:  # __int128 and the like: ctypes has no type for them
             name = function.function.name
             left_out.append(Diagnostic(
