@@ -68,6 +68,31 @@ def test_wrong_integer_types_raise_type_error(demo):
     assert demo.demo_add_i32(True, True) == 2
 
 
+def test_the_argument_checks_are_compiled_when_an_argument_is_first_refused(demo):
+    # They are kept as source in the module: a fresh process, so no other test has refused one yet.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import sys, traceback\n"
+        f"sys.path.insert(0, {str(Path(demo.__file__).parent)!r})\n"
+        f"import {MODULE_NAME} as m\n"
+        "assert type(m._pb_fix_value).__name__ == '_pb_Deferred', type(m._pb_fix_value)\n"
+        "assert m.demo_add_u64(1, 2) == 3 and type(m._pb_fix_value).__name__ == '_pb_Deferred'\n"
+        "try:\n"
+        "    m.demo_add_u64(2**64, 0)\n"
+        "except OverflowError as error:\n"
+        "    print(''.join(traceback.format_exception(error)))\n"
+        "assert type(m._pb_fix_value).__name__ == 'function'\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert "argument 1 (a): 18446744073709551616 is out of range [0, 18446744073709551615]" in ran.stdout
+    # the traceback shows the checks' own lines
+    assert 'File "<pegbind argument checks>"' in ran.stdout and "return _pb_index(value, what" in ran.stdout
+
+
 def test_passing_two_to_the_64_overflows(demo):
     with pytest.raises(OverflowError):
         demo.demo_add_u64(2**64, 0)

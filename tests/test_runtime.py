@@ -52,8 +52,9 @@ class Handle(rt.Pointer):
 
 def test_the_sections_are_what_templates_get():
     sections = runtime_sections("pyffi")
-    assert sorted(sections) == ["argument_checks", "callbacks", "checks", "records", "varargs"]
+    assert sorted(sections) == ["argument_checks", "callbacks", "checks", "conversions", "records", "varargs"]
     shared, ffi_only = sections["argument_checks"], sections["checks"]
+    assert sections["conversions"].startswith("# ---- runtime: what the arguments of every backend are converted with")
     assert shared.startswith("# ---- runtime: the argument checks of every backend, and their messages ---")
     assert shared.endswith("return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]")
     assert ffi_only.startswith("# ---- runtime: what the ctypes and cffi wrappers and classes share ---")
@@ -64,11 +65,11 @@ def test_the_sections_are_what_templates_get():
 
 @pytest.mark.parametrize(("names", "outside"), [
     # the Cython module defines its own Pointer, FunctionPointer, record and cell base classes
-    (("argument_checks", "callbacks"), {"_operator", "_sys", "_threading", "Pointer", "FunctionPointer",
+    (("conversions", "argument_checks", "callbacks"), {"_operator", "_sys", "_threading", "Pointer", "FunctionPointer",
                                         "_pb_Record", "_pb_Cell"}),
     # each FFI's module defines how it reads an address and the elements of Pointers, the
     # FunctionPointer class and how a record keeps what it is given
-    (("argument_checks", "callbacks", "checks", "records"), {
+    (("conversions", "argument_checks", "callbacks", "checks", "records"), {
         "_operator", "_sys", "_threading", "_pb_address", "_pb_elements", "_pb_read_elements", "FunctionPointer",
         "_pb_keep_record"}),
 ], ids=["cython", "ffi"])
@@ -76,8 +77,8 @@ def test_the_sections_need_only_what_every_generated_module_imports(names, outsi
     # Pasted into a module that does not import pegbind: every global they
     # read is defined in the sections themselves, is a builtin, is imported
     # by every template under the same name, or is the module's own class.
-    # The Cython module pastes only the argument checks, the ctypes and cffi
-    # modules every section.
+    # The Cython module pastes only the conversions, the argument checks and
+    # the callbacks, the ctypes and cffi modules every section.
     text = "\n\n".join(runtime_sections("pyffi")[name] for name in names)
     top = symtable.symtable(text, "pyffi-checks", "exec")
     defined = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
@@ -95,6 +96,25 @@ def test_the_sections_need_only_what_every_generated_module_imports(names, outsi
     imports = "import operator as _operator\nimport sys as _sys\nimport threading as _threading\n"
     exec(compile(imports + text, "pyffi-checks", "exec"), namespace)  # noqa: S102
     assert namespace["_pb_index"](Index(7), "x", 0, 9) == 7
+
+
+def test_what_the_cython_module_compiles_uses_the_argument_checks_only_as_functions():
+    # The Cython module keeps the argument checks as source until one is needed, with a
+    # placeholder in the place of each of their functions: what it compiles may call them,
+    # and read nothing else of theirs.
+    sections = runtime_sections("pyffi")
+    checks = symtable.symtable(sections["argument_checks"], "checks", "exec")
+    functions = {s.get_name() for s in checks.get_symbols() if s.is_namespace() and s.is_assigned()
+                 and all(t.get_type() == "function" for t in s.get_namespaces())}
+    defined = {s.get_name() for s in checks.get_symbols() if s.is_assigned()}
+    read = set()
+    tables = [symtable.symtable(sections[name], name, "exec") for name in ("conversions", "callbacks")]
+    while tables:
+        table = tables.pop()
+        tables += table.get_children()
+        read |= {s.get_name() for s in table.get_symbols() if s.is_referenced()}
+    assert read & defined <= functions
+    assert {"_pb_pointer_error", "_pb_fix_value"} <= functions and "_PB_CLOSED" not in functions
 
 
 def test_paste_sections_takes_the_marked_lines_verbatim():
@@ -609,7 +629,8 @@ def test_the_records_section_is_pasted_after_the_checks_and_needs_only_them():
     assert text.startswith("# ---- runtime: what record classes check and keep for their pointer members")
     assert make_environment().globals["ffi_runtime"]["records"] == text
     namespace: dict = {}
-    head = "import operator as _operator\n" + sections["argument_checks"] + "\n" + sections["checks"]
+    head = "import operator as _operator\n" + "\n".join(sections[name] for name in ("conversions", "argument_checks",
+                                                                                   "checks"))
     exec(compile(head + "\n" + text, "pyffi", "exec"), namespace)  # noqa: S102
     assert namespace["_pb_until_nul"](b"ab\0c") == b"ab"
 

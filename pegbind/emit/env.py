@@ -37,6 +37,13 @@ def weak_lines(names: Iterable[str]) -> str:
     return f"#if defined(__ELF__)\n{pragmas}#endif\n" if pragmas else ""
 
 
+def defined_functions(source: str) -> list[str]:
+    """The names of the functions Python ``source`` (a section of ``pegbind/runtime``) defines at its top level."""
+    import ast
+
+    return [node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)]
+
+
 @functools.cache
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Jinja's compiled templates, kept in pegbind's cache folder: compiling the templates took
@@ -68,6 +75,7 @@ def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environmen
     )
     env.filters["undef_lines"] = undef_lines
     env.filters["weak_lines"] = weak_lines
+    env.filters["defined_functions"] = defined_functions
     # The Python the ctypes and cffi modules share, by section of pegbind/runtime/pyffi.py.
     env.globals["ffi_runtime"] = runtime_sections("pyffi")
     return env

@@ -20,13 +20,9 @@ _string = _ffi.string
 #: ffi.new, called on the preparsed ``_pb_ptr_<class>`` types (no lookup of a C type string)
 _pb_alloc = _ffi.new
 
-# ---- runtime: the argument checks of every backend, and their messages ---
-# A wrapper converts its arguments on a fast path; whatever that path rejects
-# comes here (_pb_fix), to be either normalised (an object with __index__,
-# None for a pointer) or turned into the error every backend raises for it,
-# with the same message: the ctypes and cffi wrappers call _pb_fix before
-# running their body again, the Cython ones _pb_fix_value on their error path
-# only, for the value their C conversion refused.
+# ---- runtime: what the arguments of every backend are converted with ----
+# The conversions and tests a wrapper's fast path or a record's field may run
+# for an argument it takes: a Cython module compiles these.
 
 
 def _pb_no_copy(self, protocol=None):
@@ -111,20 +107,6 @@ def _pb_encode(value, what):
     return data
 
 
-def _pb_cstring(value, what):
-    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
-    are copied, so the NUL is there."""
-    if value is None or value.__class__ is bytes:
-        return value
-    if isinstance(value, str):
-        return _pb_encode(value, what)
-    try:
-        view = memoryview(value)
-    except TypeError:
-        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
-    return view.tobytes()
-
-
 def _pb_sequence(value, what):
     """The items of a sequence argument as a list (TypeError for anything else, str included)."""
     if isinstance(value, str):
@@ -148,33 +130,6 @@ def _pb_bytes_like(value, what):
         raise TypeError(f"{what} must be a bytes-like object, not {type(value).__name__}") from None
 
 
-def _pb_wrong_record(value, cls, what, nullable):
-    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
-    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
-    wanted = cls.__name__ + (" or None" if nullable else "")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
-
-
-class _pb_Closed:
-    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name):
-        raise ValueError("the object is closed: the memory it stood for was freed")
-
-    __getitem__ = __getattr__
-
-
-#: the memory of every closed object (see _pb_Closed)
-_PB_CLOSED = _pb_Closed()
-
-
-def _pb_is_closed(value):
-    """Whether ``value`` is a Pointer, handle or record that was closed."""
-    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
-
-
 def _pb_pointer_type(value):
     """The C pointer type a Pointer or handle object holds (``"CURL *"``, ``"void *"``)."""
     return value._ctype if type(value) is Pointer else f"{type(value).__name__} *"
@@ -190,14 +145,6 @@ def _pb_takes_pointer(value, ctype):
     one side is ``void *`` (C converts a ``void *`` to and from any object pointer)."""
     have = _pb_pointer_type(value)
     return have == ctype or have == "void *" or ctype == "void *"
-
-
-def _pb_pointer_error(what, ctype, value, nullable):
-    """The TypeError for a value that is not a pointer ``ctype`` takes."""
-    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-    if isinstance(value, Pointer):
-        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_result_address(value, cls, ctype, what):
@@ -227,6 +174,86 @@ def _pb_check_object_pointer(value, ctype, what, wanted):
             raise TypeError(f"{what} must be {wanted} or a Pointer of type {ctype}, not {_pb_pointer_name(value)}")
     elif ctype != "void *":
         raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_element_range(key, ctype):
+    """``(start, count, one)`` of ``p[key]`` for a Pointer of C type ``ctype`` whose elements
+    can be read: one element at an index, or those of a slice ``p[start:stop]``.
+
+    C does not say how many elements there are, so a slice needs its end and
+    takes no step; indexes count from the pointer as in C (``p[-1]`` is the
+    element before it), not from an end.
+    """
+    if isinstance(key, slice):
+        if key.step is not None and _pb_integer(key.step, "a Pointer slice's step") != 1:
+            raise ValueError(f"a slice of a Pointer of type {ctype} takes no step")
+        if key.stop is None:
+            raise ValueError(f"a slice of a Pointer of type {ctype} needs its end: "
+                             "C does not say how many elements there are")
+        start = 0 if key.start is None else _pb_index(key.start, "a Pointer slice's start", -(1 << 62), 1 << 62)
+        stop = _pb_index(key.stop, "a Pointer slice's end", -(1 << 62), 1 << 62)
+        return start, max(stop - start, 0), False
+    return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
+
+
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.  Nothing here runs for an
+# argument that is taken as it is: a Cython module keeps this section as
+# source and compiles it the first time an argument is refused.
+
+
+def _pb_cstring(value, what):
+    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
+    are copied, so the NUL is there."""
+    if value is None or value.__class__ is bytes:
+        return value
+    if isinstance(value, str):
+        return _pb_encode(value, what)
+    try:
+        view = memoryview(value)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None
+    return view.tobytes()
+
+
+def _pb_wrong_record(value, cls, what, nullable):
+    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
+    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
+    wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
@@ -318,26 +345,6 @@ def _pb_fix_value(spec, value):
                 raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")
             return value
     return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
-
-
-def _pb_element_range(key, ctype):
-    """``(start, count, one)`` of ``p[key]`` for a Pointer of C type ``ctype`` whose elements
-    can be read: one element at an index, or those of a slice ``p[start:stop]``.
-
-    C does not say how many elements there are, so a slice needs its end and
-    takes no step; indexes count from the pointer as in C (``p[-1]`` is the
-    element before it), not from an end.
-    """
-    if isinstance(key, slice):
-        if key.step is not None and _pb_integer(key.step, "a Pointer slice's step") != 1:
-            raise ValueError(f"a slice of a Pointer of type {ctype} takes no step")
-        if key.stop is None:
-            raise ValueError(f"a slice of a Pointer of type {ctype} needs its end: "
-                             "C does not say how many elements there are")
-        start = 0 if key.start is None else _pb_index(key.start, "a Pointer slice's start", -(1 << 62), 1 << 62)
-        stop = _pb_index(key.stop, "a Pointer slice's end", -(1 << 62), 1 << 62)
-        return start, max(stop - start, 0), False
-    return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
 
 
 def _pb_no_elements(pointer):
