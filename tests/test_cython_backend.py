@@ -295,3 +295,89 @@ def test_model_layouts_agree_with_the_compiled_sizes(demo):
     assert binding.layouts, "pegbind.target.record_layout should give every record a layout"
     assert binding.layouts["struct point"].size == demo.point.sizeof
     assert binding.layouts["demo_shape"].size == demo.demo_shape.sizeof
+
+
+# ---- integer and function pointer fields: one descriptor class each --------
+
+WIDTHS_H = """\
+#include <stdint.h>
+struct widths { int8_t s1; uint8_t u1; int16_t s2; uint16_t u2; int32_t s4; uint32_t u4;
+                int64_t s8; uint64_t u8; unsigned bits : 3; int32_t (*op)(int32_t); };
+/* what C reads in each field, as a signed or unsigned 64-bit value */
+int64_t widths_signed(const struct widths *w, int which);
+uint64_t widths_unsigned(const struct widths *w, int which);
+int32_t widths_call(const struct widths *w, int32_t v);
+"""
+
+WIDTHS_C = """\
+#include "widths.h"
+int64_t widths_signed(const struct widths *w, int which) {
+    switch (which) { case 1: return w->s1; case 2: return w->s2; case 4: return w->s4; default: return w->s8; }
+}
+uint64_t widths_unsigned(const struct widths *w, int which) {
+    switch (which) { case 1: return w->u1; case 2: return w->u2; case 4: return w->u4; case 3: return w->bits;
+                     default: return w->u8; }
+}
+int32_t widths_call(const struct widths *w, int32_t v) { return w->op(v); }
+"""
+
+
+@pytest.fixture(scope="module")
+def widths(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("widths")
+    (folder / "widths.h").write_text(WIDTHS_H)
+    (folder / "widths.c").write_text(WIDTHS_C)
+    config = BindingConfig(name="pegbind_widths_cy", headers=(folder / "widths.h",), sources=(folder / "widths.c",))
+    from conftest import build_and_import
+
+    return build_and_import(config, folder / "out")
+
+
+@pytest.mark.parametrize("size", [1, 2, 4, 8])
+def test_integer_fields_of_every_width_read_and_write_what_c_sees(widths, size):
+    w = widths.widths()
+    bits = 8 * size
+    for value in (-(1 << (bits - 1)), -1, 0, (1 << (bits - 1)) - 1):
+        setattr(w, f"s{size}", value)
+        assert getattr(w, f"s{size}") == value == widths.widths_signed(w, size)
+    for value in (0, 1, (1 << bits) - 1):
+        setattr(w, f"u{size}", value)
+        assert getattr(w, f"u{size}") == value == widths.widths_unsigned(w, size)
+    with pytest.raises(OverflowError, match=rf"widths\.u{size}: -1 is out of range \[0, {(1 << bits) - 1}\]"):
+        setattr(w, f"u{size}", -1)
+    with pytest.raises(OverflowError, match=rf"widths\.s{size}: {1 << (bits - 1)} is out of range"):
+        setattr(w, f"s{size}", 1 << (bits - 1))
+    with pytest.raises(TypeError, match=rf"widths\.s{size} must be an integer, not str"):
+        setattr(w, f"s{size}", "1")
+    assert getattr(w, f"u{size}") == (1 << bits) - 1  # a refused value left the field as it was
+
+
+def test_field_descriptors_refuse_objects_of_other_classes(widths):
+    w = widths.widths(s4=5, bits=6)
+    assert widths.widths_unsigned(w, 3) == 6 and w.bits == 6  # a bitfield stays a property
+    for name in ("s4", "op"):
+        field = type(w).__dict__[name]
+        assert field.__get__(None, type(w)) is field
+        for other in (object(), widths.widths_signed, 3):
+            with pytest.raises(TypeError, match=rf"widths\.{name} is a field of widths objects, not of"):
+                field.__get__(other, type(other))
+            with pytest.raises(TypeError, match=rf"widths\.{name} is a field of widths objects, not of"):
+                field.__set__(other, None)
+    with pytest.raises(AttributeError, match=r"widths\.s4 cannot be deleted"):
+        del w.s4
+    assert w.s4 == 5
+
+
+def test_function_pointer_fields_take_callables_and_keep_their_record(widths):
+    w = widths.widths()
+    assert w.op is None
+    w.op = lambda v: v * 3
+    assert widths.widths_call(w, 7) == 21
+    read = w.op
+    del w
+    import gc
+    gc.collect()
+    again = widths.widths(op=read)  # the closure lives as long as what was read from the record
+    assert again.op == read and widths.widths_call(again, 5) == 15
+    with pytest.raises(TypeError, match=r"widths\.op must be a callable, a FunctionPointer or None, not int"):
+        widths.widths().op = 3

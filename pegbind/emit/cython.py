@@ -487,6 +487,22 @@ def cy_freelist(record: RecordBinding, binding: BindingModel) -> int:
     return FREELIST_LENGTH
 
 
+#: how many values an integer field of each size a descriptor reads (1, 2, 4 and 8 bytes)
+_DESCRIPTOR_INT_VALUES = (1 << 8, 1 << 16, 1 << 32, 1 << 64)
+
+
+def cy_field_descriptor(field: FieldBinding) -> bool:
+    """Whether one of the module's field descriptor classes reads and writes ``field`` (an
+    integer of 1, 2, 4 or 8 bytes that is no bitfield, or a function pointer), rather
+    than a property of its own: each property is about a hundred lines of C."""
+    if field.kind == "function_pointer":
+        return True
+    if field.kind != "int" or field.bit_width is not None or field.int_range is None:
+        return False
+    low, high = field.int_range
+    return high - low + 1 in _DESCRIPTOR_INT_VALUES
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "cy_decl": cy_decl,
     "cy_named_decl": cy_named_decl,
@@ -521,6 +537,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "result_tuple": result_tuple,
     "cy_field_decl": cy_field_decl,
     "cy_freelist": cy_freelist,
+    "cy_field_descriptor": cy_field_descriptor,
 }
 
 

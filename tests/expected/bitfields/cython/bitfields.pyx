@@ -17,6 +17,8 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.ref cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
@@ -563,6 +565,157 @@ cdef int _pb_set_function_pointer(object record, void *member, object value, obj
 
 
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
+# ---- record fields that one descriptor class reads and writes ------------
+# A record class's first attributes are laid out alike in every class (_ptr,
+# then _owner; _pb_bind_fields checks it), so one descriptor class can read
+# and write the integer fields of them all, and one the function pointer
+# fields: a property per field was about a hundred lines of C each.  A
+# descriptor is bound to its class when the class is made, and refuses an
+# object of any other.
+cdef extern from *:
+    """
+    typedef struct { PyObject_HEAD void *ptr; PyObject *owner; } __pyx_pb_record_head;
+    """
+    ctypedef struct _pb_record_head "__pyx_pb_record_head":
+        void *ptr
+        PyObject *owner
+
+
+cdef class _pb_Field:
+    cdef type _cls  # the record class it is a field of
+    cdef Py_ssize_t _offset  # where in a record's memory
+    cdef str _what  # "Class.field", for errors
+
+
+cdef inline char *_pb_field_at(_pb_Field field, object record) except NULL:
+    # Where the field is in record's memory; a TypeError for an object of another class
+    # (only a descriptor's __get__ or __set__ called by hand can be given one).
+    if type(record) is not field._cls and (field._cls is None or not isinstance(record, field._cls)):
+        raise TypeError(f"{field._what} is a field of {field._what.partition('.')[0]} objects, "
+                        f"not of {type(record).__name__}")
+    return <char *>(<_pb_record_head *><PyObject *>record).ptr + field._offset
+
+
+@cython.final
+cdef class _pb_IntField(_pb_Field):
+    cdef Py_ssize_t _size
+    cdef bint _signed
+    cdef object _lo, _hi  # what an assignment takes (C would keep the low bits of any value)
+
+    def __cinit__(self, Py_ssize_t offset, Py_ssize_t size, lo, hi, str what):
+        if size not in (1, 2, 4, 8):
+            raise SystemError(f"{what}: an integer of {size} bytes")
+        self._offset, self._size, self._signed, self._lo, self._hi, self._what = offset, size, lo < 0, lo, hi, what
+
+    def __get__(self, record, cls):
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef int64_t s8
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef uint64_t u8
+        if record is None:
+            return self
+        cdef char *at = _pb_field_at(self, record)
+        if self._size == 4:
+            if self._signed:
+                memcpy(&s4, at, 4)
+                return s4
+            memcpy(&u4, at, 4)
+            return u4
+        if self._size == 8:
+            if self._signed:
+                memcpy(&s8, at, 8)
+                return s8
+            memcpy(&u8, at, 8)
+            return u8
+        if self._size == 2:
+            if self._signed:
+                memcpy(&s2, at, 2)
+                return s2
+            memcpy(&u2, at, 2)
+            return u2
+        if self._signed:
+            memcpy(&s1, at, 1)
+            return s1
+        memcpy(&u1, at, 1)
+        return u1
+
+    def __set__(self, record, value):
+        cdef int64_t s
+        cdef uint64_t u
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef char *at = _pb_field_at(self, record)
+        value = _pb_index(value, self._what, self._lo, self._hi)
+        if self._signed:
+            s = value
+            if self._size == 1:
+                s1 = <int8_t>s
+                memcpy(at, &s1, 1)
+            elif self._size == 2:
+                s2 = <int16_t>s
+                memcpy(at, &s2, 2)
+            elif self._size == 4:
+                s4 = <int32_t>s
+                memcpy(at, &s4, 4)
+            else:
+                memcpy(at, &s, 8)
+        else:
+            u = value
+            if self._size == 1:
+                u1 = <uint8_t>u
+                memcpy(at, &u1, 1)
+            elif self._size == 2:
+                u2 = <uint16_t>u
+                memcpy(at, &u2, 2)
+            elif self._size == 4:
+                u4 = <uint32_t>u
+                memcpy(at, &u4, 4)
+            else:
+                memcpy(at, &u, 8)
+
+
+@cython.final
+cdef class _pb_FunctionPointerField(_pb_Field):
+    cdef str _ctype  # the field's C type, which a FunctionPointer assigned must have
+    cdef str _factory  # the name of the closure factory of callables assigned (None: none is taken)
+
+    def __cinit__(self, Py_ssize_t offset, str ctype, str factory, str what):
+        self._offset, self._ctype, self._factory, self._what = offset, ctype, factory, what
+
+    def __get__(self, record, cls):
+        cdef void *address
+        if record is None:
+            return self
+        memcpy(&address, _pb_field_at(self, record), sizeof(void *))
+        owner = <object>(<_pb_record_head *><PyObject *>record).owner
+        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+
+    def __set__(self, record, value):
+        cdef char *at = _pb_field_at(self, record)
+        # the factories are made after the record classes: found by name
+        factory = None if self._factory is None else globals()[self._factory]
+        _pb_set_function_pointer(record, at, value, factory, self._ctype, self._what)
+
+
+cdef int _pb_bind_fields(type cls, object probe, void *memory) except -1:
+    # The descriptors of cls bound to it, once an instance (probe, whose memory is at
+    # memory) shows that its layout begins as _pb_record_head says.
+    if (<_pb_record_head *><PyObject *>probe).ptr != memory:
+        raise SystemError(f"{cls.__name__} is not laid out as the module's records are")
+    for value in cls.__dict__.values():
+        if isinstance(value, _pb_Field):
+            (<_pb_Field>value)._cls = cls
+    return 0
 
 
 cdef class Pointer:
@@ -1159,7 +1312,7 @@ c_ssize_t = c_long
 @cython.no_gc
 cdef class flags:
     'Bitfields, packing and alignment attributes.'
-    cdef _cs_flags _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_flags *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1167,6 +1320,7 @@ cdef class flags:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_flags _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1265,6 +1419,11 @@ A new flags holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = flags.__new__(flags)
+_pb_bind_fields(flags, _pb_probe, (<flags>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef flags _pb_view_flags(object owner, void *ptr):
     # A flags looking at memory owned by ``owner`` (kept alive by the view).
     cdef flags obj = flags.__new__(flags)
@@ -1289,7 +1448,7 @@ _pb_set_sizeof(flags, sizeof(_cs_flags))
 @cython.no_gc
 cdef class mixed_bits:
     'struct mixed_bits: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_mixed_bits _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_mixed_bits *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1297,6 +1456,7 @@ cdef class mixed_bits:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_mixed_bits _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1356,14 +1516,7 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "mixed_bits", (('tag', 0), ('low', 0), ('high', 0), ('last', 0), ('wide', 0), ))
 
-    @property
-    def tag(self):
-        return self._ptr.tag
-
-    @tag.setter
-    def tag(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.tag = _pb_index(value, "mixed_bits.tag", -128, 127)
+    tag = _pb_IntField(<Py_ssize_t>&(<_cs_mixed_bits *>NULL).tag, sizeof((<_cs_mixed_bits *>NULL).tag), -128, 127, "mixed_bits.tag")
 
 
     @property
@@ -1407,6 +1560,11 @@ A new mixed_bits holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = mixed_bits.__new__(mixed_bits)
+_pb_bind_fields(mixed_bits, _pb_probe, (<mixed_bits>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef mixed_bits _pb_view_mixed_bits(object owner, void *ptr):
     # A mixed_bits looking at memory owned by ``owner`` (kept alive by the view).
     cdef mixed_bits obj = mixed_bits.__new__(mixed_bits)
@@ -1431,7 +1589,7 @@ _pb_set_sizeof(mixed_bits, sizeof(_cs_mixed_bits))
 @cython.no_gc
 cdef class packed_header:
     'struct packed_header: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_packed_header _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_packed_header *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1439,6 +1597,7 @@ cdef class packed_header:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_packed_header _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1494,35 +1653,19 @@ A new packed_header holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "packed_header", (('version', 0), ('length', 0), ('checksum', 0), ))
 
-    @property
-    def version(self):
-        return self._ptr.version
-
-    @version.setter
-    def version(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.version = _pb_index(value, "packed_header.version", 0, 255)
+    version = _pb_IntField(<Py_ssize_t>&(<_cs_packed_header *>NULL).version, sizeof((<_cs_packed_header *>NULL).version), 0, 255, "packed_header.version")
 
 
-    @property
-    def length(self):
-        return self._ptr.length
-
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "packed_header.length", 0, 4294967295)
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_packed_header *>NULL).length, sizeof((<_cs_packed_header *>NULL).length), 0, 4294967295, "packed_header.length")
 
 
-    @property
-    def checksum(self):
-        return self._ptr.checksum
+    checksum = _pb_IntField(<Py_ssize_t>&(<_cs_packed_header *>NULL).checksum, sizeof((<_cs_packed_header *>NULL).checksum), 0, 65535, "packed_header.checksum")
 
-    @checksum.setter
-    def checksum(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.checksum = _pb_index(value, "packed_header.checksum", 0, 65535)
 
+
+_pb_probe = packed_header.__new__(packed_header)
+_pb_bind_fields(packed_header, _pb_probe, (<packed_header>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef packed_header _pb_view_packed_header(object owner, void *ptr):
@@ -1549,7 +1692,7 @@ _pb_set_sizeof(packed_header, sizeof(_cs_packed_header))
 @cython.no_gc
 cdef class pack2:
     'struct pack2: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_pack2 _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_pack2 *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1557,6 +1700,7 @@ cdef class pack2:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_pack2 _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1610,14 +1754,7 @@ A new pack2 holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "pack2", (('c', 0), ('d', 0), ))
 
-    @property
-    def c(self):
-        return self._ptr.c
-
-    @c.setter
-    def c(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.c = _pb_index(value, "pack2.c", -128, 127)
+    c = _pb_IntField(<Py_ssize_t>&(<_cs_pack2 *>NULL).c, sizeof((<_cs_pack2 *>NULL).c), -128, 127, "pack2.c")
 
 
     @property
@@ -1633,6 +1770,11 @@ A new pack2 holding a copy of exactly sizeof bytes."""
             _pb_refused(_pb_take_error(), ('float', 'pack2.d'), value)
         self._ptr.d = _pb_value
 
+
+
+_pb_probe = pack2.__new__(pack2)
+_pb_bind_fields(pack2, _pb_probe, (<pack2>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef pack2 _pb_view_pack2(object owner, void *ptr):
@@ -1659,7 +1801,7 @@ _pb_set_sizeof(pack2, sizeof(_cs_pack2))
 @cython.no_gc
 cdef class attr_packed:
     'struct attr_packed: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_attr_packed _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_attr_packed *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1667,6 +1809,7 @@ cdef class attr_packed:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_attr_packed _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1720,25 +1863,16 @@ A new attr_packed holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "attr_packed", (('c', 0), ('i', 0), ))
 
-    @property
-    def c(self):
-        return self._ptr.c
-
-    @c.setter
-    def c(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.c = _pb_index(value, "attr_packed.c", -128, 127)
+    c = _pb_IntField(<Py_ssize_t>&(<_cs_attr_packed *>NULL).c, sizeof((<_cs_attr_packed *>NULL).c), -128, 127, "attr_packed.c")
 
 
-    @property
-    def i(self):
-        return self._ptr.i
+    i = _pb_IntField(<Py_ssize_t>&(<_cs_attr_packed *>NULL).i, sizeof((<_cs_attr_packed *>NULL).i), -2147483648, 2147483647, "attr_packed.i")
 
-    @i.setter
-    def i(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.i = _pb_index(value, "attr_packed.i", -2147483648, 2147483647)
 
+
+_pb_probe = attr_packed.__new__(attr_packed)
+_pb_bind_fields(attr_packed, _pb_probe, (<attr_packed>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef attr_packed _pb_view_attr_packed(object owner, void *ptr):
@@ -1765,7 +1899,7 @@ _pb_set_sizeof(attr_packed, sizeof(_cs_attr_packed))
 @cython.no_gc
 cdef class attr_aligned:
     'struct attr_aligned: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_attr_aligned _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_attr_aligned *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1773,6 +1907,7 @@ cdef class attr_aligned:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_attr_aligned _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1826,25 +1961,16 @@ A new attr_aligned holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "attr_aligned", (('c', 0), ('i', 0), ))
 
-    @property
-    def c(self):
-        return self._ptr.c
-
-    @c.setter
-    def c(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.c = _pb_index(value, "attr_aligned.c", -128, 127)
+    c = _pb_IntField(<Py_ssize_t>&(<_cs_attr_aligned *>NULL).c, sizeof((<_cs_attr_aligned *>NULL).c), -128, 127, "attr_aligned.c")
 
 
-    @property
-    def i(self):
-        return self._ptr.i
+    i = _pb_IntField(<Py_ssize_t>&(<_cs_attr_aligned *>NULL).i, sizeof((<_cs_attr_aligned *>NULL).i), -2147483648, 2147483647, "attr_aligned.i")
 
-    @i.setter
-    def i(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.i = _pb_index(value, "attr_aligned.i", -2147483648, 2147483647)
 
+
+_pb_probe = attr_aligned.__new__(attr_aligned)
+_pb_bind_fields(attr_aligned, _pb_probe, (<attr_aligned>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef attr_aligned _pb_view_attr_aligned(object owner, void *ptr):
@@ -1871,7 +1997,7 @@ _pb_set_sizeof(attr_aligned, sizeof(_cs_attr_aligned))
 @cython.no_gc
 cdef class after_pop:
     'struct after_pop: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_after_pop _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_after_pop *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1879,6 +2005,7 @@ cdef class after_pop:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_after_pop _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1932,14 +2059,7 @@ A new after_pop holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "after_pop", (('c', 0), ('d', 0), ))
 
-    @property
-    def c(self):
-        return self._ptr.c
-
-    @c.setter
-    def c(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.c = _pb_index(value, "after_pop.c", -128, 127)
+    c = _pb_IntField(<Py_ssize_t>&(<_cs_after_pop *>NULL).c, sizeof((<_cs_after_pop *>NULL).c), -128, 127, "after_pop.c")
 
 
     @property
@@ -1955,6 +2075,11 @@ A new after_pop holding a copy of exactly sizeof bytes."""
             _pb_refused(_pb_take_error(), ('float', 'after_pop.d'), value)
         self._ptr.d = _pb_value
 
+
+
+_pb_probe = after_pop.__new__(after_pop)
+_pb_bind_fields(after_pop, _pb_probe, (<after_pop>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef after_pop _pb_view_after_pop(object owner, void *ptr):

@@ -17,6 +17,8 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.ref cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
@@ -557,6 +559,157 @@ cdef int _pb_set_function_pointer(object record, void *member, object value, obj
 
 
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
+# ---- record fields that one descriptor class reads and writes ------------
+# A record class's first attributes are laid out alike in every class (_ptr,
+# then _owner; _pb_bind_fields checks it), so one descriptor class can read
+# and write the integer fields of them all, and one the function pointer
+# fields: a property per field was about a hundred lines of C each.  A
+# descriptor is bound to its class when the class is made, and refuses an
+# object of any other.
+cdef extern from *:
+    """
+    typedef struct { PyObject_HEAD void *ptr; PyObject *owner; } __pyx_pb_record_head;
+    """
+    ctypedef struct _pb_record_head "__pyx_pb_record_head":
+        void *ptr
+        PyObject *owner
+
+
+cdef class _pb_Field:
+    cdef type _cls  # the record class it is a field of
+    cdef Py_ssize_t _offset  # where in a record's memory
+    cdef str _what  # "Class.field", for errors
+
+
+cdef inline char *_pb_field_at(_pb_Field field, object record) except NULL:
+    # Where the field is in record's memory; a TypeError for an object of another class
+    # (only a descriptor's __get__ or __set__ called by hand can be given one).
+    if type(record) is not field._cls and (field._cls is None or not isinstance(record, field._cls)):
+        raise TypeError(f"{field._what} is a field of {field._what.partition('.')[0]} objects, "
+                        f"not of {type(record).__name__}")
+    return <char *>(<_pb_record_head *><PyObject *>record).ptr + field._offset
+
+
+@cython.final
+cdef class _pb_IntField(_pb_Field):
+    cdef Py_ssize_t _size
+    cdef bint _signed
+    cdef object _lo, _hi  # what an assignment takes (C would keep the low bits of any value)
+
+    def __cinit__(self, Py_ssize_t offset, Py_ssize_t size, lo, hi, str what):
+        if size not in (1, 2, 4, 8):
+            raise SystemError(f"{what}: an integer of {size} bytes")
+        self._offset, self._size, self._signed, self._lo, self._hi, self._what = offset, size, lo < 0, lo, hi, what
+
+    def __get__(self, record, cls):
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef int64_t s8
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef uint64_t u8
+        if record is None:
+            return self
+        cdef char *at = _pb_field_at(self, record)
+        if self._size == 4:
+            if self._signed:
+                memcpy(&s4, at, 4)
+                return s4
+            memcpy(&u4, at, 4)
+            return u4
+        if self._size == 8:
+            if self._signed:
+                memcpy(&s8, at, 8)
+                return s8
+            memcpy(&u8, at, 8)
+            return u8
+        if self._size == 2:
+            if self._signed:
+                memcpy(&s2, at, 2)
+                return s2
+            memcpy(&u2, at, 2)
+            return u2
+        if self._signed:
+            memcpy(&s1, at, 1)
+            return s1
+        memcpy(&u1, at, 1)
+        return u1
+
+    def __set__(self, record, value):
+        cdef int64_t s
+        cdef uint64_t u
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef char *at = _pb_field_at(self, record)
+        value = _pb_index(value, self._what, self._lo, self._hi)
+        if self._signed:
+            s = value
+            if self._size == 1:
+                s1 = <int8_t>s
+                memcpy(at, &s1, 1)
+            elif self._size == 2:
+                s2 = <int16_t>s
+                memcpy(at, &s2, 2)
+            elif self._size == 4:
+                s4 = <int32_t>s
+                memcpy(at, &s4, 4)
+            else:
+                memcpy(at, &s, 8)
+        else:
+            u = value
+            if self._size == 1:
+                u1 = <uint8_t>u
+                memcpy(at, &u1, 1)
+            elif self._size == 2:
+                u2 = <uint16_t>u
+                memcpy(at, &u2, 2)
+            elif self._size == 4:
+                u4 = <uint32_t>u
+                memcpy(at, &u4, 4)
+            else:
+                memcpy(at, &u, 8)
+
+
+@cython.final
+cdef class _pb_FunctionPointerField(_pb_Field):
+    cdef str _ctype  # the field's C type, which a FunctionPointer assigned must have
+    cdef str _factory  # the name of the closure factory of callables assigned (None: none is taken)
+
+    def __cinit__(self, Py_ssize_t offset, str ctype, str factory, str what):
+        self._offset, self._ctype, self._factory, self._what = offset, ctype, factory, what
+
+    def __get__(self, record, cls):
+        cdef void *address
+        if record is None:
+            return self
+        memcpy(&address, _pb_field_at(self, record), sizeof(void *))
+        owner = <object>(<_pb_record_head *><PyObject *>record).owner
+        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+
+    def __set__(self, record, value):
+        cdef char *at = _pb_field_at(self, record)
+        # the factories are made after the record classes: found by name
+        factory = None if self._factory is None else globals()[self._factory]
+        _pb_set_function_pointer(record, at, value, factory, self._ctype, self._what)
+
+
+cdef int _pb_bind_fields(type cls, object probe, void *memory) except -1:
+    # The descriptors of cls bound to it, once an instance (probe, whose memory is at
+    # memory) shows that its layout begins as _pb_record_head says.
+    if (<_pb_record_head *><PyObject *>probe).ptr != memory:
+        raise SystemError(f"{cls.__name__} is not laid out as the module's records are")
+    for value in cls.__dict__.values():
+        if isinstance(value, _pb_Field):
+            (<_pb_Field>value)._cls = cls
+    return 0
 
 
 cdef class Pointer:
@@ -1176,7 +1329,7 @@ c_ssize_t = c_long
 @cython.no_gc
 cdef class vm_point:
     'A point in the plane.'
-    cdef _cs_vm_point _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_vm_point *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1184,6 +1337,7 @@ cdef class vm_point:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_vm_point _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1264,6 +1418,11 @@ A new vm_point holding a copy of exactly sizeof bytes."""
             _pb_refused(_pb_take_error(), ('float', 'vm_point.y'), value)
         self._ptr.y = _pb_value
 
+
+
+_pb_probe = vm_point.__new__(vm_point)
+_pb_bind_fields(vm_point, _pb_probe, (<vm_point>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef vm_point _pb_view_vm_point(object owner, void *ptr):

@@ -17,6 +17,8 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.ref cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
@@ -690,6 +692,157 @@ cdef int _pb_set_function_pointer(object record, void *member, object value, obj
 
 
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
+# ---- record fields that one descriptor class reads and writes ------------
+# A record class's first attributes are laid out alike in every class (_ptr,
+# then _owner; _pb_bind_fields checks it), so one descriptor class can read
+# and write the integer fields of them all, and one the function pointer
+# fields: a property per field was about a hundred lines of C each.  A
+# descriptor is bound to its class when the class is made, and refuses an
+# object of any other.
+cdef extern from *:
+    """
+    typedef struct { PyObject_HEAD void *ptr; PyObject *owner; } __pyx_pb_record_head;
+    """
+    ctypedef struct _pb_record_head "__pyx_pb_record_head":
+        void *ptr
+        PyObject *owner
+
+
+cdef class _pb_Field:
+    cdef type _cls  # the record class it is a field of
+    cdef Py_ssize_t _offset  # where in a record's memory
+    cdef str _what  # "Class.field", for errors
+
+
+cdef inline char *_pb_field_at(_pb_Field field, object record) except NULL:
+    # Where the field is in record's memory; a TypeError for an object of another class
+    # (only a descriptor's __get__ or __set__ called by hand can be given one).
+    if type(record) is not field._cls and (field._cls is None or not isinstance(record, field._cls)):
+        raise TypeError(f"{field._what} is a field of {field._what.partition('.')[0]} objects, "
+                        f"not of {type(record).__name__}")
+    return <char *>(<_pb_record_head *><PyObject *>record).ptr + field._offset
+
+
+@cython.final
+cdef class _pb_IntField(_pb_Field):
+    cdef Py_ssize_t _size
+    cdef bint _signed
+    cdef object _lo, _hi  # what an assignment takes (C would keep the low bits of any value)
+
+    def __cinit__(self, Py_ssize_t offset, Py_ssize_t size, lo, hi, str what):
+        if size not in (1, 2, 4, 8):
+            raise SystemError(f"{what}: an integer of {size} bytes")
+        self._offset, self._size, self._signed, self._lo, self._hi, self._what = offset, size, lo < 0, lo, hi, what
+
+    def __get__(self, record, cls):
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef int64_t s8
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef uint64_t u8
+        if record is None:
+            return self
+        cdef char *at = _pb_field_at(self, record)
+        if self._size == 4:
+            if self._signed:
+                memcpy(&s4, at, 4)
+                return s4
+            memcpy(&u4, at, 4)
+            return u4
+        if self._size == 8:
+            if self._signed:
+                memcpy(&s8, at, 8)
+                return s8
+            memcpy(&u8, at, 8)
+            return u8
+        if self._size == 2:
+            if self._signed:
+                memcpy(&s2, at, 2)
+                return s2
+            memcpy(&u2, at, 2)
+            return u2
+        if self._signed:
+            memcpy(&s1, at, 1)
+            return s1
+        memcpy(&u1, at, 1)
+        return u1
+
+    def __set__(self, record, value):
+        cdef int64_t s
+        cdef uint64_t u
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef char *at = _pb_field_at(self, record)
+        value = _pb_index(value, self._what, self._lo, self._hi)
+        if self._signed:
+            s = value
+            if self._size == 1:
+                s1 = <int8_t>s
+                memcpy(at, &s1, 1)
+            elif self._size == 2:
+                s2 = <int16_t>s
+                memcpy(at, &s2, 2)
+            elif self._size == 4:
+                s4 = <int32_t>s
+                memcpy(at, &s4, 4)
+            else:
+                memcpy(at, &s, 8)
+        else:
+            u = value
+            if self._size == 1:
+                u1 = <uint8_t>u
+                memcpy(at, &u1, 1)
+            elif self._size == 2:
+                u2 = <uint16_t>u
+                memcpy(at, &u2, 2)
+            elif self._size == 4:
+                u4 = <uint32_t>u
+                memcpy(at, &u4, 4)
+            else:
+                memcpy(at, &u, 8)
+
+
+@cython.final
+cdef class _pb_FunctionPointerField(_pb_Field):
+    cdef str _ctype  # the field's C type, which a FunctionPointer assigned must have
+    cdef str _factory  # the name of the closure factory of callables assigned (None: none is taken)
+
+    def __cinit__(self, Py_ssize_t offset, str ctype, str factory, str what):
+        self._offset, self._ctype, self._factory, self._what = offset, ctype, factory, what
+
+    def __get__(self, record, cls):
+        cdef void *address
+        if record is None:
+            return self
+        memcpy(&address, _pb_field_at(self, record), sizeof(void *))
+        owner = <object>(<_pb_record_head *><PyObject *>record).owner
+        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+
+    def __set__(self, record, value):
+        cdef char *at = _pb_field_at(self, record)
+        # the factories are made after the record classes: found by name
+        factory = None if self._factory is None else globals()[self._factory]
+        _pb_set_function_pointer(record, at, value, factory, self._ctype, self._what)
+
+
+cdef int _pb_bind_fields(type cls, object probe, void *memory) except -1:
+    # The descriptors of cls bound to it, once an instance (probe, whose memory is at
+    # memory) shows that its layout begins as _pb_record_head says.
+    if (<_pb_record_head *><PyObject *>probe).ptr != memory:
+        raise SystemError(f"{cls.__name__} is not laid out as the module's records are")
+    for value in cls.__dict__.values():
+        if isinstance(value, _pb_Field):
+            (<_pb_Field>value)._cls = cls
+    return 0
 
 
 cdef class Pointer:
@@ -2982,7 +3135,7 @@ c_ssize_t = c_long
 @cython.freelist(8)
 cdef class CK_VERSION:
     'struct CK_VERSION: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_VERSION _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_VERSION *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -2990,6 +3143,7 @@ cdef class CK_VERSION:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_VERSION _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -3043,25 +3197,16 @@ A new CK_VERSION holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_VERSION", (('major', 0), ('minor', 0), ))
 
-    @property
-    def major(self):
-        return self._ptr.major
-
-    @major.setter
-    def major(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.major = _pb_index(value, "CK_VERSION.major", 0, 255)
+    major = _pb_IntField(<Py_ssize_t>&(<_cs_CK_VERSION *>NULL).major, sizeof((<_cs_CK_VERSION *>NULL).major), 0, 255, "CK_VERSION.major")
 
 
-    @property
-    def minor(self):
-        return self._ptr.minor
+    minor = _pb_IntField(<Py_ssize_t>&(<_cs_CK_VERSION *>NULL).minor, sizeof((<_cs_CK_VERSION *>NULL).minor), 0, 255, "CK_VERSION.minor")
 
-    @minor.setter
-    def minor(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.minor = _pb_index(value, "CK_VERSION.minor", 0, 255)
 
+
+_pb_probe = CK_VERSION.__new__(CK_VERSION)
+_pb_bind_fields(CK_VERSION, _pb_probe, (<CK_VERSION>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_VERSION _pb_view_CK_VERSION(object owner, void *ptr):
@@ -3087,7 +3232,7 @@ _pb_set_sizeof(CK_VERSION, sizeof(_cs_CK_VERSION))
 @cython.freelist(8)
 cdef class CK_INFO:
     'struct CK_INFO: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_INFO _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_INFO *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -3095,6 +3240,7 @@ cdef class CK_INFO:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_INFO _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -3174,14 +3320,7 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_INFO.manufacturerID")
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_INFO.flags", 0, 18446744073709551615)
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_INFO *>NULL).flags, sizeof((<_cs_CK_INFO *>NULL).flags), 0, 18446744073709551615, "CK_INFO.flags")
 
 
     @property
@@ -3203,6 +3342,11 @@ A new CK_INFO holding a copy of exactly sizeof bytes."""
             raise TypeError(f"CK_INFO.libraryVersion must be a CK_VERSION, not {type(value).__name__}")
         memcpy(&self._ptr.libraryVersion, (<CK_VERSION>value)._ptr, sizeof(self._ptr.libraryVersion))
 
+
+
+_pb_probe = CK_INFO.__new__(CK_INFO)
+_pb_bind_fields(CK_INFO, _pb_probe, (<CK_INFO>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_INFO _pb_view_CK_INFO(object owner, void *ptr):
@@ -3228,7 +3372,7 @@ _pb_set_sizeof(CK_INFO, sizeof(_cs_CK_INFO))
 @cython.freelist(8)
 cdef class CK_SLOT_INFO:
     'CK_SLOT_INFO provides information about a slot'
-    cdef _cs_CK_SLOT_INFO _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SLOT_INFO *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -3236,6 +3380,7 @@ cdef class CK_SLOT_INFO:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SLOT_INFO _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -3313,14 +3458,7 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
         _pb_store_bytes(self._ptr.manufacturerID, 32, value, "CK_SLOT_INFO.manufacturerID")
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_SLOT_INFO.flags", 0, 18446744073709551615)
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SLOT_INFO *>NULL).flags, sizeof((<_cs_CK_SLOT_INFO *>NULL).flags), 0, 18446744073709551615, "CK_SLOT_INFO.flags")
 
 
     @property
@@ -3346,6 +3484,11 @@ A new CK_SLOT_INFO holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
+_pb_bind_fields(CK_SLOT_INFO, _pb_probe, (<CK_SLOT_INFO>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_SLOT_INFO _pb_view_CK_SLOT_INFO(object owner, void *ptr):
     # A CK_SLOT_INFO looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_SLOT_INFO obj = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
@@ -3369,7 +3512,7 @@ _pb_set_sizeof(CK_SLOT_INFO, sizeof(_cs_CK_SLOT_INFO))
 @cython.freelist(8)
 cdef class CK_TOKEN_INFO:
     'CK_TOKEN_INFO provides information about a token'
-    cdef _cs_CK_TOKEN_INFO _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_TOKEN_INFO *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -3377,6 +3520,7 @@ cdef class CK_TOKEN_INFO:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_TOKEN_INFO _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -3498,114 +3642,37 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
         _pb_store_bytes(self._ptr.serialNumber, 16, value, "CK_TOKEN_INFO.serialNumber")
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_TOKEN_INFO.flags", 0, 18446744073709551615)
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).flags, sizeof((<_cs_CK_TOKEN_INFO *>NULL).flags), 0, 18446744073709551615, "CK_TOKEN_INFO.flags")
 
 
-    @property
-    def ulMaxSessionCount(self):
-        return self._ptr.ulMaxSessionCount
-
-    @ulMaxSessionCount.setter
-    def ulMaxSessionCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMaxSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulMaxSessionCount", 0, 18446744073709551615)
+    ulMaxSessionCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulMaxSessionCount, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulMaxSessionCount), 0, 18446744073709551615, "CK_TOKEN_INFO.ulMaxSessionCount")
 
 
-    @property
-    def ulSessionCount(self):
-        return self._ptr.ulSessionCount
-
-    @ulSessionCount.setter
-    def ulSessionCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulSessionCount", 0, 18446744073709551615)
+    ulSessionCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulSessionCount, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulSessionCount), 0, 18446744073709551615, "CK_TOKEN_INFO.ulSessionCount")
 
 
-    @property
-    def ulMaxRwSessionCount(self):
-        return self._ptr.ulMaxRwSessionCount
-
-    @ulMaxRwSessionCount.setter
-    def ulMaxRwSessionCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMaxRwSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulMaxRwSessionCount", 0, 18446744073709551615)
+    ulMaxRwSessionCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulMaxRwSessionCount, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulMaxRwSessionCount), 0, 18446744073709551615, "CK_TOKEN_INFO.ulMaxRwSessionCount")
 
 
-    @property
-    def ulRwSessionCount(self):
-        return self._ptr.ulRwSessionCount
-
-    @ulRwSessionCount.setter
-    def ulRwSessionCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRwSessionCount = _pb_index(value, "CK_TOKEN_INFO.ulRwSessionCount", 0, 18446744073709551615)
+    ulRwSessionCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulRwSessionCount, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulRwSessionCount), 0, 18446744073709551615, "CK_TOKEN_INFO.ulRwSessionCount")
 
 
-    @property
-    def ulMaxPinLen(self):
-        return self._ptr.ulMaxPinLen
-
-    @ulMaxPinLen.setter
-    def ulMaxPinLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMaxPinLen = _pb_index(value, "CK_TOKEN_INFO.ulMaxPinLen", 0, 18446744073709551615)
+    ulMaxPinLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulMaxPinLen, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulMaxPinLen), 0, 18446744073709551615, "CK_TOKEN_INFO.ulMaxPinLen")
 
 
-    @property
-    def ulMinPinLen(self):
-        return self._ptr.ulMinPinLen
-
-    @ulMinPinLen.setter
-    def ulMinPinLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMinPinLen = _pb_index(value, "CK_TOKEN_INFO.ulMinPinLen", 0, 18446744073709551615)
+    ulMinPinLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulMinPinLen, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulMinPinLen), 0, 18446744073709551615, "CK_TOKEN_INFO.ulMinPinLen")
 
 
-    @property
-    def ulTotalPublicMemory(self):
-        return self._ptr.ulTotalPublicMemory
-
-    @ulTotalPublicMemory.setter
-    def ulTotalPublicMemory(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulTotalPublicMemory = _pb_index(value, "CK_TOKEN_INFO.ulTotalPublicMemory", 0, 18446744073709551615)
+    ulTotalPublicMemory = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulTotalPublicMemory, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulTotalPublicMemory), 0, 18446744073709551615, "CK_TOKEN_INFO.ulTotalPublicMemory")
 
 
-    @property
-    def ulFreePublicMemory(self):
-        return self._ptr.ulFreePublicMemory
-
-    @ulFreePublicMemory.setter
-    def ulFreePublicMemory(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulFreePublicMemory = _pb_index(value, "CK_TOKEN_INFO.ulFreePublicMemory", 0, 18446744073709551615)
+    ulFreePublicMemory = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulFreePublicMemory, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulFreePublicMemory), 0, 18446744073709551615, "CK_TOKEN_INFO.ulFreePublicMemory")
 
 
-    @property
-    def ulTotalPrivateMemory(self):
-        return self._ptr.ulTotalPrivateMemory
-
-    @ulTotalPrivateMemory.setter
-    def ulTotalPrivateMemory(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulTotalPrivateMemory = _pb_index(value, "CK_TOKEN_INFO.ulTotalPrivateMemory", 0, 18446744073709551615)
+    ulTotalPrivateMemory = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulTotalPrivateMemory, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulTotalPrivateMemory), 0, 18446744073709551615, "CK_TOKEN_INFO.ulTotalPrivateMemory")
 
 
-    @property
-    def ulFreePrivateMemory(self):
-        return self._ptr.ulFreePrivateMemory
-
-    @ulFreePrivateMemory.setter
-    def ulFreePrivateMemory(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulFreePrivateMemory = _pb_index(value, "CK_TOKEN_INFO.ulFreePrivateMemory", 0, 18446744073709551615)
+    ulFreePrivateMemory = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TOKEN_INFO *>NULL).ulFreePrivateMemory, sizeof((<_cs_CK_TOKEN_INFO *>NULL).ulFreePrivateMemory), 0, 18446744073709551615, "CK_TOKEN_INFO.ulFreePrivateMemory")
 
 
     @property
@@ -3640,6 +3707,11 @@ A new CK_TOKEN_INFO holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
+_pb_bind_fields(CK_TOKEN_INFO, _pb_probe, (<CK_TOKEN_INFO>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_TOKEN_INFO _pb_view_CK_TOKEN_INFO(object owner, void *ptr):
     # A CK_TOKEN_INFO looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_TOKEN_INFO obj = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
@@ -3663,7 +3735,7 @@ _pb_set_sizeof(CK_TOKEN_INFO, sizeof(_cs_CK_TOKEN_INFO))
 @cython.freelist(8)
 cdef class CK_SESSION_INFO:
     'CK_SESSION_INFO provides information about a session'
-    cdef _cs_CK_SESSION_INFO _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SESSION_INFO *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -3671,6 +3743,7 @@ cdef class CK_SESSION_INFO:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SESSION_INFO _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -3728,45 +3801,22 @@ A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SESSION_INFO", (('slotID', 0), ('state', 0), ('flags', 0), ('ulDeviceError', 0), ))
 
-    @property
-    def slotID(self):
-        return self._ptr.slotID
-
-    @slotID.setter
-    def slotID(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.slotID = _pb_index(value, "CK_SESSION_INFO.slotID", 0, 18446744073709551615)
+    slotID = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SESSION_INFO *>NULL).slotID, sizeof((<_cs_CK_SESSION_INFO *>NULL).slotID), 0, 18446744073709551615, "CK_SESSION_INFO.slotID")
 
 
-    @property
-    def state(self):
-        return self._ptr.state
-
-    @state.setter
-    def state(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.state = _pb_index(value, "CK_SESSION_INFO.state", 0, 18446744073709551615)
+    state = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SESSION_INFO *>NULL).state, sizeof((<_cs_CK_SESSION_INFO *>NULL).state), 0, 18446744073709551615, "CK_SESSION_INFO.state")
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_SESSION_INFO.flags", 0, 18446744073709551615)
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SESSION_INFO *>NULL).flags, sizeof((<_cs_CK_SESSION_INFO *>NULL).flags), 0, 18446744073709551615, "CK_SESSION_INFO.flags")
 
 
-    @property
-    def ulDeviceError(self):
-        return self._ptr.ulDeviceError
+    ulDeviceError = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SESSION_INFO *>NULL).ulDeviceError, sizeof((<_cs_CK_SESSION_INFO *>NULL).ulDeviceError), 0, 18446744073709551615, "CK_SESSION_INFO.ulDeviceError")
 
-    @ulDeviceError.setter
-    def ulDeviceError(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulDeviceError = _pb_index(value, "CK_SESSION_INFO.ulDeviceError", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
+_pb_bind_fields(CK_SESSION_INFO, _pb_probe, (<CK_SESSION_INFO>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SESSION_INFO _pb_view_CK_SESSION_INFO(object owner, void *ptr):
@@ -3792,7 +3842,7 @@ _pb_set_sizeof(CK_SESSION_INFO, sizeof(_cs_CK_SESSION_INFO))
 @cython.freelist(8)
 cdef class CK_ATTRIBUTE:
     'CK_ATTRIBUTE is a structure that includes the type, length\nand value of an attribute'
-    cdef _cs_CK_ATTRIBUTE _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_ATTRIBUTE *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -3800,6 +3850,7 @@ cdef class CK_ATTRIBUTE:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_ATTRIBUTE _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -3851,14 +3902,7 @@ A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_ATTRIBUTE", (('type', 0), ('pValue', 0), ('ulValueLen', 0), ))
 
-    @property
-    def type(self):
-        return self._ptr.type
-
-    @type.setter
-    def type(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.type = _pb_index(value, "CK_ATTRIBUTE.type", 0, 18446744073709551615)
+    type = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ATTRIBUTE *>NULL).type, sizeof((<_cs_CK_ATTRIBUTE *>NULL).type), 0, 18446744073709551615, "CK_ATTRIBUTE.type")
 
 
     @property
@@ -3876,15 +3920,13 @@ A new CK_ATTRIBUTE holding a copy of exactly sizeof bytes."""
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_ATTRIBUTE.pValue", False, 0, True)
 
 
-    @property
-    def ulValueLen(self):
-        return self._ptr.ulValueLen
+    ulValueLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ATTRIBUTE *>NULL).ulValueLen, sizeof((<_cs_CK_ATTRIBUTE *>NULL).ulValueLen), 0, 18446744073709551615, "CK_ATTRIBUTE.ulValueLen")
 
-    @ulValueLen.setter
-    def ulValueLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulValueLen = _pb_index(value, "CK_ATTRIBUTE.ulValueLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_ATTRIBUTE.__new__(CK_ATTRIBUTE)
+_pb_bind_fields(CK_ATTRIBUTE, _pb_probe, (<CK_ATTRIBUTE>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_ATTRIBUTE _pb_view_CK_ATTRIBUTE(object owner, void *ptr):
@@ -3910,7 +3952,7 @@ _pb_set_sizeof(CK_ATTRIBUTE, sizeof(_cs_CK_ATTRIBUTE))
 @cython.freelist(8)
 cdef class CK_DATE:
     'CK_DATE is a structure that defines a date'
-    cdef _cs_CK_DATE _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_DATE *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -3918,6 +3960,7 @@ cdef class CK_DATE:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_DATE _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -4001,6 +4044,11 @@ A new CK_DATE holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_DATE.__new__(CK_DATE)
+_pb_bind_fields(CK_DATE, _pb_probe, (<CK_DATE>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_DATE _pb_view_CK_DATE(object owner, void *ptr):
     # A CK_DATE looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_DATE obj = CK_DATE.__new__(CK_DATE)
@@ -4024,7 +4072,7 @@ _pb_set_sizeof(CK_DATE, sizeof(_cs_CK_DATE))
 @cython.freelist(8)
 cdef class CK_MECHANISM:
     'CK_MECHANISM is a structure that specifies a particular\nmechanism'
-    cdef _cs_CK_MECHANISM _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_MECHANISM *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -4032,6 +4080,7 @@ cdef class CK_MECHANISM:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_MECHANISM _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -4083,14 +4132,7 @@ A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_MECHANISM", (('mechanism', 0), ('pParameter', 0), ('ulParameterLen', 0), ))
 
-    @property
-    def mechanism(self):
-        return self._ptr.mechanism
-
-    @mechanism.setter
-    def mechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.mechanism = _pb_index(value, "CK_MECHANISM.mechanism", 0, 18446744073709551615)
+    mechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_MECHANISM *>NULL).mechanism, sizeof((<_cs_CK_MECHANISM *>NULL).mechanism), 0, 18446744073709551615, "CK_MECHANISM.mechanism")
 
 
     @property
@@ -4108,15 +4150,13 @@ A new CK_MECHANISM holding a copy of exactly sizeof bytes."""
             self._ptr.pParameter = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pParameter, value, "CK_MECHANISM.pParameter", False, 0, True)
 
 
-    @property
-    def ulParameterLen(self):
-        return self._ptr.ulParameterLen
+    ulParameterLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_MECHANISM *>NULL).ulParameterLen, sizeof((<_cs_CK_MECHANISM *>NULL).ulParameterLen), 0, 18446744073709551615, "CK_MECHANISM.ulParameterLen")
 
-    @ulParameterLen.setter
-    def ulParameterLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulParameterLen = _pb_index(value, "CK_MECHANISM.ulParameterLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_MECHANISM.__new__(CK_MECHANISM)
+_pb_bind_fields(CK_MECHANISM, _pb_probe, (<CK_MECHANISM>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_MECHANISM _pb_view_CK_MECHANISM(object owner, void *ptr):
@@ -4142,7 +4182,7 @@ _pb_set_sizeof(CK_MECHANISM, sizeof(_cs_CK_MECHANISM))
 @cython.freelist(8)
 cdef class CK_MECHANISM_INFO:
     'CK_MECHANISM_INFO provides information about a particular\nmechanism'
-    cdef _cs_CK_MECHANISM_INFO _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_MECHANISM_INFO *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -4150,6 +4190,7 @@ cdef class CK_MECHANISM_INFO:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_MECHANISM_INFO _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -4205,35 +4246,19 @@ A new CK_MECHANISM_INFO holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_MECHANISM_INFO", (('ulMinKeySize', 0), ('ulMaxKeySize', 0), ('flags', 0), ))
 
-    @property
-    def ulMinKeySize(self):
-        return self._ptr.ulMinKeySize
-
-    @ulMinKeySize.setter
-    def ulMinKeySize(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMinKeySize = _pb_index(value, "CK_MECHANISM_INFO.ulMinKeySize", 0, 18446744073709551615)
+    ulMinKeySize = _pb_IntField(<Py_ssize_t>&(<_cs_CK_MECHANISM_INFO *>NULL).ulMinKeySize, sizeof((<_cs_CK_MECHANISM_INFO *>NULL).ulMinKeySize), 0, 18446744073709551615, "CK_MECHANISM_INFO.ulMinKeySize")
 
 
-    @property
-    def ulMaxKeySize(self):
-        return self._ptr.ulMaxKeySize
-
-    @ulMaxKeySize.setter
-    def ulMaxKeySize(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMaxKeySize = _pb_index(value, "CK_MECHANISM_INFO.ulMaxKeySize", 0, 18446744073709551615)
+    ulMaxKeySize = _pb_IntField(<Py_ssize_t>&(<_cs_CK_MECHANISM_INFO *>NULL).ulMaxKeySize, sizeof((<_cs_CK_MECHANISM_INFO *>NULL).ulMaxKeySize), 0, 18446744073709551615, "CK_MECHANISM_INFO.ulMaxKeySize")
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_MECHANISM_INFO *>NULL).flags, sizeof((<_cs_CK_MECHANISM_INFO *>NULL).flags), 0, 18446744073709551615, "CK_MECHANISM_INFO.flags")
 
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_MECHANISM_INFO.flags", 0, 18446744073709551615)
 
+
+_pb_probe = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
+_pb_bind_fields(CK_MECHANISM_INFO, _pb_probe, (<CK_MECHANISM_INFO>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_MECHANISM_INFO _pb_view_CK_MECHANISM_INFO(object owner, void *ptr):
@@ -4259,7 +4284,7 @@ _pb_set_sizeof(CK_MECHANISM_INFO, sizeof(_cs_CK_MECHANISM_INFO))
 @cython.freelist(8)
 cdef class CK_FUNCTION_LIST:
     'CK_FUNCTION_LIST is new for v2.0'
-    cdef _cs_CK_FUNCTION_LIST _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_FUNCTION_LIST *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -4267,6 +4292,7 @@ cdef class CK_FUNCTION_LIST:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_FUNCTION_LIST _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -4461,617 +4487,214 @@ A new CK_FUNCTION_LIST holding a copy of exactly sizeof bytes."""
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
 
-    @property
-    def C_Initialize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+    C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Initialize")
 
-    @C_Initialize.setter
-    def C_Initialize(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Initialize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Initialize")
 
+    C_Finalize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST.C_Finalize")
 
-    @property
-    def C_Finalize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
-    @C_Finalize.setter
-    def C_Finalize(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Finalize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST.C_Finalize")
+    C_GetInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', '_pb_callback_5', "CK_FUNCTION_LIST.C_GetInfo")
 
 
-    @property
-    def C_GetInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
+    C_GetFunctionList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', '_pb_callback_6', "CK_FUNCTION_LIST.C_GetFunctionList")
 
-    @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetInfo, value, _pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST.C_GetInfo")
 
+    C_GetSlotList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', '_pb_callback_7', "CK_FUNCTION_LIST.C_GetSlotList")
 
-    @property
-    def C_GetFunctionList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionList, value, _pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST.C_GetFunctionList")
+    C_GetSlotInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', '_pb_callback_8', "CK_FUNCTION_LIST.C_GetSlotInfo")
 
 
-    @property
-    def C_GetSlotList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_GetTokenInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', '_pb_callback_9', "CK_FUNCTION_LIST.C_GetTokenInfo")
 
-    @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetSlotList, value, _pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetSlotList")
 
+    C_GetMechanismList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', '_pb_callback_10', "CK_FUNCTION_LIST.C_GetMechanismList")
 
-    @property
-    def C_GetSlotInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetSlotInfo, value, _pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSlotInfo")
+    C_GetMechanismInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', '_pb_callback_11', "CK_FUNCTION_LIST.C_GetMechanismInfo")
 
 
-    @property
-    def C_GetTokenInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
+    C_InitToken = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', '_pb_callback_12', "CK_FUNCTION_LIST.C_InitToken")
 
-    @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetTokenInfo, value, _pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST.C_GetTokenInfo")
 
+    C_InitPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_InitPIN")
 
-    @property
-    def C_GetMechanismList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismList, value, _pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetMechanismList")
+    C_SetPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST.C_SetPIN")
 
 
-    @property
-    def C_GetMechanismInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
+    C_OpenSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', None, "CK_FUNCTION_LIST.C_OpenSession")
 
-    @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismInfo, value, _pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST.C_GetMechanismInfo")
 
+    C_CloseSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CloseSession")
 
-    @property
-    def C_InitToken(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
-    @C_InitToken.setter
-    def C_InitToken(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_InitToken, value, _pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST.C_InitToken")
+    C_CloseAllSessions = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CloseAllSessions")
 
 
-    @property
-    def C_InitPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_GetSessionInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', '_pb_callback_16', "CK_FUNCTION_LIST.C_GetSessionInfo")
 
-    @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_InitPIN, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_InitPIN")
 
+    C_GetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_GetOperationState")
 
-    @property
-    def C_SetPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SetPIN, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetPIN")
+    C_SetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_18', "CK_FUNCTION_LIST.C_SetOperationState")
 
 
-    @property
-    def C_OpenSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
+    C_Login = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_19', "CK_FUNCTION_LIST.C_Login")
 
-    @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_OpenSession, value, None, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST.C_OpenSession")
 
+    C_Logout = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_Logout")
 
-    @property
-    def C_CloseSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CloseSession, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CloseSession")
+    C_CreateObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_20', "CK_FUNCTION_LIST.C_CreateObject")
 
 
-    @property
-    def C_CloseAllSessions(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
+    C_CopyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_21', "CK_FUNCTION_LIST.C_CopyObject")
 
-    @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CloseAllSessions, value, _pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST.C_CloseAllSessions")
 
+    C_DestroyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST.C_DestroyObject")
 
-    @property
-    def C_GetSessionInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetSessionInfo, value, _pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST.C_GetSessionInfo")
+    C_GetObjectSize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', '_pb_callback_23', "CK_FUNCTION_LIST.C_GetObjectSize")
 
 
-    @property
-    def C_GetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_GetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST.C_GetAttributeValue")
 
-    @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetOperationState, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetOperationState")
 
+    C_SetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST.C_SetAttributeValue")
 
-    @property
-    def C_SetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SetOperationState, value, _pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SetOperationState")
+    C_FindObjectsInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_25', "CK_FUNCTION_LIST.C_FindObjectsInit")
 
 
-    @property
-    def C_Login(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_FindObjects = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', '_pb_callback_26', "CK_FUNCTION_LIST.C_FindObjects")
 
-    @C_Login.setter
-    def C_Login(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Login, value, _pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Login")
 
+    C_FindObjectsFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_FindObjectsFinal")
 
-    @property
-    def C_Logout(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_Logout.setter
-    def C_Logout(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Logout, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_Logout")
+    C_EncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_EncryptInit")
 
 
-    @property
-    def C_CreateObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+    C_Encrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Encrypt")
 
-    @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CreateObject, value, _pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CreateObject")
 
+    C_EncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_EncryptUpdate")
 
-    @property
-    def C_CopyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
-    @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CopyObject, value, _pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_CopyObject")
+    C_EncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_EncryptFinal")
 
 
-    @property
-    def C_DestroyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_DecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_DecryptInit")
 
-    @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DestroyObject, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DestroyObject")
 
+    C_Decrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Decrypt")
 
-    @property
-    def C_GetObjectSize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetObjectSize, value, _pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_GetObjectSize")
+    C_DecryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptUpdate")
 
 
-    @property
-    def C_GetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_DecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_DecryptFinal")
 
-    @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GetAttributeValue")
 
+    C_DigestInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', '_pb_callback_29', "CK_FUNCTION_LIST.C_DigestInit")
 
-    @property
-    def C_SetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SetAttributeValue")
+    C_Digest = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Digest")
 
 
-    @property
-    def C_FindObjectsInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_DigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_DigestUpdate")
 
-    @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsInit, value, _pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_FindObjectsInit")
 
+    C_DigestKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST.C_DigestKey")
 
-    @property
-    def C_FindObjects(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_FindObjects, value, _pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_FindObjects")
+    C_DigestFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_DigestFinal")
 
 
-    @property
-    def C_FindObjectsFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+    C_SignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_SignInit")
 
-    @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_FindObjectsFinal")
 
+    C_Sign = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_Sign")
 
-    @property
-    def C_EncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_EncryptInit")
+    C_SignUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_SignUpdate")
 
 
-    @property
-    def C_Encrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_SignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST.C_SignFinal")
 
-    @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Encrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Encrypt")
 
+    C_SignRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_SignRecoverInit")
 
-    @property
-    def C_EncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptUpdate")
+    C_SignRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_SignRecover")
 
 
-    @property
-    def C_EncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_VerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_VerifyInit")
 
-    @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_EncryptFinal")
 
+    C_Verify = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST.C_Verify")
 
-    @property
-    def C_DecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DecryptInit")
+    C_VerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_VerifyUpdate")
 
 
-    @property
-    def C_Decrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_VerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_VerifyFinal")
 
-    @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Decrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Decrypt")
 
+    C_VerifyRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
 
-    @property
-    def C_DecryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptUpdate")
+    C_VerifyRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_VerifyRecover")
 
 
-    @property
-    def C_DecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_DigestEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
 
-    @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptFinal")
 
+    C_DecryptDigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
 
-    @property
-    def C_DigestInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
-    @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestInit, value, _pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST.C_DigestInit")
+    C_SignEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
 
 
-    @property
-    def C_Digest(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_DecryptVerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
 
-    @C_Digest.setter
-    def C_Digest(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Digest, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Digest")
 
+    C_GenerateKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_30', "CK_FUNCTION_LIST.C_GenerateKey")
 
-    @property
-    def C_DigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_DigestUpdate")
+    C_GenerateKeyPair = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', '_pb_callback_31', "CK_FUNCTION_LIST.C_GenerateKeyPair")
 
 
-    @property
-    def C_DigestKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_WrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_32', "CK_FUNCTION_LIST.C_WrapKey")
 
-    @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestKey, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_DigestKey")
 
+    C_UnwrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_33', "CK_FUNCTION_LIST.C_UnwrapKey")
 
-    @property
-    def C_DigestFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestFinal")
+    C_DeriveKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_34', "CK_FUNCTION_LIST.C_DeriveKey")
 
 
-    @property
-    def C_SignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_SeedRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_SeedRandom")
 
-    @C_SignInit.setter
-    def C_SignInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignInit")
 
+    C_GenerateRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST.C_GenerateRandom")
 
-    @property
-    def C_Sign(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_Sign.setter
-    def C_Sign(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Sign, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_Sign")
+    C_GetFunctionStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_GetFunctionStatus")
 
 
-    @property
-    def C_SignUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_CancelFunction = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST.C_CancelFunction")
 
-    @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SignUpdate")
 
+    C_WaitForSlotEvent = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST *>NULL).C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', '_pb_callback_35', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
 
-    @property
-    def C_SignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignFinal")
 
-
-    @property
-    def C_SignRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_SignRecoverInit")
-
-
-    @property
-    def C_SignRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignRecover")
-
-
-    @property
-    def C_VerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyInit")
-
-
-    @property
-    def C_Verify(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_Verify.setter
-    def C_Verify(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Verify, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_Verify")
-
-
-    @property
-    def C_VerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyUpdate")
-
-
-    @property
-    def C_VerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyFinal, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_VerifyFinal")
-
-
-    @property
-    def C_VerifyRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST.C_VerifyRecoverInit")
-
-
-    @property
-    def C_VerifyRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_VerifyRecover")
-
-
-    @property
-    def C_DigestEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DigestEncryptUpdate")
-
-
-    @property
-    def C_DecryptDigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptDigestUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptDigestUpdate")
-
-
-    @property
-    def C_SignEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_SignEncryptUpdate")
-
-
-    @property
-    def C_DecryptVerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptVerifyUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_DecryptVerifyUpdate")
-
-
-    @property
-    def C_GenerateKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
-
-    @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GenerateKey, value, _pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKey")
-
-
-    @property
-    def C_GenerateKeyPair(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
-
-    @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GenerateKeyPair, value, _pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_GenerateKeyPair")
-
-
-    @property
-    def C_WrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_WrapKey, value, _pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST.C_WrapKey")
-
-
-    @property
-    def C_UnwrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
-
-    @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_UnwrapKey, value, _pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_UnwrapKey")
-
-
-    @property
-    def C_DeriveKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
-
-    @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DeriveKey, value, _pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST.C_DeriveKey")
-
-
-    @property
-    def C_SeedRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SeedRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_SeedRandom")
-
-
-    @property
-    def C_GenerateRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GenerateRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST.C_GenerateRandom")
-
-
-    @property
-    def C_GetFunctionStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionStatus, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_GetFunctionStatus")
-
-
-    @property
-    def C_CancelFunction(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CancelFunction, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST.C_CancelFunction")
-
-
-    @property
-    def C_WaitForSlotEvent(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
-
-    @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_WaitForSlotEvent, value, _pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST.C_WaitForSlotEvent")
-
+_pb_probe = CK_FUNCTION_LIST.__new__(CK_FUNCTION_LIST)
+_pb_bind_fields(CK_FUNCTION_LIST, _pb_probe, (<CK_FUNCTION_LIST>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_FUNCTION_LIST _pb_view_CK_FUNCTION_LIST(object owner, void *ptr):
@@ -5097,7 +4720,7 @@ _pb_set_sizeof(CK_FUNCTION_LIST, sizeof(_cs_CK_FUNCTION_LIST))
 @cython.freelist(8)
 cdef class CK_FUNCTION_LIST_3_0:
     'These are new for v3.0'
-    cdef _cs_CK_FUNCTION_LIST_3_0 _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_FUNCTION_LIST_3_0 *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -5105,6 +4728,7 @@ cdef class CK_FUNCTION_LIST_3_0:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_FUNCTION_LIST_3_0 _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -5347,833 +4971,286 @@ A new CK_FUNCTION_LIST_3_0 holding a copy of exactly sizeof bytes."""
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
 
-    @property
-    def C_Initialize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
+    C_Initialize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Initialize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Initialize")
 
-    @C_Initialize.setter
-    def C_Initialize(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Initialize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Initialize")
 
+    C_Finalize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_FUNCTION_LIST_3_0.C_Finalize")
 
-    @property
-    def C_Finalize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Finalize, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
 
-    @C_Finalize.setter
-    def C_Finalize(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Finalize, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_Finalize")
+    C_GetInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', '_pb_callback_5', "CK_FUNCTION_LIST_3_0.C_GetInfo")
 
 
-    @property
-    def C_GetInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInfo, 'CK_RV (*)(CK_INFO_PTR)', self if self._owner is None else self._owner)
+    C_GetFunctionList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', '_pb_callback_6', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
 
-    @C_GetInfo.setter
-    def C_GetInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetInfo, value, _pb_callback_5, 'CK_RV (*)(CK_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInfo")
 
+    C_GetSlotList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', '_pb_callback_7', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
-    @property
-    def C_GetFunctionList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionList, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetFunctionList.setter
-    def C_GetFunctionList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionList, value, _pb_callback_6, 'CK_RV (*)(CK_FUNCTION_LIST_PTR_PTR)', "CK_FUNCTION_LIST_3_0.C_GetFunctionList")
+    C_GetSlotInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', '_pb_callback_8', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
 
 
-    @property
-    def C_GetSlotList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotList, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_GetTokenInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', '_pb_callback_9', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
-    @C_GetSlotList.setter
-    def C_GetSlotList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetSlotList, value, _pb_callback_7, 'CK_RV (*)(CK_BBOOL, CK_SLOT_ID_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotList")
 
+    C_GetMechanismList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', '_pb_callback_10', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
 
-    @property
-    def C_GetSlotInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSlotInfo, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetSlotInfo.setter
-    def C_GetSlotInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetSlotInfo, value, _pb_callback_8, 'CK_RV (*)(CK_SLOT_ID, CK_SLOT_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSlotInfo")
+    C_GetMechanismInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', '_pb_callback_11', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
 
-    @property
-    def C_GetTokenInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetTokenInfo, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', self if self._owner is None else self._owner)
+    C_InitToken = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', '_pb_callback_12', "CK_FUNCTION_LIST_3_0.C_InitToken")
 
-    @C_GetTokenInfo.setter
-    def C_GetTokenInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetTokenInfo, value, _pb_callback_9, 'CK_RV (*)(CK_SLOT_ID, CK_TOKEN_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetTokenInfo")
 
+    C_InitPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_InitPIN")
 
-    @property
-    def C_GetMechanismList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismList, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetMechanismList.setter
-    def C_GetMechanismList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismList, value, _pb_callback_10, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismList")
+    C_SetPIN = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST_3_0.C_SetPIN")
 
 
-    @property
-    def C_GetMechanismInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetMechanismInfo, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', self if self._owner is None else self._owner)
+    C_OpenSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', None, "CK_FUNCTION_LIST_3_0.C_OpenSession")
 
-    @C_GetMechanismInfo.setter
-    def C_GetMechanismInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetMechanismInfo, value, _pb_callback_11, 'CK_RV (*)(CK_SLOT_ID, CK_MECHANISM_TYPE, CK_MECHANISM_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetMechanismInfo")
 
+    C_CloseSession = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CloseSession")
 
-    @property
-    def C_InitToken(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitToken, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', self if self._owner is None else self._owner)
 
-    @C_InitToken.setter
-    def C_InitToken(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_InitToken, value, _pb_callback_12, 'CK_RV (*)(CK_SLOT_ID, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR)', "CK_FUNCTION_LIST_3_0.C_InitToken")
+    C_CloseAllSessions = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
 
-    @property
-    def C_InitPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_InitPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_GetSessionInfo = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', '_pb_callback_16', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
 
-    @C_InitPIN.setter
-    def C_InitPIN(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_InitPIN, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_InitPIN")
 
+    C_GetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
-    @property
-    def C_SetPIN(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetPIN, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_SetPIN.setter
-    def C_SetPIN(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SetPIN, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_UTF8CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetPIN")
+    C_SetOperationState = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_18', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
 
 
-    @property
-    def C_OpenSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_OpenSession, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', self if self._owner is None else self._owner)
+    C_Login = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_19', "CK_FUNCTION_LIST_3_0.C_Login")
 
-    @C_OpenSession.setter
-    def C_OpenSession(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_OpenSession, value, None, 'CK_RV (*)(CK_SLOT_ID, CK_FLAGS, CK_VOID_PTR, CK_NOTIFY, CK_SESSION_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_OpenSession")
 
+    C_Logout = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_Logout")
 
-    @property
-    def C_CloseSession(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseSession, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_CloseSession.setter
-    def C_CloseSession(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CloseSession, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CloseSession")
+    C_CreateObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_20', "CK_FUNCTION_LIST_3_0.C_CreateObject")
 
 
-    @property
-    def C_CloseAllSessions(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CloseAllSessions, 'CK_RV (*)(CK_SLOT_ID)', self if self._owner is None else self._owner)
+    C_CopyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_21', "CK_FUNCTION_LIST_3_0.C_CopyObject")
 
-    @C_CloseAllSessions.setter
-    def C_CloseAllSessions(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CloseAllSessions, value, _pb_callback_15, 'CK_RV (*)(CK_SLOT_ID)', "CK_FUNCTION_LIST_3_0.C_CloseAllSessions")
 
+    C_DestroyObject = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
-    @property
-    def C_GetSessionInfo(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetSessionInfo, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetSessionInfo.setter
-    def C_GetSessionInfo(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetSessionInfo, value, _pb_callback_16, 'CK_RV (*)(CK_SESSION_HANDLE, CK_SESSION_INFO_PTR)', "CK_FUNCTION_LIST_3_0.C_GetSessionInfo")
+    C_GetObjectSize = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', '_pb_callback_23', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
 
 
-    @property
-    def C_GetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_GetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
-    @C_GetOperationState.setter
-    def C_GetOperationState(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetOperationState, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetOperationState")
 
+    C_SetAttributeValue = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_24', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
 
-    @property
-    def C_SetOperationState(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetOperationState, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_SetOperationState.setter
-    def C_SetOperationState(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SetOperationState, value, _pb_callback_18, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SetOperationState")
+    C_FindObjectsInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', '_pb_callback_25', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
 
-    @property
-    def C_Login(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Login, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_FindObjects = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', '_pb_callback_26', "CK_FUNCTION_LIST_3_0.C_FindObjects")
 
-    @C_Login.setter
-    def C_Login(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Login, value, _pb_callback_19, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Login")
 
+    C_FindObjectsFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
-    @property
-    def C_Logout(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Logout, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_Logout.setter
-    def C_Logout(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Logout, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_Logout")
+    C_EncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
 
 
-    @property
-    def C_CreateObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CreateObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+    C_Encrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Encrypt")
 
-    @C_CreateObject.setter
-    def C_CreateObject(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CreateObject, value, _pb_callback_20, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CreateObject")
 
+    C_EncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
 
-    @property
-    def C_CopyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CopyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
-    @C_CopyObject.setter
-    def C_CopyObject(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CopyObject, value, _pb_callback_21, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_CopyObject")
+    C_EncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
 
-    @property
-    def C_DestroyObject(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DestroyObject, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_DecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
 
-    @C_DestroyObject.setter
-    def C_DestroyObject(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DestroyObject, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DestroyObject")
 
+    C_Decrypt = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Decrypt")
 
-    @property
-    def C_GetObjectSize(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetObjectSize, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_GetObjectSize.setter
-    def C_GetObjectSize(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetObjectSize, value, _pb_callback_23, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetObjectSize")
+    C_DecryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
 
 
-    @property
-    def C_GetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_DecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
-    @C_GetAttributeValue.setter
-    def C_GetAttributeValue(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GetAttributeValue")
 
+    C_DigestInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', '_pb_callback_29', "CK_FUNCTION_LIST_3_0.C_DigestInit")
 
-    @property
-    def C_SetAttributeValue(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SetAttributeValue, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_SetAttributeValue.setter
-    def C_SetAttributeValue(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SetAttributeValue, value, _pb_callback_24, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SetAttributeValue")
+    C_Digest = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Digest")
 
 
-    @property
-    def C_FindObjectsInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_DigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
 
-    @C_FindObjectsInit.setter
-    def C_FindObjectsInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsInit, value, _pb_callback_25, 'CK_RV (*)(CK_SESSION_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_FindObjectsInit")
 
+    C_DigestKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_DigestKey")
 
-    @property
-    def C_FindObjects(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjects, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_FindObjects.setter
-    def C_FindObjects(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_FindObjects, value, _pb_callback_26, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE_PTR, CK_ULONG, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_FindObjects")
+    C_DigestFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
 
 
-    @property
-    def C_FindObjectsFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_FindObjectsFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
+    C_SignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_SignInit")
 
-    @C_FindObjectsFinal.setter
-    def C_FindObjectsFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_FindObjectsFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_FindObjectsFinal")
 
+    C_Sign = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_Sign")
 
-    @property
-    def C_EncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_EncryptInit.setter
-    def C_EncryptInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_EncryptInit")
+    C_SignUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
 
-    @property
-    def C_Encrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Encrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_SignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_17', "CK_FUNCTION_LIST_3_0.C_SignFinal")
 
-    @C_Encrypt.setter
-    def C_Encrypt(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Encrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Encrypt")
 
+    C_SignRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
-    @property
-    def C_EncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_EncryptUpdate.setter
-    def C_EncryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptUpdate")
+    C_SignRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_SignRecover")
 
 
-    @property
-    def C_EncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_VerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
-    @C_EncryptFinal.setter
-    def C_EncryptFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptFinal")
 
+    C_Verify = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_14', "CK_FUNCTION_LIST_3_0.C_Verify")
 
-    @property
-    def C_DecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
 
-    @C_DecryptInit.setter
-    def C_DecryptInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DecryptInit")
+    C_VerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
 
-    @property
-    def C_Decrypt(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Decrypt, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_VerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
 
-    @C_Decrypt.setter
-    def C_Decrypt(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Decrypt, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Decrypt")
 
+    C_VerifyRecoverInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
-    @property
-    def C_DecryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_DecryptUpdate.setter
-    def C_DecryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptUpdate")
+    C_VerifyRecover = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
 
 
-    @property
-    def C_DecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_DigestEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
-    @C_DecryptFinal.setter
-    def C_DecryptFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptFinal")
 
+    C_DecryptDigestUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
 
-    @property
-    def C_DigestInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', self if self._owner is None else self._owner)
 
-    @C_DigestInit.setter
-    def C_DigestInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestInit, value, _pb_callback_29, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestInit")
+    C_SignEncryptUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
 
-    @property
-    def C_Digest(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Digest, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_DecryptVerifyUpdate = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_28', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
 
-    @C_Digest.setter
-    def C_Digest(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Digest, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Digest")
 
+    C_GenerateKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_30', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
-    @property
-    def C_DigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_DigestUpdate.setter
-    def C_DigestUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DigestUpdate")
+    C_GenerateKeyPair = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', '_pb_callback_31', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
 
 
-    @property
-    def C_DigestKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_WrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_32', "CK_FUNCTION_LIST_3_0.C_WrapKey")
 
-    @C_DigestKey.setter
-    def C_DigestKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestKey, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_DigestKey")
 
+    C_UnwrapKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_33', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
 
-    @property
-    def C_DigestFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_DigestFinal.setter
-    def C_DigestFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestFinal")
+    C_DeriveKey = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', '_pb_callback_34', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
 
 
-    @property
-    def C_SignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_SeedRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
 
-    @C_SignInit.setter
-    def C_SignInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignInit")
 
+    C_GenerateRandom = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_13', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
 
-    @property
-    def C_Sign(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Sign, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_Sign.setter
-    def C_Sign(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Sign, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_Sign")
+    C_GetFunctionStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
 
 
-    @property
-    def C_SignUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_CancelFunction = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
 
-    @C_SignUpdate.setter
-    def C_SignUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignUpdate")
 
+    C_WaitForSlotEvent = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', '_pb_callback_35', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
 
-    @property
-    def C_SignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_SignFinal.setter
-    def C_SignFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignFinal, value, _pb_callback_17, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignFinal")
+    C_GetInterfaceList = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', '_pb_callback_36', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
 
 
-    @property
-    def C_SignRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_GetInterface = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', '_pb_callback_37', "CK_FUNCTION_LIST_3_0.C_GetInterface")
 
-    @C_SignRecoverInit.setter
-    def C_SignRecoverInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_SignRecoverInit")
 
+    C_LoginUser = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', '_pb_callback_38', "CK_FUNCTION_LIST_3_0.C_LoginUser")
 
-    @property
-    def C_SignRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_SignRecover.setter
-    def C_SignRecover(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignRecover")
+    C_SessionCancel = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', '_pb_callback_22', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
 
 
-    @property
-    def C_VerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_MessageEncryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
 
-    @C_VerifyInit.setter
-    def C_VerifyInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyInit")
 
+    C_EncryptMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_39', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
 
-    @property
-    def C_Verify(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_Verify, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_Verify.setter
-    def C_Verify(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_Verify, value, _pb_callback_14, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_Verify")
+    C_EncryptMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_40', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
 
 
-    @property
-    def C_VerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
+    C_EncryptMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', '_pb_callback_41', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
 
-    @C_VerifyUpdate.setter
-    def C_VerifyUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyUpdate, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyUpdate")
 
+    C_MessageEncryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
 
-    @property
-    def C_VerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
 
-    @C_VerifyFinal.setter
-    def C_VerifyFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyFinal, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyFinal")
+    C_MessageDecryptInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
 
 
-    @property
-    def C_VerifyRecoverInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecoverInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
+    C_DecryptMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_39', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
 
-    @C_VerifyRecoverInit.setter
-    def C_VerifyRecoverInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecoverInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_VerifyRecoverInit")
 
+    C_DecryptMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_40', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
 
-    @property
-    def C_VerifyRecover(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyRecover, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_VerifyRecover.setter
-    def C_VerifyRecover(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyRecover, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_VerifyRecover")
+    C_DecryptMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', '_pb_callback_41', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
 
 
-    @property
-    def C_DigestEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DigestEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_MessageDecryptFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
 
-    @C_DigestEncryptUpdate.setter
-    def C_DigestEncryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DigestEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DigestEncryptUpdate")
 
+    C_MessageSignInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
 
-    @property
-    def C_DecryptDigestUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptDigestUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_DecryptDigestUpdate.setter
-    def C_DecryptDigestUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptDigestUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptDigestUpdate")
+    C_SignMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_42', "CK_FUNCTION_LIST_3_0.C_SignMessage")
 
 
-    @property
-    def C_SignEncryptUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignEncryptUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_SignMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', '_pb_callback_43', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
 
-    @C_SignEncryptUpdate.setter
-    def C_SignEncryptUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignEncryptUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignEncryptUpdate")
 
+    C_SignMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', '_pb_callback_42', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
 
-    @property
-    def C_DecryptVerifyUpdate(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptVerifyUpdate, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
 
-    @C_DecryptVerifyUpdate.setter
-    def C_DecryptVerifyUpdate(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptVerifyUpdate, value, _pb_callback_28, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptVerifyUpdate")
+    C_MessageSignFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
 
 
-    @property
-    def C_GenerateKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
+    C_MessageVerifyInit = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', '_pb_callback_27', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
 
-    @C_GenerateKey.setter
-    def C_GenerateKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GenerateKey, value, _pb_callback_30, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKey")
 
+    C_VerifyMessage = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_44', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
 
-    @property
-    def C_GenerateKeyPair(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateKeyPair, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
-    @C_GenerateKeyPair.setter
-    def C_GenerateKeyPair(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GenerateKeyPair, value, _pb_callback_31, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_ATTRIBUTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_GenerateKeyPair")
+    C_VerifyMessageBegin = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', '_pb_callback_43', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
 
 
-    @property
-    def C_WrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
+    C_VerifyMessageNext = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', '_pb_callback_44', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
 
-    @C_WrapKey.setter
-    def C_WrapKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_WrapKey, value, _pb_callback_32, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_WrapKey")
 
+    C_MessageVerifyFinal = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_FUNCTION_LIST_3_0 *>NULL).C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', '_pb_callback_15', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
 
-    @property
-    def C_UnwrapKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_UnwrapKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
 
-    @C_UnwrapKey.setter
-    def C_UnwrapKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_UnwrapKey, value, _pb_callback_33, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_BYTE_PTR, CK_ULONG, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_UnwrapKey")
 
-
-    @property
-    def C_DeriveKey(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DeriveKey, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', self if self._owner is None else self._owner)
-
-    @C_DeriveKey.setter
-    def C_DeriveKey(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DeriveKey, value, _pb_callback_34, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE, CK_ATTRIBUTE_PTR, CK_ULONG, CK_OBJECT_HANDLE_PTR)', "CK_FUNCTION_LIST_3_0.C_DeriveKey")
-
-
-    @property
-    def C_SeedRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SeedRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_SeedRandom.setter
-    def C_SeedRandom(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SeedRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SeedRandom")
-
-
-    @property
-    def C_GenerateRandom(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GenerateRandom, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_GenerateRandom.setter
-    def C_GenerateRandom(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GenerateRandom, value, _pb_callback_13, 'CK_RV (*)(CK_SESSION_HANDLE, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_GenerateRandom")
-
-
-    @property
-    def C_GetFunctionStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetFunctionStatus, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_GetFunctionStatus.setter
-    def C_GetFunctionStatus(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetFunctionStatus, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_GetFunctionStatus")
-
-
-    @property
-    def C_CancelFunction(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_CancelFunction, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_CancelFunction.setter
-    def C_CancelFunction(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_CancelFunction, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_CancelFunction")
-
-
-    @property
-    def C_WaitForSlotEvent(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_WaitForSlotEvent, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', self if self._owner is None else self._owner)
-
-    @C_WaitForSlotEvent.setter
-    def C_WaitForSlotEvent(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_WaitForSlotEvent, value, _pb_callback_35, 'CK_RV (*)(CK_FLAGS, CK_SLOT_ID_PTR, CK_VOID_PTR)', "CK_FUNCTION_LIST_3_0.C_WaitForSlotEvent")
-
-
-    @property
-    def C_GetInterfaceList(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInterfaceList, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_GetInterfaceList.setter
-    def C_GetInterfaceList(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetInterfaceList, value, _pb_callback_36, 'CK_RV (*)(CK_INTERFACE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_GetInterfaceList")
-
-
-    @property
-    def C_GetInterface(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_GetInterface, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
-
-    @C_GetInterface.setter
-    def C_GetInterface(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_GetInterface, value, _pb_callback_37, 'CK_RV (*)(CK_UTF8CHAR_PTR, CK_VERSION_PTR, CK_INTERFACE_PTR_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_GetInterface")
-
-
-    @property
-    def C_LoginUser(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_LoginUser, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_LoginUser.setter
-    def C_LoginUser(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_LoginUser, value, _pb_callback_38, 'CK_RV (*)(CK_SESSION_HANDLE, CK_USER_TYPE, CK_CHAR_PTR, CK_ULONG, CK_UTF8CHAR_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_LoginUser")
-
-
-    @property
-    def C_SessionCancel(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SessionCancel, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', self if self._owner is None else self._owner)
-
-    @C_SessionCancel.setter
-    def C_SessionCancel(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SessionCancel, value, _pb_callback_22, 'CK_RV (*)(CK_SESSION_HANDLE, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_SessionCancel")
-
-
-    @property
-    def C_MessageEncryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageEncryptInit.setter
-    def C_MessageEncryptInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageEncryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptInit")
-
-
-    @property
-    def C_EncryptMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_EncryptMessage.setter
-    def C_EncryptMessage(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptMessage, value, _pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_EncryptMessage")
-
-
-    @property
-    def C_EncryptMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_EncryptMessageBegin.setter
-    def C_EncryptMessageBegin(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptMessageBegin, value, _pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageBegin")
-
-
-    @property
-    def C_EncryptMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_EncryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
-
-    @C_EncryptMessageNext.setter
-    def C_EncryptMessageNext(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_EncryptMessageNext, value, _pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_EncryptMessageNext")
-
-
-    @property
-    def C_MessageEncryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageEncryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageEncryptFinal.setter
-    def C_MessageEncryptFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageEncryptFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageEncryptFinal")
-
-
-    @property
-    def C_MessageDecryptInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageDecryptInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageDecryptInit.setter
-    def C_MessageDecryptInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageDecryptInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptInit")
-
-
-    @property
-    def C_DecryptMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_DecryptMessage.setter
-    def C_DecryptMessage(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptMessage, value, _pb_callback_39, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_DecryptMessage")
-
-
-    @property
-    def C_DecryptMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_DecryptMessageBegin.setter
-    def C_DecryptMessageBegin(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptMessageBegin, value, _pb_callback_40, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageBegin")
-
-
-    @property
-    def C_DecryptMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_DecryptMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', self if self._owner is None else self._owner)
-
-    @C_DecryptMessageNext.setter
-    def C_DecryptMessageNext(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_DecryptMessageNext, value, _pb_callback_41, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR, CK_FLAGS)', "CK_FUNCTION_LIST_3_0.C_DecryptMessageNext")
-
-
-    @property
-    def C_MessageDecryptFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageDecryptFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageDecryptFinal.setter
-    def C_MessageDecryptFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageDecryptFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageDecryptFinal")
-
-
-    @property
-    def C_MessageSignInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageSignInit.setter
-    def C_MessageSignInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageSignInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignInit")
-
-
-    @property
-    def C_SignMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_SignMessage.setter
-    def C_SignMessage(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignMessage, value, _pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessage")
-
-
-    @property
-    def C_SignMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_SignMessageBegin.setter
-    def C_SignMessageBegin(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignMessageBegin, value, _pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_SignMessageBegin")
-
-
-    @property
-    def C_SignMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_SignMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', self if self._owner is None else self._owner)
-
-    @C_SignMessageNext.setter
-    def C_SignMessageNext(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_SignMessageNext, value, _pb_callback_42, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG_PTR)', "CK_FUNCTION_LIST_3_0.C_SignMessageNext")
-
-
-    @property
-    def C_MessageSignFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageSignFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageSignFinal.setter
-    def C_MessageSignFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageSignFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageSignFinal")
-
-
-    @property
-    def C_MessageVerifyInit(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyInit, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageVerifyInit.setter
-    def C_MessageVerifyInit(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageVerifyInit, value, _pb_callback_27, 'CK_RV (*)(CK_SESSION_HANDLE, CK_MECHANISM_PTR, CK_OBJECT_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyInit")
-
-
-    @property
-    def C_VerifyMessage(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessage, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_VerifyMessage.setter
-    def C_VerifyMessage(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyMessage, value, _pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessage")
-
-
-    @property
-    def C_VerifyMessageBegin(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageBegin, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_VerifyMessageBegin.setter
-    def C_VerifyMessageBegin(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyMessageBegin, value, _pb_callback_43, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageBegin")
-
-
-    @property
-    def C_VerifyMessageNext(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_VerifyMessageNext, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', self if self._owner is None else self._owner)
-
-    @C_VerifyMessageNext.setter
-    def C_VerifyMessageNext(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_VerifyMessageNext, value, _pb_callback_44, 'CK_RV (*)(CK_SESSION_HANDLE, CK_VOID_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG, CK_BYTE_PTR, CK_ULONG)', "CK_FUNCTION_LIST_3_0.C_VerifyMessageNext")
-
-
-    @property
-    def C_MessageVerifyFinal(self):
-        return _pb_new_function_pointer(<void *>self._ptr.C_MessageVerifyFinal, 'CK_RV (*)(CK_SESSION_HANDLE)', self if self._owner is None else self._owner)
-
-    @C_MessageVerifyFinal.setter
-    def C_MessageVerifyFinal(self, value):
-        _pb_set_function_pointer(self, &self._ptr.C_MessageVerifyFinal, value, _pb_callback_15, 'CK_RV (*)(CK_SESSION_HANDLE)', "CK_FUNCTION_LIST_3_0.C_MessageVerifyFinal")
-
+_pb_probe = CK_FUNCTION_LIST_3_0.__new__(CK_FUNCTION_LIST_3_0)
+_pb_bind_fields(CK_FUNCTION_LIST_3_0, _pb_probe, (<CK_FUNCTION_LIST_3_0>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_FUNCTION_LIST_3_0 _pb_view_CK_FUNCTION_LIST_3_0(object owner, void *ptr):
@@ -6199,7 +5276,7 @@ _pb_set_sizeof(CK_FUNCTION_LIST_3_0, sizeof(_cs_CK_FUNCTION_LIST_3_0))
 @cython.freelist(8)
 cdef class CK_INTERFACE:
     'Interfaces are new in v3.0'
-    cdef _cs_CK_INTERFACE _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_INTERFACE *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -6207,6 +5284,7 @@ cdef class CK_INTERFACE:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_INTERFACE _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -6283,15 +5361,13 @@ A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
             self._ptr.pFunctionList = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pFunctionList, value, "CK_INTERFACE.pFunctionList", False, 0, True)
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_INTERFACE *>NULL).flags, sizeof((<_cs_CK_INTERFACE *>NULL).flags), 0, 18446744073709551615, "CK_INTERFACE.flags")
 
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_INTERFACE.flags", 0, 18446744073709551615)
 
+
+_pb_probe = CK_INTERFACE.__new__(CK_INTERFACE)
+_pb_bind_fields(CK_INTERFACE, _pb_probe, (<CK_INTERFACE>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_INTERFACE _pb_view_CK_INTERFACE(object owner, void *ptr):
@@ -6317,7 +5393,7 @@ _pb_set_sizeof(CK_INTERFACE, sizeof(_cs_CK_INTERFACE))
 @cython.freelist(8)
 cdef class CK_C_INITIALIZE_ARGS:
     'CK_C_INITIALIZE_ARGS provides the optional arguments to\nC_Initialize'
-    cdef _cs_CK_C_INITIALIZE_ARGS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_C_INITIALIZE_ARGS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -6325,6 +5401,7 @@ cdef class CK_C_INITIALIZE_ARGS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_C_INITIALIZE_ARGS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -6384,50 +5461,19 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_C_INITIALIZE_ARGS", (('CreateMutex', 0), ('DestroyMutex', 0), ('LockMutex', 0), ('UnlockMutex', 0), ('flags', 0), ('LibraryParameters', 0), ('pReserved', 0), ))
 
-    @property
-    def CreateMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', self if self._owner is None else self._owner)
-
-    @CreateMutex.setter
-    def CreateMutex(self, value):
-        _pb_set_function_pointer(self, &self._ptr.CreateMutex, value, _pb_callback_1, 'CK_RV (*)(CK_VOID_PTR_PTR)', "CK_C_INITIALIZE_ARGS.CreateMutex")
+    CreateMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).CreateMutex, 'CK_RV (*)(CK_VOID_PTR_PTR)', '_pb_callback_1', "CK_C_INITIALIZE_ARGS.CreateMutex")
 
 
-    @property
-    def DestroyMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
-
-    @DestroyMutex.setter
-    def DestroyMutex(self, value):
-        _pb_set_function_pointer(self, &self._ptr.DestroyMutex, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.DestroyMutex")
+    DestroyMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).DestroyMutex, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.DestroyMutex")
 
 
-    @property
-    def LockMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.LockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
-
-    @LockMutex.setter
-    def LockMutex(self, value):
-        _pb_set_function_pointer(self, &self._ptr.LockMutex, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.LockMutex")
+    LockMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).LockMutex, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.LockMutex")
 
 
-    @property
-    def UnlockMutex(self):
-        return _pb_new_function_pointer(<void *>self._ptr.UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', self if self._owner is None else self._owner)
-
-    @UnlockMutex.setter
-    def UnlockMutex(self, value):
-        _pb_set_function_pointer(self, &self._ptr.UnlockMutex, value, _pb_callback_2, 'CK_RV (*)(CK_VOID_PTR)', "CK_C_INITIALIZE_ARGS.UnlockMutex")
+    UnlockMutex = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).UnlockMutex, 'CK_RV (*)(CK_VOID_PTR)', '_pb_callback_2', "CK_C_INITIALIZE_ARGS.UnlockMutex")
 
 
-    @property
-    def flags(self):
-        return self._ptr.flags
-
-    @flags.setter
-    def flags(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.flags = _pb_index(value, "CK_C_INITIALIZE_ARGS.flags", 0, 18446744073709551615)
+    flags = _pb_IntField(<Py_ssize_t>&(<_cs_CK_C_INITIALIZE_ARGS *>NULL).flags, sizeof((<_cs_CK_C_INITIALIZE_ARGS *>NULL).flags), 0, 18446744073709551615, "CK_C_INITIALIZE_ARGS.flags")
 
 
     @property
@@ -6461,6 +5507,11 @@ A new CK_C_INITIALIZE_ARGS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
+_pb_bind_fields(CK_C_INITIALIZE_ARGS, _pb_probe, (<CK_C_INITIALIZE_ARGS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_C_INITIALIZE_ARGS _pb_view_CK_C_INITIALIZE_ARGS(object owner, void *ptr):
     # A CK_C_INITIALIZE_ARGS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_C_INITIALIZE_ARGS obj = CK_C_INITIALIZE_ARGS.__new__(CK_C_INITIALIZE_ARGS)
@@ -6484,7 +5535,7 @@ _pb_set_sizeof(CK_C_INITIALIZE_ARGS, sizeof(_cs_CK_C_INITIALIZE_ARGS))
 @cython.freelist(8)
 cdef class CK_RSA_PKCS_OAEP_PARAMS:
     'CK_RSA_PKCS_OAEP_PARAMS is new for v2.10.\nCK_RSA_PKCS_OAEP_PARAMS provides the parameters to the\nCKM_RSA_PKCS_OAEP mechanism.'
-    cdef _cs_CK_RSA_PKCS_OAEP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RSA_PKCS_OAEP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -6492,6 +5543,7 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RSA_PKCS_OAEP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -6547,34 +5599,13 @@ A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RSA_PKCS_OAEP_PARAMS", (('hashAlg', 0), ('mgf', 0), ('source', 0), ('pSourceData', 0), ('ulSourceDataLen', 0), ))
 
-    @property
-    def hashAlg(self):
-        return self._ptr.hashAlg
-
-    @hashAlg.setter
-    def hashAlg(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hashAlg = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg", 0, 18446744073709551615)
+    hashAlg = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).hashAlg, sizeof((<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).hashAlg), 0, 18446744073709551615, "CK_RSA_PKCS_OAEP_PARAMS.hashAlg")
 
 
-    @property
-    def mgf(self):
-        return self._ptr.mgf
-
-    @mgf.setter
-    def mgf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.mgf = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.mgf", 0, 18446744073709551615)
+    mgf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).mgf, sizeof((<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).mgf), 0, 18446744073709551615, "CK_RSA_PKCS_OAEP_PARAMS.mgf")
 
 
-    @property
-    def source(self):
-        return self._ptr.source
-
-    @source.setter
-    def source(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.source = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.source", 0, 18446744073709551615)
+    source = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).source, sizeof((<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).source), 0, 18446744073709551615, "CK_RSA_PKCS_OAEP_PARAMS.source")
 
 
     @property
@@ -6592,15 +5623,13 @@ A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
             self._ptr.pSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSourceData, value, "CK_RSA_PKCS_OAEP_PARAMS.pSourceData", False, 0, True)
 
 
-    @property
-    def ulSourceDataLen(self):
-        return self._ptr.ulSourceDataLen
+    ulSourceDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).ulSourceDataLen, sizeof((<_cs_CK_RSA_PKCS_OAEP_PARAMS *>NULL).ulSourceDataLen), 0, 18446744073709551615, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen")
 
-    @ulSourceDataLen.setter
-    def ulSourceDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSourceDataLen = _pb_index(value, "CK_RSA_PKCS_OAEP_PARAMS.ulSourceDataLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_RSA_PKCS_OAEP_PARAMS.__new__(CK_RSA_PKCS_OAEP_PARAMS)
+_pb_bind_fields(CK_RSA_PKCS_OAEP_PARAMS, _pb_probe, (<CK_RSA_PKCS_OAEP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RSA_PKCS_OAEP_PARAMS _pb_view_CK_RSA_PKCS_OAEP_PARAMS(object owner, void *ptr):
@@ -6626,7 +5655,7 @@ _pb_set_sizeof(CK_RSA_PKCS_OAEP_PARAMS, sizeof(_cs_CK_RSA_PKCS_OAEP_PARAMS))
 @cython.freelist(8)
 cdef class CK_RSA_PKCS_PSS_PARAMS:
     'CK_RSA_PKCS_PSS_PARAMS is new for v2.11.\nCK_RSA_PKCS_PSS_PARAMS provides the parameters to the\nCKM_RSA_PKCS_PSS mechanism(s).'
-    cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RSA_PKCS_PSS_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -6634,6 +5663,7 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RSA_PKCS_PSS_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -6689,35 +5719,19 @@ A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RSA_PKCS_PSS_PARAMS", (('hashAlg', 0), ('mgf', 0), ('sLen', 0), ))
 
-    @property
-    def hashAlg(self):
-        return self._ptr.hashAlg
-
-    @hashAlg.setter
-    def hashAlg(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hashAlg = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.hashAlg", 0, 18446744073709551615)
+    hashAlg = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_PSS_PARAMS *>NULL).hashAlg, sizeof((<_cs_CK_RSA_PKCS_PSS_PARAMS *>NULL).hashAlg), 0, 18446744073709551615, "CK_RSA_PKCS_PSS_PARAMS.hashAlg")
 
 
-    @property
-    def mgf(self):
-        return self._ptr.mgf
-
-    @mgf.setter
-    def mgf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.mgf = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.mgf", 0, 18446744073709551615)
+    mgf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_PSS_PARAMS *>NULL).mgf, sizeof((<_cs_CK_RSA_PKCS_PSS_PARAMS *>NULL).mgf), 0, 18446744073709551615, "CK_RSA_PKCS_PSS_PARAMS.mgf")
 
 
-    @property
-    def sLen(self):
-        return self._ptr.sLen
+    sLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_PKCS_PSS_PARAMS *>NULL).sLen, sizeof((<_cs_CK_RSA_PKCS_PSS_PARAMS *>NULL).sLen), 0, 18446744073709551615, "CK_RSA_PKCS_PSS_PARAMS.sLen")
 
-    @sLen.setter
-    def sLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.sLen = _pb_index(value, "CK_RSA_PKCS_PSS_PARAMS.sLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_RSA_PKCS_PSS_PARAMS.__new__(CK_RSA_PKCS_PSS_PARAMS)
+_pb_bind_fields(CK_RSA_PKCS_PSS_PARAMS, _pb_probe, (<CK_RSA_PKCS_PSS_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RSA_PKCS_PSS_PARAMS _pb_view_CK_RSA_PKCS_PSS_PARAMS(object owner, void *ptr):
@@ -6743,7 +5757,7 @@ _pb_set_sizeof(CK_RSA_PKCS_PSS_PARAMS, sizeof(_cs_CK_RSA_PKCS_PSS_PARAMS))
 @cython.freelist(8)
 cdef class CK_ECDH1_DERIVE_PARAMS:
     'CK_ECDH1_DERIVE_PARAMS is new for v2.11.\nCK_ECDH1_DERIVE_PARAMS provides the parameters to the\nCKM_ECDH1_DERIVE and CKM_ECDH1_COFACTOR_DERIVE mechanisms,\nwhere each party contributes one key pair.'
-    cdef _cs_CK_ECDH1_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_ECDH1_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -6751,6 +5765,7 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_ECDH1_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -6806,24 +5821,10 @@ A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_ECDH1_DERIVE_PARAMS", (('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_ECDH1_DERIVE_PARAMS.kdf")
 
 
-    @property
-    def ulSharedDataLen(self):
-        return self._ptr.ulSharedDataLen
-
-    @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+    ulSharedDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).ulSharedDataLen, sizeof((<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).ulSharedDataLen), 0, 18446744073709551615, "CK_ECDH1_DERIVE_PARAMS.ulSharedDataLen")
 
 
     @property
@@ -6836,14 +5837,7 @@ A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH1_DERIVE_PARAMS.pSharedData", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_ECDH1_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_ECDH1_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -6855,6 +5849,11 @@ A new CK_ECDH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH1_DERIVE_PARAMS.pPublicData", True)
 
+
+
+_pb_probe = CK_ECDH1_DERIVE_PARAMS.__new__(CK_ECDH1_DERIVE_PARAMS)
+_pb_bind_fields(CK_ECDH1_DERIVE_PARAMS, _pb_probe, (<CK_ECDH1_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_ECDH1_DERIVE_PARAMS _pb_view_CK_ECDH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -6880,7 +5879,7 @@ _pb_set_sizeof(CK_ECDH1_DERIVE_PARAMS, sizeof(_cs_CK_ECDH1_DERIVE_PARAMS))
 @cython.freelist(8)
 cdef class CK_ECDH2_DERIVE_PARAMS:
     'CK_ECDH2_DERIVE_PARAMS is new for v2.11.\nCK_ECDH2_DERIVE_PARAMS provides the parameters to the\nCKM_ECMQV_DERIVE mechanism, where each party contributes two key pairs.'
-    cdef _cs_CK_ECDH2_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_ECDH2_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -6888,6 +5887,7 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_ECDH2_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -6951,24 +5951,10 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_ECDH2_DERIVE_PARAMS", (('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.kdf")
 
 
-    @property
-    def ulSharedDataLen(self):
-        return self._ptr.ulSharedDataLen
-
-    @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+    ulSharedDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulSharedDataLen, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulSharedDataLen), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.ulSharedDataLen")
 
 
     @property
@@ -6981,14 +5967,7 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH2_DERIVE_PARAMS.pSharedData", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -7001,34 +5980,13 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData", True)
 
 
-    @property
-    def ulPrivateDataLen(self):
-        return self._ptr.ulPrivateDataLen
-
-    @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+    ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.ulPrivateDataLen")
 
 
-    @property
-    def hPrivateData(self):
-        return self._ptr.hPrivateData
-
-    @hPrivateData.setter
-    def hPrivateData(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hPrivateData = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+    hPrivateData = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).hPrivateData, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).hPrivateData), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.hPrivateData")
 
 
-    @property
-    def ulPublicDataLen2(self):
-        return self._ptr.ulPublicDataLen2
-
-    @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+    ulPublicDataLen2 = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPublicDataLen2, sizeof((<_cs_CK_ECDH2_DERIVE_PARAMS *>NULL).ulPublicDataLen2), 0, 18446744073709551615, "CK_ECDH2_DERIVE_PARAMS.ulPublicDataLen2")
 
 
     @property
@@ -7040,6 +5998,11 @@ A new CK_ECDH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECDH2_DERIVE_PARAMS.pPublicData2", True)
 
+
+
+_pb_probe = CK_ECDH2_DERIVE_PARAMS.__new__(CK_ECDH2_DERIVE_PARAMS)
+_pb_bind_fields(CK_ECDH2_DERIVE_PARAMS, _pb_probe, (<CK_ECDH2_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_ECDH2_DERIVE_PARAMS _pb_view_CK_ECDH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -7065,7 +6028,7 @@ _pb_set_sizeof(CK_ECDH2_DERIVE_PARAMS, sizeof(_cs_CK_ECDH2_DERIVE_PARAMS))
 @cython.freelist(8)
 cdef class CK_ECMQV_DERIVE_PARAMS:
     'struct CK_ECMQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_ECMQV_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_ECMQV_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -7073,6 +6036,7 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_ECMQV_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -7138,24 +6102,10 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_ECMQV_DERIVE_PARAMS", (('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ('publicKey', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.kdf")
 
 
-    @property
-    def ulSharedDataLen(self):
-        return self._ptr.ulSharedDataLen
-
-    @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+    ulSharedDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulSharedDataLen, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulSharedDataLen), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.ulSharedDataLen")
 
 
     @property
@@ -7168,14 +6118,7 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECMQV_DERIVE_PARAMS.pSharedData", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -7188,34 +6131,13 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData", True)
 
 
-    @property
-    def ulPrivateDataLen(self):
-        return self._ptr.ulPrivateDataLen
-
-    @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+    ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.ulPrivateDataLen")
 
 
-    @property
-    def hPrivateData(self):
-        return self._ptr.hPrivateData
-
-    @hPrivateData.setter
-    def hPrivateData(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hPrivateData = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+    hPrivateData = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).hPrivateData, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).hPrivateData), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.hPrivateData")
 
 
-    @property
-    def ulPublicDataLen2(self):
-        return self._ptr.ulPublicDataLen2
-
-    @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+    ulPublicDataLen2 = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPublicDataLen2, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).ulPublicDataLen2), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.ulPublicDataLen2")
 
 
     @property
@@ -7228,15 +6150,13 @@ A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_ECMQV_DERIVE_PARAMS.pPublicData2", True)
 
 
-    @property
-    def publicKey(self):
-        return self._ptr.publicKey
+    publicKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).publicKey, sizeof((<_cs_CK_ECMQV_DERIVE_PARAMS *>NULL).publicKey), 0, 18446744073709551615, "CK_ECMQV_DERIVE_PARAMS.publicKey")
 
-    @publicKey.setter
-    def publicKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.publicKey = _pb_index(value, "CK_ECMQV_DERIVE_PARAMS.publicKey", 0, 18446744073709551615)
 
+
+_pb_probe = CK_ECMQV_DERIVE_PARAMS.__new__(CK_ECMQV_DERIVE_PARAMS)
+_pb_bind_fields(CK_ECMQV_DERIVE_PARAMS, _pb_probe, (<CK_ECMQV_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_ECMQV_DERIVE_PARAMS _pb_view_CK_ECMQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -7262,7 +6182,7 @@ _pb_set_sizeof(CK_ECMQV_DERIVE_PARAMS, sizeof(_cs_CK_ECMQV_DERIVE_PARAMS))
 @cython.freelist(8)
 cdef class CK_X9_42_DH1_DERIVE_PARAMS:
     'CK_X9_42_DH1_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH1_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_DERIVE key derivation mechanism, where each party\ncontributes one key pair'
-    cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -7270,6 +6190,7 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X9_42_DH1_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -7325,24 +6246,10 @@ A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_X9_42_DH1_DERIVE_PARAMS", (('kdf', 0), ('ulOtherInfoLen', 0), ('pOtherInfo', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_X9_42_DH1_DERIVE_PARAMS.kdf")
 
 
-    @property
-    def ulOtherInfoLen(self):
-        return self._ptr.ulOtherInfoLen
-
-    @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
+    ulOtherInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).ulOtherInfoLen, sizeof((<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).ulOtherInfoLen), 0, 18446744073709551615, "CK_X9_42_DH1_DERIVE_PARAMS.ulOtherInfoLen")
 
 
     @property
@@ -7355,14 +6262,7 @@ A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH1_DERIVE_PARAMS.pOtherInfo", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_X9_42_DH1_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_X9_42_DH1_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -7374,6 +6274,11 @@ A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH1_DERIVE_PARAMS.pPublicData", True)
 
+
+
+_pb_probe = CK_X9_42_DH1_DERIVE_PARAMS.__new__(CK_X9_42_DH1_DERIVE_PARAMS)
+_pb_bind_fields(CK_X9_42_DH1_DERIVE_PARAMS, _pb_probe, (<CK_X9_42_DH1_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X9_42_DH1_DERIVE_PARAMS _pb_view_CK_X9_42_DH1_DERIVE_PARAMS(object owner, void *ptr):
@@ -7399,7 +6304,7 @@ _pb_set_sizeof(CK_X9_42_DH1_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH1_DERIVE_PARAMS
 @cython.freelist(8)
 cdef class CK_X9_42_DH2_DERIVE_PARAMS:
     'CK_X9_42_DH2_DERIVE_PARAMS is new for v2.11.\nCK_X9_42_DH2_DERIVE_PARAMS provides the parameters to the\nCKM_X9_42_DH_HYBRID_DERIVE and CKM_X9_42_MQV_DERIVE key derivation\nmechanisms, where each party contributes two key pairs'
-    cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -7407,6 +6312,7 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X9_42_DH2_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -7470,24 +6376,10 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_X9_42_DH2_DERIVE_PARAMS", (('kdf', 0), ('ulOtherInfoLen', 0), ('pOtherInfo', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.kdf")
 
 
-    @property
-    def ulOtherInfoLen(self):
-        return self._ptr.ulOtherInfoLen
-
-    @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
+    ulOtherInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulOtherInfoLen, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulOtherInfoLen), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.ulOtherInfoLen")
 
 
     @property
@@ -7500,14 +6392,7 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_DH2_DERIVE_PARAMS.pOtherInfo", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -7520,34 +6405,13 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData", True)
 
 
-    @property
-    def ulPrivateDataLen(self):
-        return self._ptr.ulPrivateDataLen
-
-    @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+    ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.ulPrivateDataLen")
 
 
-    @property
-    def hPrivateData(self):
-        return self._ptr.hPrivateData
-
-    @hPrivateData.setter
-    def hPrivateData(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hPrivateData = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+    hPrivateData = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).hPrivateData, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).hPrivateData), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.hPrivateData")
 
 
-    @property
-    def ulPublicDataLen2(self):
-        return self._ptr.ulPublicDataLen2
-
-    @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+    ulPublicDataLen2 = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPublicDataLen2, sizeof((<_cs_CK_X9_42_DH2_DERIVE_PARAMS *>NULL).ulPublicDataLen2), 0, 18446744073709551615, "CK_X9_42_DH2_DERIVE_PARAMS.ulPublicDataLen2")
 
 
     @property
@@ -7559,6 +6423,11 @@ A new CK_X9_42_DH2_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_DH2_DERIVE_PARAMS.pPublicData2", True)
 
+
+
+_pb_probe = CK_X9_42_DH2_DERIVE_PARAMS.__new__(CK_X9_42_DH2_DERIVE_PARAMS)
+_pb_bind_fields(CK_X9_42_DH2_DERIVE_PARAMS, _pb_probe, (<CK_X9_42_DH2_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X9_42_DH2_DERIVE_PARAMS _pb_view_CK_X9_42_DH2_DERIVE_PARAMS(object owner, void *ptr):
@@ -7584,7 +6453,7 @@ _pb_set_sizeof(CK_X9_42_DH2_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_DH2_DERIVE_PARAMS
 @cython.freelist(8)
 cdef class CK_X9_42_MQV_DERIVE_PARAMS:
     'struct CK_X9_42_MQV_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -7592,6 +6461,7 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X9_42_MQV_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -7657,24 +6527,10 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_X9_42_MQV_DERIVE_PARAMS", (('kdf', 0), ('ulOtherInfoLen', 0), ('pOtherInfo', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPrivateDataLen', 0), ('hPrivateData', 0), ('ulPublicDataLen2', 0), ('pPublicData2', 0), ('publicKey', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.kdf")
 
 
-    @property
-    def ulOtherInfoLen(self):
-        return self._ptr.ulOtherInfoLen
-
-    @ulOtherInfoLen.setter
-    def ulOtherInfoLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOtherInfoLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen", 0, 18446744073709551615)
+    ulOtherInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulOtherInfoLen, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulOtherInfoLen), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.ulOtherInfoLen")
 
 
     @property
@@ -7687,14 +6543,7 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOtherInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOtherInfo, value, "CK_X9_42_MQV_DERIVE_PARAMS.pOtherInfo", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -7707,34 +6556,13 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData", True)
 
 
-    @property
-    def ulPrivateDataLen(self):
-        return self._ptr.ulPrivateDataLen
-
-    @ulPrivateDataLen.setter
-    def ulPrivateDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPrivateDataLen = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen", 0, 18446744073709551615)
+    ulPrivateDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPrivateDataLen), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.ulPrivateDataLen")
 
 
-    @property
-    def hPrivateData(self):
-        return self._ptr.hPrivateData
-
-    @hPrivateData.setter
-    def hPrivateData(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hPrivateData = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData", 0, 18446744073709551615)
+    hPrivateData = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).hPrivateData, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).hPrivateData), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.hPrivateData")
 
 
-    @property
-    def ulPublicDataLen2(self):
-        return self._ptr.ulPublicDataLen2
-
-    @ulPublicDataLen2.setter
-    def ulPublicDataLen2(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen2 = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2", 0, 18446744073709551615)
+    ulPublicDataLen2 = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPublicDataLen2, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).ulPublicDataLen2), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.ulPublicDataLen2")
 
 
     @property
@@ -7747,15 +6575,13 @@ A new CK_X9_42_MQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData2 = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData2, value, "CK_X9_42_MQV_DERIVE_PARAMS.pPublicData2", True)
 
 
-    @property
-    def publicKey(self):
-        return self._ptr.publicKey
+    publicKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).publicKey, sizeof((<_cs_CK_X9_42_MQV_DERIVE_PARAMS *>NULL).publicKey), 0, 18446744073709551615, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey")
 
-    @publicKey.setter
-    def publicKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.publicKey = _pb_index(value, "CK_X9_42_MQV_DERIVE_PARAMS.publicKey", 0, 18446744073709551615)
 
+
+_pb_probe = CK_X9_42_MQV_DERIVE_PARAMS.__new__(CK_X9_42_MQV_DERIVE_PARAMS)
+_pb_bind_fields(CK_X9_42_MQV_DERIVE_PARAMS, _pb_probe, (<CK_X9_42_MQV_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X9_42_MQV_DERIVE_PARAMS _pb_view_CK_X9_42_MQV_DERIVE_PARAMS(object owner, void *ptr):
@@ -7781,7 +6607,7 @@ _pb_set_sizeof(CK_X9_42_MQV_DERIVE_PARAMS, sizeof(_cs_CK_X9_42_MQV_DERIVE_PARAMS
 @cython.freelist(8)
 cdef class CK_KEA_DERIVE_PARAMS:
     'CK_KEA_DERIVE_PARAMS is new for v2.0'
-    cdef _cs_CK_KEA_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_KEA_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -7789,6 +6615,7 @@ cdef class CK_KEA_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_KEA_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -7846,24 +6673,10 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_KEA_DERIVE_PARAMS", (('isSender', 0), ('ulRandomLen', 0), ('pRandomA', 0), ('pRandomB', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ))
 
-    @property
-    def isSender(self):
-        return self._ptr.isSender
-
-    @isSender.setter
-    def isSender(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.isSender = _pb_index(value, "CK_KEA_DERIVE_PARAMS.isSender", 0, 255)
+    isSender = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEA_DERIVE_PARAMS *>NULL).isSender, sizeof((<_cs_CK_KEA_DERIVE_PARAMS *>NULL).isSender), 0, 255, "CK_KEA_DERIVE_PARAMS.isSender")
 
 
-    @property
-    def ulRandomLen(self):
-        return self._ptr.ulRandomLen
-
-    @ulRandomLen.setter
-    def ulRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRandomLen = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulRandomLen", 0, 18446744073709551615)
+    ulRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEA_DERIVE_PARAMS *>NULL).ulRandomLen, sizeof((<_cs_CK_KEA_DERIVE_PARAMS *>NULL).ulRandomLen), 0, 18446744073709551615, "CK_KEA_DERIVE_PARAMS.ulRandomLen")
 
 
     @property
@@ -7886,14 +6699,7 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pRandomB = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRandomB, value, "CK_KEA_DERIVE_PARAMS.pRandomB", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEA_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_KEA_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_KEA_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -7905,6 +6711,11 @@ A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_KEA_DERIVE_PARAMS.pPublicData", True)
 
+
+
+_pb_probe = CK_KEA_DERIVE_PARAMS.__new__(CK_KEA_DERIVE_PARAMS)
+_pb_bind_fields(CK_KEA_DERIVE_PARAMS, _pb_probe, (<CK_KEA_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_KEA_DERIVE_PARAMS _pb_view_CK_KEA_DERIVE_PARAMS(object owner, void *ptr):
@@ -7930,7 +6741,7 @@ _pb_set_sizeof(CK_KEA_DERIVE_PARAMS, sizeof(_cs_CK_KEA_DERIVE_PARAMS))
 @cython.freelist(8)
 cdef class CK_RC2_CBC_PARAMS:
     'CK_RC2_CBC_PARAMS provides the parameters to the CKM_RC2_CBC\nmechanism'
-    cdef _cs_CK_RC2_CBC_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RC2_CBC_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -7938,6 +6749,7 @@ cdef class CK_RC2_CBC_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RC2_CBC_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -7991,14 +6803,7 @@ A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RC2_CBC_PARAMS", (('ulEffectiveBits', 0), ('iv', 0), ))
 
-    @property
-    def ulEffectiveBits(self):
-        return self._ptr.ulEffectiveBits
-
-    @ulEffectiveBits.setter
-    def ulEffectiveBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulEffectiveBits = _pb_index(value, "CK_RC2_CBC_PARAMS.ulEffectiveBits", 0, 18446744073709551615)
+    ulEffectiveBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC2_CBC_PARAMS *>NULL).ulEffectiveBits, sizeof((<_cs_CK_RC2_CBC_PARAMS *>NULL).ulEffectiveBits), 0, 18446744073709551615, "CK_RC2_CBC_PARAMS.ulEffectiveBits")
 
 
     @property
@@ -8009,6 +6814,11 @@ A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
     def iv(self, value):
         _pb_store_bytes(self._ptr.iv, 8, value, "CK_RC2_CBC_PARAMS.iv")
 
+
+
+_pb_probe = CK_RC2_CBC_PARAMS.__new__(CK_RC2_CBC_PARAMS)
+_pb_bind_fields(CK_RC2_CBC_PARAMS, _pb_probe, (<CK_RC2_CBC_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RC2_CBC_PARAMS _pb_view_CK_RC2_CBC_PARAMS(object owner, void *ptr):
@@ -8034,7 +6844,7 @@ _pb_set_sizeof(CK_RC2_CBC_PARAMS, sizeof(_cs_CK_RC2_CBC_PARAMS))
 @cython.freelist(8)
 cdef class CK_RC2_MAC_GENERAL_PARAMS:
     'CK_RC2_MAC_GENERAL_PARAMS is new for v2.0'
-    cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RC2_MAC_GENERAL_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8042,6 +6852,7 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RC2_MAC_GENERAL_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8095,25 +6906,16 @@ A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RC2_MAC_GENERAL_PARAMS", (('ulEffectiveBits', 0), ('ulMacLength', 0), ))
 
-    @property
-    def ulEffectiveBits(self):
-        return self._ptr.ulEffectiveBits
-
-    @ulEffectiveBits.setter
-    def ulEffectiveBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulEffectiveBits = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits", 0, 18446744073709551615)
+    ulEffectiveBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC2_MAC_GENERAL_PARAMS *>NULL).ulEffectiveBits, sizeof((<_cs_CK_RC2_MAC_GENERAL_PARAMS *>NULL).ulEffectiveBits), 0, 18446744073709551615, "CK_RC2_MAC_GENERAL_PARAMS.ulEffectiveBits")
 
 
-    @property
-    def ulMacLength(self):
-        return self._ptr.ulMacLength
+    ulMacLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC2_MAC_GENERAL_PARAMS *>NULL).ulMacLength, sizeof((<_cs_CK_RC2_MAC_GENERAL_PARAMS *>NULL).ulMacLength), 0, 18446744073709551615, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength")
 
-    @ulMacLength.setter
-    def ulMacLength(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMacLength = _pb_index(value, "CK_RC2_MAC_GENERAL_PARAMS.ulMacLength", 0, 18446744073709551615)
 
+
+_pb_probe = CK_RC2_MAC_GENERAL_PARAMS.__new__(CK_RC2_MAC_GENERAL_PARAMS)
+_pb_bind_fields(CK_RC2_MAC_GENERAL_PARAMS, _pb_probe, (<CK_RC2_MAC_GENERAL_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RC2_MAC_GENERAL_PARAMS _pb_view_CK_RC2_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -8139,7 +6941,7 @@ _pb_set_sizeof(CK_RC2_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC2_MAC_GENERAL_PARAMS))
 @cython.freelist(8)
 cdef class CK_RC5_PARAMS:
     'CK_RC5_PARAMS is new for v2.0'
-    cdef _cs_CK_RC5_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RC5_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8147,6 +6949,7 @@ cdef class CK_RC5_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RC5_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8200,25 +7003,16 @@ A new CK_RC5_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RC5_PARAMS", (('ulWordsize', 0), ('ulRounds', 0), ))
 
-    @property
-    def ulWordsize(self):
-        return self._ptr.ulWordsize
-
-    @ulWordsize.setter
-    def ulWordsize(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulWordsize = _pb_index(value, "CK_RC5_PARAMS.ulWordsize", 0, 18446744073709551615)
+    ulWordsize = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_PARAMS *>NULL).ulWordsize, sizeof((<_cs_CK_RC5_PARAMS *>NULL).ulWordsize), 0, 18446744073709551615, "CK_RC5_PARAMS.ulWordsize")
 
 
-    @property
-    def ulRounds(self):
-        return self._ptr.ulRounds
+    ulRounds = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_PARAMS *>NULL).ulRounds, sizeof((<_cs_CK_RC5_PARAMS *>NULL).ulRounds), 0, 18446744073709551615, "CK_RC5_PARAMS.ulRounds")
 
-    @ulRounds.setter
-    def ulRounds(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRounds = _pb_index(value, "CK_RC5_PARAMS.ulRounds", 0, 18446744073709551615)
 
+
+_pb_probe = CK_RC5_PARAMS.__new__(CK_RC5_PARAMS)
+_pb_bind_fields(CK_RC5_PARAMS, _pb_probe, (<CK_RC5_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RC5_PARAMS _pb_view_CK_RC5_PARAMS(object owner, void *ptr):
@@ -8244,7 +7038,7 @@ _pb_set_sizeof(CK_RC5_PARAMS, sizeof(_cs_CK_RC5_PARAMS))
 @cython.freelist(8)
 cdef class CK_RC5_CBC_PARAMS:
     'CK_RC5_CBC_PARAMS is new for v2.0'
-    cdef _cs_CK_RC5_CBC_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RC5_CBC_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8252,6 +7046,7 @@ cdef class CK_RC5_CBC_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RC5_CBC_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8305,24 +7100,10 @@ A new CK_RC5_CBC_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RC5_CBC_PARAMS", (('ulWordsize', 0), ('ulRounds', 0), ('pIv', 0), ('ulIvLen', 0), ))
 
-    @property
-    def ulWordsize(self):
-        return self._ptr.ulWordsize
-
-    @ulWordsize.setter
-    def ulWordsize(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulWordsize = _pb_index(value, "CK_RC5_CBC_PARAMS.ulWordsize", 0, 18446744073709551615)
+    ulWordsize = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_CBC_PARAMS *>NULL).ulWordsize, sizeof((<_cs_CK_RC5_CBC_PARAMS *>NULL).ulWordsize), 0, 18446744073709551615, "CK_RC5_CBC_PARAMS.ulWordsize")
 
 
-    @property
-    def ulRounds(self):
-        return self._ptr.ulRounds
-
-    @ulRounds.setter
-    def ulRounds(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRounds = _pb_index(value, "CK_RC5_CBC_PARAMS.ulRounds", 0, 18446744073709551615)
+    ulRounds = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_CBC_PARAMS *>NULL).ulRounds, sizeof((<_cs_CK_RC5_CBC_PARAMS *>NULL).ulRounds), 0, 18446744073709551615, "CK_RC5_CBC_PARAMS.ulRounds")
 
 
     @property
@@ -8335,15 +7116,13 @@ A new CK_RC5_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_RC5_CBC_PARAMS.pIv", True)
 
 
-    @property
-    def ulIvLen(self):
-        return self._ptr.ulIvLen
+    ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_CBC_PARAMS *>NULL).ulIvLen, sizeof((<_cs_CK_RC5_CBC_PARAMS *>NULL).ulIvLen), 0, 18446744073709551615, "CK_RC5_CBC_PARAMS.ulIvLen")
 
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIvLen = _pb_index(value, "CK_RC5_CBC_PARAMS.ulIvLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_RC5_CBC_PARAMS.__new__(CK_RC5_CBC_PARAMS)
+_pb_bind_fields(CK_RC5_CBC_PARAMS, _pb_probe, (<CK_RC5_CBC_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RC5_CBC_PARAMS _pb_view_CK_RC5_CBC_PARAMS(object owner, void *ptr):
@@ -8369,7 +7148,7 @@ _pb_set_sizeof(CK_RC5_CBC_PARAMS, sizeof(_cs_CK_RC5_CBC_PARAMS))
 @cython.freelist(8)
 cdef class CK_RC5_MAC_GENERAL_PARAMS:
     'CK_RC5_MAC_GENERAL_PARAMS is new for v2.0'
-    cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RC5_MAC_GENERAL_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8377,6 +7156,7 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RC5_MAC_GENERAL_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8432,35 +7212,19 @@ A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RC5_MAC_GENERAL_PARAMS", (('ulWordsize', 0), ('ulRounds', 0), ('ulMacLength', 0), ))
 
-    @property
-    def ulWordsize(self):
-        return self._ptr.ulWordsize
-
-    @ulWordsize.setter
-    def ulWordsize(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulWordsize = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize", 0, 18446744073709551615)
+    ulWordsize = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_MAC_GENERAL_PARAMS *>NULL).ulWordsize, sizeof((<_cs_CK_RC5_MAC_GENERAL_PARAMS *>NULL).ulWordsize), 0, 18446744073709551615, "CK_RC5_MAC_GENERAL_PARAMS.ulWordsize")
 
 
-    @property
-    def ulRounds(self):
-        return self._ptr.ulRounds
-
-    @ulRounds.setter
-    def ulRounds(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRounds = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds", 0, 18446744073709551615)
+    ulRounds = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_MAC_GENERAL_PARAMS *>NULL).ulRounds, sizeof((<_cs_CK_RC5_MAC_GENERAL_PARAMS *>NULL).ulRounds), 0, 18446744073709551615, "CK_RC5_MAC_GENERAL_PARAMS.ulRounds")
 
 
-    @property
-    def ulMacLength(self):
-        return self._ptr.ulMacLength
+    ulMacLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RC5_MAC_GENERAL_PARAMS *>NULL).ulMacLength, sizeof((<_cs_CK_RC5_MAC_GENERAL_PARAMS *>NULL).ulMacLength), 0, 18446744073709551615, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength")
 
-    @ulMacLength.setter
-    def ulMacLength(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMacLength = _pb_index(value, "CK_RC5_MAC_GENERAL_PARAMS.ulMacLength", 0, 18446744073709551615)
 
+
+_pb_probe = CK_RC5_MAC_GENERAL_PARAMS.__new__(CK_RC5_MAC_GENERAL_PARAMS)
+_pb_bind_fields(CK_RC5_MAC_GENERAL_PARAMS, _pb_probe, (<CK_RC5_MAC_GENERAL_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RC5_MAC_GENERAL_PARAMS _pb_view_CK_RC5_MAC_GENERAL_PARAMS(object owner, void *ptr):
@@ -8486,7 +7250,7 @@ _pb_set_sizeof(CK_RC5_MAC_GENERAL_PARAMS, sizeof(_cs_CK_RC5_MAC_GENERAL_PARAMS))
 @cython.freelist(8)
 cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     'CK_DES/AES_ECB/CBC_ENCRYPT_DATA_PARAMS are new for v2.20'
-    cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8494,6 +7258,7 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8564,15 +7329,13 @@ A new CK_DES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
-    @property
-    def length(self):
-        return self._ptr.length
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_DES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length")
 
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "CK_DES_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
+
+_pb_probe = CK_DES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_DES_CBC_ENCRYPT_DATA_PARAMS)
+_pb_bind_fields(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_DES_CBC_ENCRYPT_DATA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_DES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_DES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8598,7 +7361,7 @@ _pb_set_sizeof(CK_DES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_DES_CBC_ENCRYPT_DAT
 @cython.freelist(8)
 cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8606,6 +7369,7 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8676,15 +7440,13 @@ A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
-    @property
-    def length(self):
-        return self._ptr.length
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_AES_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length")
 
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "CK_AES_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
+
+_pb_probe = CK_AES_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_AES_CBC_ENCRYPT_DATA_PARAMS)
+_pb_bind_fields(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_AES_CBC_ENCRYPT_DATA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_AES_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_AES_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -8710,7 +7472,7 @@ _pb_set_sizeof(CK_AES_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_AES_CBC_ENCRYPT_DAT
 @cython.freelist(8)
 cdef class CK_AES_CTR_PARAMS:
     'CK_AES_CTR_PARAMS is new for PKCS #11 v2.20 amendment 3'
-    cdef _cs_CK_AES_CTR_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_AES_CTR_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8718,6 +7480,7 @@ cdef class CK_AES_CTR_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_AES_CTR_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8771,14 +7534,7 @@ A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_AES_CTR_PARAMS", (('ulCounterBits', 0), ('cb', 0), ))
 
-    @property
-    def ulCounterBits(self):
-        return self._ptr.ulCounterBits
-
-    @ulCounterBits.setter
-    def ulCounterBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulCounterBits = _pb_index(value, "CK_AES_CTR_PARAMS.ulCounterBits", 0, 18446744073709551615)
+    ulCounterBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_AES_CTR_PARAMS *>NULL).ulCounterBits, sizeof((<_cs_CK_AES_CTR_PARAMS *>NULL).ulCounterBits), 0, 18446744073709551615, "CK_AES_CTR_PARAMS.ulCounterBits")
 
 
     @property
@@ -8789,6 +7545,11 @@ A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_AES_CTR_PARAMS.cb")
 
+
+
+_pb_probe = CK_AES_CTR_PARAMS.__new__(CK_AES_CTR_PARAMS)
+_pb_bind_fields(CK_AES_CTR_PARAMS, _pb_probe, (<CK_AES_CTR_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_AES_CTR_PARAMS _pb_view_CK_AES_CTR_PARAMS(object owner, void *ptr):
@@ -8814,7 +7575,7 @@ _pb_set_sizeof(CK_AES_CTR_PARAMS, sizeof(_cs_CK_AES_CTR_PARAMS))
 @cython.freelist(8)
 cdef class CK_GCM_PARAMS_V3:
     "There was a discrepency between the doc and the headers\nin PKCS #11 v2.40, NSS had the doc version, but the header\nwas normative. In V3.0 they were reconsiled as the header\nversion. In NSS the header version is called CK_GCM_PARAMS_V3\nand the v2.40 doc version is called CK_NSS_GCM_PARAMS.\nCK_GCM_PARMS is define as CK_NSS_GCM_PARAMS  if\nNSS_PCKS11_2_0_COMPAT is defined and CK_GCM_PARAMS_V3 if it's not.\nSoftoken accepts either version and internally uses CK_NSS_GCM_PARAMS"
-    cdef _cs_CK_GCM_PARAMS_V3 _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_GCM_PARAMS_V3 *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8822,6 +7583,7 @@ cdef class CK_GCM_PARAMS_V3:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_GCM_PARAMS_V3 _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -8889,24 +7651,10 @@ A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_PARAMS_V3.pIv", True)
 
 
-    @property
-    def ulIvLen(self):
-        return self._ptr.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIvLen = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvLen", 0, 18446744073709551615)
+    ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_PARAMS_V3 *>NULL).ulIvLen, sizeof((<_cs_CK_GCM_PARAMS_V3 *>NULL).ulIvLen), 0, 18446744073709551615, "CK_GCM_PARAMS_V3.ulIvLen")
 
 
-    @property
-    def ulIvBits(self):
-        return self._ptr.ulIvBits
-
-    @ulIvBits.setter
-    def ulIvBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIvBits = _pb_index(value, "CK_GCM_PARAMS_V3.ulIvBits", 0, 18446744073709551615)
+    ulIvBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_PARAMS_V3 *>NULL).ulIvBits, sizeof((<_cs_CK_GCM_PARAMS_V3 *>NULL).ulIvBits), 0, 18446744073709551615, "CK_GCM_PARAMS_V3.ulIvBits")
 
 
     @property
@@ -8919,25 +7667,16 @@ A new CK_GCM_PARAMS_V3 holding a copy of exactly sizeof bytes."""
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_GCM_PARAMS_V3.pAAD", True)
 
 
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAADLen = _pb_index(value, "CK_GCM_PARAMS_V3.ulAADLen", 0, 18446744073709551615)
+    ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_PARAMS_V3 *>NULL).ulAADLen, sizeof((<_cs_CK_GCM_PARAMS_V3 *>NULL).ulAADLen), 0, 18446744073709551615, "CK_GCM_PARAMS_V3.ulAADLen")
 
 
-    @property
-    def ulTagBits(self):
-        return self._ptr.ulTagBits
+    ulTagBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_PARAMS_V3 *>NULL).ulTagBits, sizeof((<_cs_CK_GCM_PARAMS_V3 *>NULL).ulTagBits), 0, 18446744073709551615, "CK_GCM_PARAMS_V3.ulTagBits")
 
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulTagBits = _pb_index(value, "CK_GCM_PARAMS_V3.ulTagBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_GCM_PARAMS_V3.__new__(CK_GCM_PARAMS_V3)
+_pb_bind_fields(CK_GCM_PARAMS_V3, _pb_probe, (<CK_GCM_PARAMS_V3>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_GCM_PARAMS_V3 _pb_view_CK_GCM_PARAMS_V3(object owner, void *ptr):
@@ -8963,7 +7702,7 @@ _pb_set_sizeof(CK_GCM_PARAMS_V3, sizeof(_cs_CK_GCM_PARAMS_V3))
 @cython.freelist(8)
 cdef class CK_CCM_PARAMS:
     'CK_CCM_PARAMS is new for version 2.30'
-    cdef _cs_CK_CCM_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_CCM_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -8971,6 +7710,7 @@ cdef class CK_CCM_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_CCM_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9028,14 +7768,7 @@ A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_CCM_PARAMS", (('ulDataLen', 0), ('pNonce', 0), ('ulNonceLen', 0), ('pAAD', 0), ('ulAADLen', 0), ('ulMACLen', 0), ))
 
-    @property
-    def ulDataLen(self):
-        return self._ptr.ulDataLen
-
-    @ulDataLen.setter
-    def ulDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulDataLen = _pb_index(value, "CK_CCM_PARAMS.ulDataLen", 0, 18446744073709551615)
+    ulDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_PARAMS *>NULL).ulDataLen, sizeof((<_cs_CK_CCM_PARAMS *>NULL).ulDataLen), 0, 18446744073709551615, "CK_CCM_PARAMS.ulDataLen")
 
 
     @property
@@ -9048,14 +7781,7 @@ A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceLen(self):
-        return self._ptr.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceLen = _pb_index(value, "CK_CCM_PARAMS.ulNonceLen", 0, 18446744073709551615)
+    ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_CCM_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_CCM_PARAMS.ulNonceLen")
 
 
     @property
@@ -9068,25 +7794,16 @@ A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_CCM_PARAMS.pAAD", True)
 
 
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAADLen = _pb_index(value, "CK_CCM_PARAMS.ulAADLen", 0, 18446744073709551615)
+    ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_CCM_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_CCM_PARAMS.ulAADLen")
 
 
-    @property
-    def ulMACLen(self):
-        return self._ptr.ulMACLen
+    ulMACLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_PARAMS *>NULL).ulMACLen, sizeof((<_cs_CK_CCM_PARAMS *>NULL).ulMACLen), 0, 18446744073709551615, "CK_CCM_PARAMS.ulMACLen")
 
-    @ulMACLen.setter
-    def ulMACLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMACLen = _pb_index(value, "CK_CCM_PARAMS.ulMACLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_CCM_PARAMS.__new__(CK_CCM_PARAMS)
+_pb_bind_fields(CK_CCM_PARAMS, _pb_probe, (<CK_CCM_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_CCM_PARAMS _pb_view_CK_CCM_PARAMS(object owner, void *ptr):
@@ -9112,7 +7829,7 @@ _pb_set_sizeof(CK_CCM_PARAMS, sizeof(_cs_CK_CCM_PARAMS))
 @cython.freelist(8)
 cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     'SALSA20_POLY1305 and CHACHA20_POLY1305 is AEAD is new in v3.0'
-    cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -9120,6 +7837,7 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9183,14 +7901,7 @@ A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceLen(self):
-        return self._ptr.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen", 0, 18446744073709551615)
+    ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulNonceLen")
 
 
     @property
@@ -9203,15 +7914,13 @@ A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.pAAD", True)
 
 
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
+    ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_SALSA20_CHACHA20_POLY1305_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen")
 
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAADLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_PARAMS.ulAADLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SALSA20_CHACHA20_POLY1305_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_PARAMS)
+_pb_bind_fields(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _pb_probe, (<CK_SALSA20_CHACHA20_POLY1305_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_PARAMS(object owner, void *ptr):
@@ -9237,7 +7946,7 @@ _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_PARAMS, sizeof(_cs_CK_SALSA20_CHACHA
 @cython.freelist(8)
 cdef class CK_GCM_MESSAGE_PARAMS:
     'struct CK_GCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_GCM_MESSAGE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_GCM_MESSAGE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -9245,6 +7954,7 @@ cdef class CK_GCM_MESSAGE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_GCM_MESSAGE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9312,34 +8022,13 @@ A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_GCM_MESSAGE_PARAMS.pIv", True)
 
 
-    @property
-    def ulIvLen(self):
-        return self._ptr.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIvLen = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvLen", 0, 18446744073709551615)
+    ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulIvLen, sizeof((<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulIvLen), 0, 18446744073709551615, "CK_GCM_MESSAGE_PARAMS.ulIvLen")
 
 
-    @property
-    def ulIvFixedBits(self):
-        return self._ptr.ulIvFixedBits
-
-    @ulIvFixedBits.setter
-    def ulIvFixedBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIvFixedBits = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits", 0, 18446744073709551615)
+    ulIvFixedBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulIvFixedBits, sizeof((<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulIvFixedBits), 0, 18446744073709551615, "CK_GCM_MESSAGE_PARAMS.ulIvFixedBits")
 
 
-    @property
-    def ivGenerator(self):
-        return self._ptr.ivGenerator
-
-    @ivGenerator.setter
-    def ivGenerator(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ivGenerator = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ivGenerator", 0, 18446744073709551615)
+    ivGenerator = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ivGenerator, sizeof((<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ivGenerator), 0, 18446744073709551615, "CK_GCM_MESSAGE_PARAMS.ivGenerator")
 
 
     @property
@@ -9352,15 +8041,13 @@ A new CK_GCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_GCM_MESSAGE_PARAMS.pTag", True)
 
 
-    @property
-    def ulTagBits(self):
-        return self._ptr.ulTagBits
+    ulTagBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulTagBits, sizeof((<_cs_CK_GCM_MESSAGE_PARAMS *>NULL).ulTagBits), 0, 18446744073709551615, "CK_GCM_MESSAGE_PARAMS.ulTagBits")
 
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulTagBits = _pb_index(value, "CK_GCM_MESSAGE_PARAMS.ulTagBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_GCM_MESSAGE_PARAMS.__new__(CK_GCM_MESSAGE_PARAMS)
+_pb_bind_fields(CK_GCM_MESSAGE_PARAMS, _pb_probe, (<CK_GCM_MESSAGE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_GCM_MESSAGE_PARAMS _pb_view_CK_GCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -9386,7 +8073,7 @@ _pb_set_sizeof(CK_GCM_MESSAGE_PARAMS, sizeof(_cs_CK_GCM_MESSAGE_PARAMS))
 @cython.freelist(8)
 cdef class CK_CCM_MESSAGE_PARAMS:
     'struct CK_CCM_MESSAGE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_CCM_MESSAGE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_CCM_MESSAGE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -9394,6 +8081,7 @@ cdef class CK_CCM_MESSAGE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_CCM_MESSAGE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9453,14 +8141,7 @@ A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_CCM_MESSAGE_PARAMS", (('ulDataLen', 0), ('pNonce', 0), ('ulNonceLen', 0), ('ulNonceFixedBits', 0), ('nonceGenerator', 0), ('pMAC', 0), ('ulMACLen', 0), ))
 
-    @property
-    def ulDataLen(self):
-        return self._ptr.ulDataLen
-
-    @ulDataLen.setter
-    def ulDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulDataLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulDataLen", 0, 18446744073709551615)
+    ulDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulDataLen, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulDataLen), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.ulDataLen")
 
 
     @property
@@ -9473,34 +8154,13 @@ A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CCM_MESSAGE_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceLen(self):
-        return self._ptr.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceLen", 0, 18446744073709551615)
+    ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.ulNonceLen")
 
 
-    @property
-    def ulNonceFixedBits(self):
-        return self._ptr.ulNonceFixedBits
-
-    @ulNonceFixedBits.setter
-    def ulNonceFixedBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceFixedBits = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits", 0, 18446744073709551615)
+    ulNonceFixedBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulNonceFixedBits, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulNonceFixedBits), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.ulNonceFixedBits")
 
 
-    @property
-    def nonceGenerator(self):
-        return self._ptr.nonceGenerator
-
-    @nonceGenerator.setter
-    def nonceGenerator(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.nonceGenerator = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.nonceGenerator", 0, 18446744073709551615)
+    nonceGenerator = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).nonceGenerator, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).nonceGenerator), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.nonceGenerator")
 
 
     @property
@@ -9513,15 +8173,13 @@ A new CK_CCM_MESSAGE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pMAC = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pMAC, value, "CK_CCM_MESSAGE_PARAMS.pMAC", True)
 
 
-    @property
-    def ulMACLen(self):
-        return self._ptr.ulMACLen
+    ulMACLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulMACLen, sizeof((<_cs_CK_CCM_MESSAGE_PARAMS *>NULL).ulMACLen), 0, 18446744073709551615, "CK_CCM_MESSAGE_PARAMS.ulMACLen")
 
-    @ulMACLen.setter
-    def ulMACLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMACLen = _pb_index(value, "CK_CCM_MESSAGE_PARAMS.ulMACLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_CCM_MESSAGE_PARAMS.__new__(CK_CCM_MESSAGE_PARAMS)
+_pb_bind_fields(CK_CCM_MESSAGE_PARAMS, _pb_probe, (<CK_CCM_MESSAGE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_CCM_MESSAGE_PARAMS _pb_view_CK_CCM_MESSAGE_PARAMS(object owner, void *ptr):
@@ -9547,7 +8205,7 @@ _pb_set_sizeof(CK_CCM_MESSAGE_PARAMS, sizeof(_cs_CK_CCM_MESSAGE_PARAMS))
 @cython.freelist(8)
 cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     'SALSA20/CHACHA20 doe not define IV generators'
-    cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -9555,6 +8213,7 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9616,14 +8275,7 @@ A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof b
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceLen(self):
-        return self._ptr.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceLen = _pb_index(value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen", 0, 18446744073709551615)
+    ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.ulNonceLen")
 
 
     @property
@@ -9635,6 +8287,11 @@ A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof b
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pTag = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pTag, value, "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.pTag", True)
 
+
+
+_pb_probe = CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.__new__(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS)
+_pb_bind_fields(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _pb_probe, (<CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS _pb_view_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(object owner, void *ptr):
@@ -9660,7 +8317,7 @@ _pb_set_sizeof(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, sizeof(_cs_CK_SALSA20_CH
 @cython.freelist(8)
 cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     'CK_SKIPJACK_PRIVATE_WRAP_PARAMS is new for v2.0'
-    cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -9668,6 +8325,7 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9735,14 +8393,7 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS", (('ulPasswordLen', 0), ('pPassword', 0), ('ulPublicDataLen', 0), ('pPublicData', 0), ('ulPAndGLen', 0), ('ulQLen', 0), ('ulRandomLen', 0), ('pRandomA', 0), ('pPrimeP', 0), ('pBaseG', 0), ('pSubprimeQ', 0), ))
 
-    @property
-    def ulPasswordLen(self):
-        return self._ptr.ulPasswordLen
-
-    @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPasswordLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen", 0, 18446744073709551615)
+    ulPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPasswordLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPasswordLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPasswordLen")
 
 
     @property
@@ -9755,14 +8406,7 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPassword", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -9775,34 +8419,13 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.pPublicData", True)
 
 
-    @property
-    def ulPAndGLen(self):
-        return self._ptr.ulPAndGLen
-
-    @ulPAndGLen.setter
-    def ulPAndGLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPAndGLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen", 0, 18446744073709551615)
+    ulPAndGLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPAndGLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulPAndGLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulPAndGLen")
 
 
-    @property
-    def ulQLen(self):
-        return self._ptr.ulQLen
-
-    @ulQLen.setter
-    def ulQLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulQLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen", 0, 18446744073709551615)
+    ulQLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulQLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulQLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulQLen")
 
 
-    @property
-    def ulRandomLen(self):
-        return self._ptr.ulRandomLen
-
-    @ulRandomLen.setter
-    def ulRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRandomLen = _pb_index(value, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen", 0, 18446744073709551615)
+    ulRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulRandomLen, sizeof((<_cs_CK_SKIPJACK_PRIVATE_WRAP_PARAMS *>NULL).ulRandomLen), 0, 18446744073709551615, "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.ulRandomLen")
 
 
     @property
@@ -9846,6 +8469,11 @@ A new CK_SKIPJACK_PRIVATE_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
+_pb_bind_fields(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _pb_probe, (<CK_SKIPJACK_PRIVATE_WRAP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS _pb_view_CK_SKIPJACK_PRIVATE_WRAP_PARAMS(object owner, void *ptr):
     # A CK_SKIPJACK_PRIVATE_WRAP_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_SKIPJACK_PRIVATE_WRAP_PARAMS obj = CK_SKIPJACK_PRIVATE_WRAP_PARAMS.__new__(CK_SKIPJACK_PRIVATE_WRAP_PARAMS)
@@ -9869,7 +8497,7 @@ _pb_set_sizeof(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, sizeof(_cs_CK_SKIPJACK_PRIVATE_W
 @cython.freelist(8)
 cdef class CK_SKIPJACK_RELAYX_PARAMS:
     'CK_SKIPJACK_RELAYX_PARAMS is new for v2.0'
-    cdef _cs_CK_SKIPJACK_RELAYX_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SKIPJACK_RELAYX_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -9877,6 +8505,7 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SKIPJACK_RELAYX_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -9950,14 +8579,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SKIPJACK_RELAYX_PARAMS", (('ulOldWrappedXLen', 0), ('pOldWrappedX', 0), ('ulOldPasswordLen', 0), ('pOldPassword', 0), ('ulOldPublicDataLen', 0), ('pOldPublicData', 0), ('ulOldRandomLen', 0), ('pOldRandomA', 0), ('ulNewPasswordLen', 0), ('pNewPassword', 0), ('ulNewPublicDataLen', 0), ('pNewPublicData', 0), ('ulNewRandomLen', 0), ('pNewRandomA', 0), ))
 
-    @property
-    def ulOldWrappedXLen(self):
-        return self._ptr.ulOldWrappedXLen
-
-    @ulOldWrappedXLen.setter
-    def ulOldWrappedXLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOldWrappedXLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen", 0, 18446744073709551615)
+    ulOldWrappedXLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldWrappedXLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldWrappedXLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldWrappedXLen")
 
 
     @property
@@ -9970,14 +8592,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOldWrappedX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldWrappedX, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldWrappedX", True)
 
 
-    @property
-    def ulOldPasswordLen(self):
-        return self._ptr.ulOldPasswordLen
-
-    @ulOldPasswordLen.setter
-    def ulOldPasswordLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOldPasswordLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen", 0, 18446744073709551615)
+    ulOldPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPasswordLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPasswordLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPasswordLen")
 
 
     @property
@@ -9990,14 +8605,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOldPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPassword", True)
 
 
-    @property
-    def ulOldPublicDataLen(self):
-        return self._ptr.ulOldPublicDataLen
-
-    @ulOldPublicDataLen.setter
-    def ulOldPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOldPublicDataLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen", 0, 18446744073709551615)
+    ulOldPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPublicDataLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldPublicDataLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldPublicDataLen")
 
 
     @property
@@ -10010,14 +8618,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOldPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldPublicData", True)
 
 
-    @property
-    def ulOldRandomLen(self):
-        return self._ptr.ulOldRandomLen
-
-    @ulOldRandomLen.setter
-    def ulOldRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulOldRandomLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen", 0, 18446744073709551615)
+    ulOldRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldRandomLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulOldRandomLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulOldRandomLen")
 
 
     @property
@@ -10030,14 +8631,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOldRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOldRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pOldRandomA", True)
 
 
-    @property
-    def ulNewPasswordLen(self):
-        return self._ptr.ulNewPasswordLen
-
-    @ulNewPasswordLen.setter
-    def ulNewPasswordLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNewPasswordLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen", 0, 18446744073709551615)
+    ulNewPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPasswordLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPasswordLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPasswordLen")
 
 
     @property
@@ -10050,14 +8644,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNewPassword = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPassword, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPassword", True)
 
 
-    @property
-    def ulNewPublicDataLen(self):
-        return self._ptr.ulNewPublicDataLen
-
-    @ulNewPublicDataLen.setter
-    def ulNewPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNewPublicDataLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen", 0, 18446744073709551615)
+    ulNewPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPublicDataLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewPublicDataLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulNewPublicDataLen")
 
 
     @property
@@ -10070,14 +8657,7 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNewPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewPublicData, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewPublicData", True)
 
 
-    @property
-    def ulNewRandomLen(self):
-        return self._ptr.ulNewRandomLen
-
-    @ulNewRandomLen.setter
-    def ulNewRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNewRandomLen = _pb_index(value, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen", 0, 18446744073709551615)
+    ulNewRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewRandomLen, sizeof((<_cs_CK_SKIPJACK_RELAYX_PARAMS *>NULL).ulNewRandomLen), 0, 18446744073709551615, "CK_SKIPJACK_RELAYX_PARAMS.ulNewRandomLen")
 
 
     @property
@@ -10089,6 +8669,11 @@ A new CK_SKIPJACK_RELAYX_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pNewRandomA = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNewRandomA, value, "CK_SKIPJACK_RELAYX_PARAMS.pNewRandomA", True)
 
+
+
+_pb_probe = CK_SKIPJACK_RELAYX_PARAMS.__new__(CK_SKIPJACK_RELAYX_PARAMS)
+_pb_bind_fields(CK_SKIPJACK_RELAYX_PARAMS, _pb_probe, (<CK_SKIPJACK_RELAYX_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SKIPJACK_RELAYX_PARAMS _pb_view_CK_SKIPJACK_RELAYX_PARAMS(object owner, void *ptr):
@@ -10114,7 +8699,7 @@ _pb_set_sizeof(CK_SKIPJACK_RELAYX_PARAMS, sizeof(_cs_CK_SKIPJACK_RELAYX_PARAMS))
 @cython.freelist(8)
 cdef class CK_CAMELLIA_CTR_PARAMS:
     'New for v2.40, CAMELLIA, ARIA, SEED'
-    cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_CAMELLIA_CTR_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10122,6 +8707,7 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_CAMELLIA_CTR_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10175,14 +8761,7 @@ A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_CAMELLIA_CTR_PARAMS", (('ulCounterBits', 0), ('cb', 0), ))
 
-    @property
-    def ulCounterBits(self):
-        return self._ptr.ulCounterBits
-
-    @ulCounterBits.setter
-    def ulCounterBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulCounterBits = _pb_index(value, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits", 0, 18446744073709551615)
+    ulCounterBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CAMELLIA_CTR_PARAMS *>NULL).ulCounterBits, sizeof((<_cs_CK_CAMELLIA_CTR_PARAMS *>NULL).ulCounterBits), 0, 18446744073709551615, "CK_CAMELLIA_CTR_PARAMS.ulCounterBits")
 
 
     @property
@@ -10193,6 +8772,11 @@ A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
     def cb(self, value):
         _pb_store_bytes(self._ptr.cb, 16, value, "CK_CAMELLIA_CTR_PARAMS.cb")
 
+
+
+_pb_probe = CK_CAMELLIA_CTR_PARAMS.__new__(CK_CAMELLIA_CTR_PARAMS)
+_pb_bind_fields(CK_CAMELLIA_CTR_PARAMS, _pb_probe, (<CK_CAMELLIA_CTR_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_CAMELLIA_CTR_PARAMS _pb_view_CK_CAMELLIA_CTR_PARAMS(object owner, void *ptr):
@@ -10218,7 +8802,7 @@ _pb_set_sizeof(CK_CAMELLIA_CTR_PARAMS, sizeof(_cs_CK_CAMELLIA_CTR_PARAMS))
 @cython.freelist(8)
 cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10226,6 +8810,7 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10296,15 +8881,13 @@ A new CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
-    @property
-    def length(self):
-        return self._ptr.length
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
+
+_pb_probe = CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS)
+_pb_bind_fields(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -10330,7 +8913,7 @@ _pb_set_sizeof(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_CAMELLIA_CBC_E
 @cython.freelist(8)
 cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10338,6 +8921,7 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10408,15 +8992,13 @@ A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
-    @property
-    def length(self):
-        return self._ptr.length
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length")
 
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
+
+_pb_probe = CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS)
+_pb_bind_fields(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_ARIA_CBC_ENCRYPT_DATA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_ARIA_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -10442,7 +9024,7 @@ _pb_set_sizeof(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_ARIA_CBC_ENCRYPT_D
 @cython.freelist(8)
 cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10450,6 +9032,7 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10520,15 +9103,13 @@ A new CK_SEED_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.pData", True)
 
 
-    @property
-    def length(self):
-        return self._ptr.length
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>NULL).length, sizeof((<_cs_CK_SEED_CBC_ENCRYPT_DATA_PARAMS *>NULL).length), 0, 18446744073709551615, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length")
 
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.length", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SEED_CBC_ENCRYPT_DATA_PARAMS.__new__(CK_SEED_CBC_ENCRYPT_DATA_PARAMS)
+_pb_bind_fields(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _pb_probe, (<CK_SEED_CBC_ENCRYPT_DATA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SEED_CBC_ENCRYPT_DATA_PARAMS _pb_view_CK_SEED_CBC_ENCRYPT_DATA_PARAMS(object owner, void *ptr):
@@ -10554,7 +9135,7 @@ _pb_set_sizeof(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, sizeof(_cs_CK_SEED_CBC_ENCRYPT_D
 @cython.freelist(8)
 cdef class CK_CHACHA20_PARAMS:
     'ChaCha20/Salsa20 Counter support is new in v3.0'
-    cdef _cs_CK_CHACHA20_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_CHACHA20_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10562,6 +9143,7 @@ cdef class CK_CHACHA20_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_CHACHA20_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10625,14 +9207,7 @@ A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pBlockCounter = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pBlockCounter, value, "CK_CHACHA20_PARAMS.pBlockCounter", True)
 
 
-    @property
-    def blockCounterBits(self):
-        return self._ptr.blockCounterBits
-
-    @blockCounterBits.setter
-    def blockCounterBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.blockCounterBits = _pb_index(value, "CK_CHACHA20_PARAMS.blockCounterBits", 0, 18446744073709551615)
+    blockCounterBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CHACHA20_PARAMS *>NULL).blockCounterBits, sizeof((<_cs_CK_CHACHA20_PARAMS *>NULL).blockCounterBits), 0, 18446744073709551615, "CK_CHACHA20_PARAMS.blockCounterBits")
 
 
     @property
@@ -10645,15 +9220,13 @@ A new CK_CHACHA20_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_CHACHA20_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceBits(self):
-        return self._ptr.ulNonceBits
+    ulNonceBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CHACHA20_PARAMS *>NULL).ulNonceBits, sizeof((<_cs_CK_CHACHA20_PARAMS *>NULL).ulNonceBits), 0, 18446744073709551615, "CK_CHACHA20_PARAMS.ulNonceBits")
 
-    @ulNonceBits.setter
-    def ulNonceBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceBits = _pb_index(value, "CK_CHACHA20_PARAMS.ulNonceBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_CHACHA20_PARAMS.__new__(CK_CHACHA20_PARAMS)
+_pb_bind_fields(CK_CHACHA20_PARAMS, _pb_probe, (<CK_CHACHA20_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_CHACHA20_PARAMS _pb_view_CK_CHACHA20_PARAMS(object owner, void *ptr):
@@ -10679,7 +9252,7 @@ _pb_set_sizeof(CK_CHACHA20_PARAMS, sizeof(_cs_CK_CHACHA20_PARAMS))
 @cython.freelist(8)
 cdef class CK_SALSA20_PARAMS:
     'struct CK_SALSA20_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SALSA20_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SALSA20_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10687,6 +9260,7 @@ cdef class CK_SALSA20_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SALSA20_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10758,15 +9332,13 @@ A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_SALSA20_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceBits(self):
-        return self._ptr.ulNonceBits
+    ulNonceBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SALSA20_PARAMS *>NULL).ulNonceBits, sizeof((<_cs_CK_SALSA20_PARAMS *>NULL).ulNonceBits), 0, 18446744073709551615, "CK_SALSA20_PARAMS.ulNonceBits")
 
-    @ulNonceBits.setter
-    def ulNonceBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceBits = _pb_index(value, "CK_SALSA20_PARAMS.ulNonceBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SALSA20_PARAMS.__new__(CK_SALSA20_PARAMS)
+_pb_bind_fields(CK_SALSA20_PARAMS, _pb_probe, (<CK_SALSA20_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SALSA20_PARAMS _pb_view_CK_SALSA20_PARAMS(object owner, void *ptr):
@@ -10792,7 +9364,7 @@ _pb_set_sizeof(CK_SALSA20_PARAMS, sizeof(_cs_CK_SALSA20_PARAMS))
 @cython.freelist(8)
 cdef class CK_PBE_PARAMS:
     'struct CK_PBE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_PBE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_PBE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10800,6 +9372,7 @@ cdef class CK_PBE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_PBE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -10877,14 +9450,7 @@ A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PBE_PARAMS.pPassword", True)
 
 
-    @property
-    def ulPasswordLen(self):
-        return self._ptr.ulPasswordLen
-
-    @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPasswordLen = _pb_index(value, "CK_PBE_PARAMS.ulPasswordLen", 0, 18446744073709551615)
+    ulPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PBE_PARAMS *>NULL).ulPasswordLen, sizeof((<_cs_CK_PBE_PARAMS *>NULL).ulPasswordLen), 0, 18446744073709551615, "CK_PBE_PARAMS.ulPasswordLen")
 
 
     @property
@@ -10897,25 +9463,16 @@ A new CK_PBE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_PBE_PARAMS.pSalt", True)
 
 
-    @property
-    def ulSaltLen(self):
-        return self._ptr.ulSaltLen
-
-    @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSaltLen = _pb_index(value, "CK_PBE_PARAMS.ulSaltLen", 0, 18446744073709551615)
+    ulSaltLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PBE_PARAMS *>NULL).ulSaltLen, sizeof((<_cs_CK_PBE_PARAMS *>NULL).ulSaltLen), 0, 18446744073709551615, "CK_PBE_PARAMS.ulSaltLen")
 
 
-    @property
-    def ulIteration(self):
-        return self._ptr.ulIteration
+    ulIteration = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PBE_PARAMS *>NULL).ulIteration, sizeof((<_cs_CK_PBE_PARAMS *>NULL).ulIteration), 0, 18446744073709551615, "CK_PBE_PARAMS.ulIteration")
 
-    @ulIteration.setter
-    def ulIteration(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIteration = _pb_index(value, "CK_PBE_PARAMS.ulIteration", 0, 18446744073709551615)
 
+
+_pb_probe = CK_PBE_PARAMS.__new__(CK_PBE_PARAMS)
+_pb_bind_fields(CK_PBE_PARAMS, _pb_probe, (<CK_PBE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_PBE_PARAMS _pb_view_CK_PBE_PARAMS(object owner, void *ptr):
@@ -10941,7 +9498,7 @@ _pb_set_sizeof(CK_PBE_PARAMS, sizeof(_cs_CK_PBE_PARAMS))
 @cython.freelist(8)
 cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
     'CK_KEY_WRAP_SET_OAEP_PARAMS is new for v2.0'
-    cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -10949,6 +9506,7 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_KEY_WRAP_SET_OAEP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11000,14 +9558,7 @@ A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_KEY_WRAP_SET_OAEP_PARAMS", (('bBC', 0), ('pX', 0), ('ulXLen', 0), ))
 
-    @property
-    def bBC(self):
-        return self._ptr.bBC
-
-    @bBC.setter
-    def bBC(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bBC = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC", 0, 255)
+    bBC = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>NULL).bBC, sizeof((<_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>NULL).bBC), 0, 255, "CK_KEY_WRAP_SET_OAEP_PARAMS.bBC")
 
 
     @property
@@ -11020,15 +9571,13 @@ A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pX = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pX, value, "CK_KEY_WRAP_SET_OAEP_PARAMS.pX", True)
 
 
-    @property
-    def ulXLen(self):
-        return self._ptr.ulXLen
+    ulXLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>NULL).ulXLen, sizeof((<_cs_CK_KEY_WRAP_SET_OAEP_PARAMS *>NULL).ulXLen), 0, 18446744073709551615, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen")
 
-    @ulXLen.setter
-    def ulXLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulXLen = _pb_index(value, "CK_KEY_WRAP_SET_OAEP_PARAMS.ulXLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_KEY_WRAP_SET_OAEP_PARAMS.__new__(CK_KEY_WRAP_SET_OAEP_PARAMS)
+_pb_bind_fields(CK_KEY_WRAP_SET_OAEP_PARAMS, _pb_probe, (<CK_KEY_WRAP_SET_OAEP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_KEY_WRAP_SET_OAEP_PARAMS _pb_view_CK_KEY_WRAP_SET_OAEP_PARAMS(object owner, void *ptr):
@@ -11054,7 +9603,7 @@ _pb_set_sizeof(CK_KEY_WRAP_SET_OAEP_PARAMS, sizeof(_cs_CK_KEY_WRAP_SET_OAEP_PARA
 @cython.freelist(8)
 cdef class CK_SSL3_RANDOM_DATA:
     'struct CK_SSL3_RANDOM_DATA: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SSL3_RANDOM_DATA _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SSL3_RANDOM_DATA *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11062,6 +9611,7 @@ cdef class CK_SSL3_RANDOM_DATA:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SSL3_RANDOM_DATA _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11125,14 +9675,7 @@ A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_SSL3_RANDOM_DATA.pClientRandom", True)
 
 
-    @property
-    def ulClientRandomLen(self):
-        return self._ptr.ulClientRandomLen
-
-    @ulClientRandomLen.setter
-    def ulClientRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulClientRandomLen = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulClientRandomLen", 0, 18446744073709551615)
+    ulClientRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulClientRandomLen, sizeof((<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulClientRandomLen), 0, 18446744073709551615, "CK_SSL3_RANDOM_DATA.ulClientRandomLen")
 
 
     @property
@@ -11145,15 +9688,13 @@ A new CK_SSL3_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_SSL3_RANDOM_DATA.pServerRandom", True)
 
 
-    @property
-    def ulServerRandomLen(self):
-        return self._ptr.ulServerRandomLen
+    ulServerRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulServerRandomLen, sizeof((<_cs_CK_SSL3_RANDOM_DATA *>NULL).ulServerRandomLen), 0, 18446744073709551615, "CK_SSL3_RANDOM_DATA.ulServerRandomLen")
 
-    @ulServerRandomLen.setter
-    def ulServerRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulServerRandomLen = _pb_index(value, "CK_SSL3_RANDOM_DATA.ulServerRandomLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SSL3_RANDOM_DATA.__new__(CK_SSL3_RANDOM_DATA)
+_pb_bind_fields(CK_SSL3_RANDOM_DATA, _pb_probe, (<CK_SSL3_RANDOM_DATA>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SSL3_RANDOM_DATA _pb_view_CK_SSL3_RANDOM_DATA(object owner, void *ptr):
@@ -11179,7 +9720,7 @@ _pb_set_sizeof(CK_SSL3_RANDOM_DATA, sizeof(_cs_CK_SSL3_RANDOM_DATA))
 @cython.freelist(8)
 cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
     'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11187,6 +9728,7 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SSL3_MASTER_KEY_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11262,6 +9804,11 @@ A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
 
 
 
+_pb_probe = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
+_pb_bind_fields(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_SSL3_MASTER_KEY_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_SSL3_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
     # A CK_SSL3_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_SSL3_MASTER_KEY_DERIVE_PARAMS obj = CK_SSL3_MASTER_KEY_DERIVE_PARAMS.__new__(CK_SSL3_MASTER_KEY_DERIVE_PARAMS)
@@ -11285,7 +9832,7 @@ _pb_set_sizeof(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_SSL3_MASTER_KEY_D
 @cython.freelist(8)
 cdef class CK_SSL3_KEY_MAT_OUT:
     'struct CK_SSL3_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SSL3_KEY_MAT_OUT _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SSL3_KEY_MAT_OUT *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11293,6 +9840,7 @@ cdef class CK_SSL3_KEY_MAT_OUT:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SSL3_KEY_MAT_OUT _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11350,44 +9898,16 @@ A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SSL3_KEY_MAT_OUT", (('hClientMacSecret', 0), ('hServerMacSecret', 0), ('hClientKey', 0), ('hServerKey', 0), ('pIVClient', 0), ('pIVServer', 0), ))
 
-    @property
-    def hClientMacSecret(self):
-        return self._ptr.hClientMacSecret
-
-    @hClientMacSecret.setter
-    def hClientMacSecret(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hClientMacSecret = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret", 0, 18446744073709551615)
+    hClientMacSecret = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hClientMacSecret, sizeof((<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hClientMacSecret), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_OUT.hClientMacSecret")
 
 
-    @property
-    def hServerMacSecret(self):
-        return self._ptr.hServerMacSecret
-
-    @hServerMacSecret.setter
-    def hServerMacSecret(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hServerMacSecret = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret", 0, 18446744073709551615)
+    hServerMacSecret = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hServerMacSecret, sizeof((<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hServerMacSecret), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_OUT.hServerMacSecret")
 
 
-    @property
-    def hClientKey(self):
-        return self._ptr.hClientKey
-
-    @hClientKey.setter
-    def hClientKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hClientKey = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hClientKey", 0, 18446744073709551615)
+    hClientKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hClientKey, sizeof((<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hClientKey), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_OUT.hClientKey")
 
 
-    @property
-    def hServerKey(self):
-        return self._ptr.hServerKey
-
-    @hServerKey.setter
-    def hServerKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hServerKey = _pb_index(value, "CK_SSL3_KEY_MAT_OUT.hServerKey", 0, 18446744073709551615)
+    hServerKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hServerKey, sizeof((<_cs_CK_SSL3_KEY_MAT_OUT *>NULL).hServerKey), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_OUT.hServerKey")
 
 
     @property
@@ -11409,6 +9929,11 @@ A new CK_SSL3_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIVServer = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIVServer, value, "CK_SSL3_KEY_MAT_OUT.pIVServer", True)
 
+
+
+_pb_probe = CK_SSL3_KEY_MAT_OUT.__new__(CK_SSL3_KEY_MAT_OUT)
+_pb_bind_fields(CK_SSL3_KEY_MAT_OUT, _pb_probe, (<CK_SSL3_KEY_MAT_OUT>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SSL3_KEY_MAT_OUT _pb_view_CK_SSL3_KEY_MAT_OUT(object owner, void *ptr):
@@ -11434,7 +9959,7 @@ _pb_set_sizeof(CK_SSL3_KEY_MAT_OUT, sizeof(_cs_CK_SSL3_KEY_MAT_OUT))
 @cython.freelist(8)
 cdef class CK_SSL3_KEY_MAT_PARAMS:
     'struct CK_SSL3_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SSL3_KEY_MAT_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SSL3_KEY_MAT_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11442,6 +9967,7 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SSL3_KEY_MAT_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11499,44 +10025,16 @@ A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SSL3_KEY_MAT_PARAMS", (('ulMacSizeInBits', 0), ('ulKeySizeInBits', 0), ('ulIVSizeInBits', 0), ('bIsExport', 0), ('RandomInfo', 0), ('pReturnedKeyMaterial', 1), ))
 
-    @property
-    def ulMacSizeInBits(self):
-        return self._ptr.ulMacSizeInBits
-
-    @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMacSizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
+    ulMacSizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).ulMacSizeInBits, sizeof((<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).ulMacSizeInBits), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_PARAMS.ulMacSizeInBits")
 
 
-    @property
-    def ulKeySizeInBits(self):
-        return self._ptr.ulKeySizeInBits
-
-    @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulKeySizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
+    ulKeySizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).ulKeySizeInBits, sizeof((<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).ulKeySizeInBits), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_PARAMS.ulKeySizeInBits")
 
 
-    @property
-    def ulIVSizeInBits(self):
-        return self._ptr.ulIVSizeInBits
-
-    @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIVSizeInBits = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
+    ulIVSizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).ulIVSizeInBits, sizeof((<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).ulIVSizeInBits), 0, 18446744073709551615, "CK_SSL3_KEY_MAT_PARAMS.ulIVSizeInBits")
 
 
-    @property
-    def bIsExport(self):
-        return self._ptr.bIsExport
-
-    @bIsExport.setter
-    def bIsExport(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bIsExport = _pb_index(value, "CK_SSL3_KEY_MAT_PARAMS.bIsExport", 0, 255)
+    bIsExport = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).bIsExport, sizeof((<_cs_CK_SSL3_KEY_MAT_PARAMS *>NULL).bIsExport), 0, 255, "CK_SSL3_KEY_MAT_PARAMS.bIsExport")
 
 
     @property
@@ -11565,6 +10063,11 @@ A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
+_pb_bind_fields(CK_SSL3_KEY_MAT_PARAMS, _pb_probe, (<CK_SSL3_KEY_MAT_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_SSL3_KEY_MAT_PARAMS _pb_view_CK_SSL3_KEY_MAT_PARAMS(object owner, void *ptr):
     # A CK_SSL3_KEY_MAT_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_SSL3_KEY_MAT_PARAMS obj = CK_SSL3_KEY_MAT_PARAMS.__new__(CK_SSL3_KEY_MAT_PARAMS)
@@ -11588,7 +10091,7 @@ _pb_set_sizeof(CK_SSL3_KEY_MAT_PARAMS, sizeof(_cs_CK_SSL3_KEY_MAT_PARAMS))
 @cython.freelist(8)
 cdef class CK_TLS_PRF_PARAMS:
     'CK_TLS_PRF_PARAMS is new for version 2.20'
-    cdef _cs_CK_TLS_PRF_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_TLS_PRF_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11596,6 +10099,7 @@ cdef class CK_TLS_PRF_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_TLS_PRF_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11663,14 +10167,7 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_TLS_PRF_PARAMS.pSeed", True)
 
 
-    @property
-    def ulSeedLen(self):
-        return self._ptr.ulSeedLen
-
-    @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSeedLen = _pb_index(value, "CK_TLS_PRF_PARAMS.ulSeedLen", 0, 18446744073709551615)
+    ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_PRF_PARAMS *>NULL).ulSeedLen, sizeof((<_cs_CK_TLS_PRF_PARAMS *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_TLS_PRF_PARAMS.ulSeedLen")
 
 
     @property
@@ -11683,14 +10180,7 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_PRF_PARAMS.pLabel", True)
 
 
-    @property
-    def ulLabelLen(self):
-        return self._ptr.ulLabelLen
-
-    @ulLabelLen.setter
-    def ulLabelLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulLabelLen = _pb_index(value, "CK_TLS_PRF_PARAMS.ulLabelLen", 0, 18446744073709551615)
+    ulLabelLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_PRF_PARAMS *>NULL).ulLabelLen, sizeof((<_cs_CK_TLS_PRF_PARAMS *>NULL).ulLabelLen), 0, 18446744073709551615, "CK_TLS_PRF_PARAMS.ulLabelLen")
 
 
     @property
@@ -11719,6 +10209,11 @@ A new CK_TLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
+_pb_bind_fields(CK_TLS_PRF_PARAMS, _pb_probe, (<CK_TLS_PRF_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_TLS_PRF_PARAMS _pb_view_CK_TLS_PRF_PARAMS(object owner, void *ptr):
     # A CK_TLS_PRF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_TLS_PRF_PARAMS obj = CK_TLS_PRF_PARAMS.__new__(CK_TLS_PRF_PARAMS)
@@ -11742,7 +10237,7 @@ _pb_set_sizeof(CK_TLS_PRF_PARAMS, sizeof(_cs_CK_TLS_PRF_PARAMS))
 @cython.freelist(8)
 cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     'TLS 1.2 is new for version 2.40'
-    cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11750,6 +10245,7 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11826,15 +10322,13 @@ A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
 
-    @property
-    def prfHashMechanism(self):
-        return self._ptr.prfHashMechanism
+    prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_TLS12_MASTER_KEY_DERIVE_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
+
+_pb_probe = CK_TLS12_MASTER_KEY_DERIVE_PARAMS.__new__(CK_TLS12_MASTER_KEY_DERIVE_PARAMS)
+_pb_bind_fields(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_TLS12_MASTER_KEY_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_TLS12_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_TLS12_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -11860,7 +10354,7 @@ _pb_set_sizeof(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_TLS12_MASTER_KEY
 @cython.freelist(8)
 cdef class CK_TLS12_KEY_MAT_PARAMS:
     'struct CK_TLS12_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_TLS12_KEY_MAT_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_TLS12_KEY_MAT_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -11868,6 +10362,7 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_TLS12_KEY_MAT_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -11927,44 +10422,16 @@ A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_TLS12_KEY_MAT_PARAMS", (('ulMacSizeInBits', 0), ('ulKeySizeInBits', 0), ('ulIVSizeInBits', 0), ('bIsExport', 0), ('RandomInfo', 0), ('pReturnedKeyMaterial', 1), ('prfHashMechanism', 0), ))
 
-    @property
-    def ulMacSizeInBits(self):
-        return self._ptr.ulMacSizeInBits
-
-    @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMacSizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
+    ulMacSizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).ulMacSizeInBits, sizeof((<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).ulMacSizeInBits), 0, 18446744073709551615, "CK_TLS12_KEY_MAT_PARAMS.ulMacSizeInBits")
 
 
-    @property
-    def ulKeySizeInBits(self):
-        return self._ptr.ulKeySizeInBits
-
-    @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulKeySizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
+    ulKeySizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).ulKeySizeInBits, sizeof((<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).ulKeySizeInBits), 0, 18446744073709551615, "CK_TLS12_KEY_MAT_PARAMS.ulKeySizeInBits")
 
 
-    @property
-    def ulIVSizeInBits(self):
-        return self._ptr.ulIVSizeInBits
-
-    @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIVSizeInBits = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
+    ulIVSizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).ulIVSizeInBits, sizeof((<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).ulIVSizeInBits), 0, 18446744073709551615, "CK_TLS12_KEY_MAT_PARAMS.ulIVSizeInBits")
 
 
-    @property
-    def bIsExport(self):
-        return self._ptr.bIsExport
-
-    @bIsExport.setter
-    def bIsExport(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bIsExport = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.bIsExport", 0, 255)
+    bIsExport = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).bIsExport, sizeof((<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).bIsExport), 0, 255, "CK_TLS12_KEY_MAT_PARAMS.bIsExport")
 
 
     @property
@@ -11992,15 +10459,13 @@ A new CK_TLS12_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pReturnedKeyMaterial = NULL if value is None else <_c_CK_SSL3_KEY_MAT_OUT_PTR>(<CK_SSL3_KEY_MAT_OUT>value)._ptr
 
 
-    @property
-    def prfHashMechanism(self):
-        return self._ptr.prfHashMechanism
+    prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_TLS12_KEY_MAT_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism")
 
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS12_KEY_MAT_PARAMS.prfHashMechanism", 0, 18446744073709551615)
 
+
+_pb_probe = CK_TLS12_KEY_MAT_PARAMS.__new__(CK_TLS12_KEY_MAT_PARAMS)
+_pb_bind_fields(CK_TLS12_KEY_MAT_PARAMS, _pb_probe, (<CK_TLS12_KEY_MAT_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_TLS12_KEY_MAT_PARAMS _pb_view_CK_TLS12_KEY_MAT_PARAMS(object owner, void *ptr):
@@ -12026,7 +10491,7 @@ _pb_set_sizeof(CK_TLS12_KEY_MAT_PARAMS, sizeof(_cs_CK_TLS12_KEY_MAT_PARAMS))
 @cython.freelist(8)
 cdef class CK_TLS_KDF_PARAMS:
     'struct CK_TLS_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_TLS_KDF_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_TLS_KDF_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12034,6 +10499,7 @@ cdef class CK_TLS_KDF_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_TLS_KDF_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12091,14 +10557,7 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_TLS_KDF_PARAMS", (('prfMechanism', 0), ('pLabel', 0), ('ulLabelLength', 0), ('RandomInfo', 0), ('pContextData', 0), ('ulContextDataLength', 0), ))
 
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfMechanism = _pb_index(value, "CK_TLS_KDF_PARAMS.prfMechanism", 0, 18446744073709551615)
+    prfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_KDF_PARAMS *>NULL).prfMechanism, sizeof((<_cs_CK_TLS_KDF_PARAMS *>NULL).prfMechanism), 0, 18446744073709551615, "CK_TLS_KDF_PARAMS.prfMechanism")
 
 
     @property
@@ -12111,14 +10570,7 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_TLS_KDF_PARAMS.pLabel", True)
 
 
-    @property
-    def ulLabelLength(self):
-        return self._ptr.ulLabelLength
-
-    @ulLabelLength.setter
-    def ulLabelLength(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulLabelLength = _pb_index(value, "CK_TLS_KDF_PARAMS.ulLabelLength", 0, 18446744073709551615)
+    ulLabelLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_KDF_PARAMS *>NULL).ulLabelLength, sizeof((<_cs_CK_TLS_KDF_PARAMS *>NULL).ulLabelLength), 0, 18446744073709551615, "CK_TLS_KDF_PARAMS.ulLabelLength")
 
 
     @property
@@ -12143,15 +10595,13 @@ A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_TLS_KDF_PARAMS.pContextData", True)
 
 
-    @property
-    def ulContextDataLength(self):
-        return self._ptr.ulContextDataLength
+    ulContextDataLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_KDF_PARAMS *>NULL).ulContextDataLength, sizeof((<_cs_CK_TLS_KDF_PARAMS *>NULL).ulContextDataLength), 0, 18446744073709551615, "CK_TLS_KDF_PARAMS.ulContextDataLength")
 
-    @ulContextDataLength.setter
-    def ulContextDataLength(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulContextDataLength = _pb_index(value, "CK_TLS_KDF_PARAMS.ulContextDataLength", 0, 18446744073709551615)
 
+
+_pb_probe = CK_TLS_KDF_PARAMS.__new__(CK_TLS_KDF_PARAMS)
+_pb_bind_fields(CK_TLS_KDF_PARAMS, _pb_probe, (<CK_TLS_KDF_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_TLS_KDF_PARAMS _pb_view_CK_TLS_KDF_PARAMS(object owner, void *ptr):
@@ -12177,7 +10627,7 @@ _pb_set_sizeof(CK_TLS_KDF_PARAMS, sizeof(_cs_CK_TLS_KDF_PARAMS))
 @cython.freelist(8)
 cdef class CK_TLS_MAC_PARAMS:
     'struct CK_TLS_MAC_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_TLS_MAC_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_TLS_MAC_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12185,6 +10635,7 @@ cdef class CK_TLS_MAC_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_TLS_MAC_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12240,35 +10691,19 @@ A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_TLS_MAC_PARAMS", (('prfHashMechanism', 0), ('ulMacLength', 0), ('ulServerOrClient', 0), ))
 
-    @property
-    def prfHashMechanism(self):
-        return self._ptr.prfHashMechanism
-
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfHashMechanism = _pb_index(value, "CK_TLS_MAC_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+    prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_MAC_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_TLS_MAC_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_TLS_MAC_PARAMS.prfHashMechanism")
 
 
-    @property
-    def ulMacLength(self):
-        return self._ptr.ulMacLength
-
-    @ulMacLength.setter
-    def ulMacLength(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMacLength = _pb_index(value, "CK_TLS_MAC_PARAMS.ulMacLength", 0, 18446744073709551615)
+    ulMacLength = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_MAC_PARAMS *>NULL).ulMacLength, sizeof((<_cs_CK_TLS_MAC_PARAMS *>NULL).ulMacLength), 0, 18446744073709551615, "CK_TLS_MAC_PARAMS.ulMacLength")
 
 
-    @property
-    def ulServerOrClient(self):
-        return self._ptr.ulServerOrClient
+    ulServerOrClient = _pb_IntField(<Py_ssize_t>&(<_cs_CK_TLS_MAC_PARAMS *>NULL).ulServerOrClient, sizeof((<_cs_CK_TLS_MAC_PARAMS *>NULL).ulServerOrClient), 0, 18446744073709551615, "CK_TLS_MAC_PARAMS.ulServerOrClient")
 
-    @ulServerOrClient.setter
-    def ulServerOrClient(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulServerOrClient = _pb_index(value, "CK_TLS_MAC_PARAMS.ulServerOrClient", 0, 18446744073709551615)
 
+
+_pb_probe = CK_TLS_MAC_PARAMS.__new__(CK_TLS_MAC_PARAMS)
+_pb_bind_fields(CK_TLS_MAC_PARAMS, _pb_probe, (<CK_TLS_MAC_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_TLS_MAC_PARAMS _pb_view_CK_TLS_MAC_PARAMS(object owner, void *ptr):
@@ -12294,7 +10729,7 @@ _pb_set_sizeof(CK_TLS_MAC_PARAMS, sizeof(_cs_CK_TLS_MAC_PARAMS))
 @cython.freelist(8)
 cdef class CK_HKDF_PARAMS:
     'HKDF is new for v3.0'
-    cdef _cs_CK_HKDF_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_HKDF_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12302,6 +10737,7 @@ cdef class CK_HKDF_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_HKDF_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12365,44 +10801,16 @@ A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_HKDF_PARAMS", (('bExtract', 0), ('bExpand', 0), ('prfHashMechanism', 0), ('ulSaltType', 0), ('pSalt', 0), ('ulSaltLen', 0), ('hSaltKey', 0), ('pInfo', 0), ('ulInfoLen', 0), ))
 
-    @property
-    def bExtract(self):
-        return self._ptr.bExtract
-
-    @bExtract.setter
-    def bExtract(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bExtract = _pb_index(value, "CK_HKDF_PARAMS.bExtract", 0, 255)
+    bExtract = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).bExtract, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).bExtract), 0, 255, "CK_HKDF_PARAMS.bExtract")
 
 
-    @property
-    def bExpand(self):
-        return self._ptr.bExpand
-
-    @bExpand.setter
-    def bExpand(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bExpand = _pb_index(value, "CK_HKDF_PARAMS.bExpand", 0, 255)
+    bExpand = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).bExpand, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).bExpand), 0, 255, "CK_HKDF_PARAMS.bExpand")
 
 
-    @property
-    def prfHashMechanism(self):
-        return self._ptr.prfHashMechanism
-
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfHashMechanism = _pb_index(value, "CK_HKDF_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+    prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_HKDF_PARAMS.prfHashMechanism")
 
 
-    @property
-    def ulSaltType(self):
-        return self._ptr.ulSaltType
-
-    @ulSaltType.setter
-    def ulSaltType(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSaltType = _pb_index(value, "CK_HKDF_PARAMS.ulSaltType", 0, 18446744073709551615)
+    ulSaltType = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).ulSaltType, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).ulSaltType), 0, 18446744073709551615, "CK_HKDF_PARAMS.ulSaltType")
 
 
     @property
@@ -12415,24 +10823,10 @@ A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_HKDF_PARAMS.pSalt", True)
 
 
-    @property
-    def ulSaltLen(self):
-        return self._ptr.ulSaltLen
-
-    @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSaltLen = _pb_index(value, "CK_HKDF_PARAMS.ulSaltLen", 0, 18446744073709551615)
+    ulSaltLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).ulSaltLen, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).ulSaltLen), 0, 18446744073709551615, "CK_HKDF_PARAMS.ulSaltLen")
 
 
-    @property
-    def hSaltKey(self):
-        return self._ptr.hSaltKey
-
-    @hSaltKey.setter
-    def hSaltKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hSaltKey = _pb_index(value, "CK_HKDF_PARAMS.hSaltKey", 0, 18446744073709551615)
+    hSaltKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).hSaltKey, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).hSaltKey), 0, 18446744073709551615, "CK_HKDF_PARAMS.hSaltKey")
 
 
     @property
@@ -12445,15 +10839,13 @@ A new CK_HKDF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_HKDF_PARAMS.pInfo", True)
 
 
-    @property
-    def ulInfoLen(self):
-        return self._ptr.ulInfoLen
+    ulInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_HKDF_PARAMS *>NULL).ulInfoLen, sizeof((<_cs_CK_HKDF_PARAMS *>NULL).ulInfoLen), 0, 18446744073709551615, "CK_HKDF_PARAMS.ulInfoLen")
 
-    @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulInfoLen = _pb_index(value, "CK_HKDF_PARAMS.ulInfoLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_HKDF_PARAMS.__new__(CK_HKDF_PARAMS)
+_pb_bind_fields(CK_HKDF_PARAMS, _pb_probe, (<CK_HKDF_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_HKDF_PARAMS _pb_view_CK_HKDF_PARAMS(object owner, void *ptr):
@@ -12479,7 +10871,7 @@ _pb_set_sizeof(CK_HKDF_PARAMS, sizeof(_cs_CK_HKDF_PARAMS))
 @cython.freelist(8)
 cdef class CK_WTLS_RANDOM_DATA:
     'WTLS is new for version 2.20'
-    cdef _cs_CK_WTLS_RANDOM_DATA _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_WTLS_RANDOM_DATA *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12487,6 +10879,7 @@ cdef class CK_WTLS_RANDOM_DATA:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_WTLS_RANDOM_DATA _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12550,14 +10943,7 @@ A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         self._ptr.pClientRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pClientRandom, value, "CK_WTLS_RANDOM_DATA.pClientRandom", True)
 
 
-    @property
-    def ulClientRandomLen(self):
-        return self._ptr.ulClientRandomLen
-
-    @ulClientRandomLen.setter
-    def ulClientRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulClientRandomLen = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulClientRandomLen", 0, 18446744073709551615)
+    ulClientRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulClientRandomLen, sizeof((<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulClientRandomLen), 0, 18446744073709551615, "CK_WTLS_RANDOM_DATA.ulClientRandomLen")
 
 
     @property
@@ -12570,15 +10956,13 @@ A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         self._ptr.pServerRandom = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pServerRandom, value, "CK_WTLS_RANDOM_DATA.pServerRandom", True)
 
 
-    @property
-    def ulServerRandomLen(self):
-        return self._ptr.ulServerRandomLen
+    ulServerRandomLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulServerRandomLen, sizeof((<_cs_CK_WTLS_RANDOM_DATA *>NULL).ulServerRandomLen), 0, 18446744073709551615, "CK_WTLS_RANDOM_DATA.ulServerRandomLen")
 
-    @ulServerRandomLen.setter
-    def ulServerRandomLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulServerRandomLen = _pb_index(value, "CK_WTLS_RANDOM_DATA.ulServerRandomLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_WTLS_RANDOM_DATA.__new__(CK_WTLS_RANDOM_DATA)
+_pb_bind_fields(CK_WTLS_RANDOM_DATA, _pb_probe, (<CK_WTLS_RANDOM_DATA>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_WTLS_RANDOM_DATA _pb_view_CK_WTLS_RANDOM_DATA(object owner, void *ptr):
@@ -12604,7 +10988,7 @@ _pb_set_sizeof(CK_WTLS_RANDOM_DATA, sizeof(_cs_CK_WTLS_RANDOM_DATA))
 @cython.freelist(8)
 cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12612,6 +10996,7 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12663,14 +11048,7 @@ A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
     def __repr__(self):
         return _pb_record_repr(self, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS", (('DigestMechanism', 0), ('RandomInfo', 0), ('pVersion', 0), ))
 
-    @property
-    def DigestMechanism(self):
-        return self._ptr.DigestMechanism
-
-    @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism", 0, 18446744073709551615)
+    DigestMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>NULL).DigestMechanism, sizeof((<_cs_CK_WTLS_MASTER_KEY_DERIVE_PARAMS *>NULL).DigestMechanism), 0, 18446744073709551615, "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.DigestMechanism")
 
 
     @property
@@ -12696,6 +11074,11 @@ A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes.""
 
 
 
+_pb_probe = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
+_pb_bind_fields(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_WTLS_MASTER_KEY_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_WTLS_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
     # A CK_WTLS_MASTER_KEY_DERIVE_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_WTLS_MASTER_KEY_DERIVE_PARAMS obj = CK_WTLS_MASTER_KEY_DERIVE_PARAMS.__new__(CK_WTLS_MASTER_KEY_DERIVE_PARAMS)
@@ -12719,7 +11102,7 @@ _pb_set_sizeof(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_WTLS_MASTER_KEY_D
 @cython.freelist(8)
 cdef class CK_WTLS_PRF_PARAMS:
     'struct CK_WTLS_PRF_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_WTLS_PRF_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_WTLS_PRF_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12727,6 +11110,7 @@ cdef class CK_WTLS_PRF_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_WTLS_PRF_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12786,14 +11170,7 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_WTLS_PRF_PARAMS", (('DigestMechanism', 0), ('pSeed', 0), ('ulSeedLen', 0), ('pLabel', 0), ('ulLabelLen', 0), ('pOutput', 0), ('pulOutputLen', 0), ))
 
-    @property
-    def DigestMechanism(self):
-        return self._ptr.DigestMechanism
-
-    @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_PRF_PARAMS.DigestMechanism", 0, 18446744073709551615)
+    DigestMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_PRF_PARAMS *>NULL).DigestMechanism, sizeof((<_cs_CK_WTLS_PRF_PARAMS *>NULL).DigestMechanism), 0, 18446744073709551615, "CK_WTLS_PRF_PARAMS.DigestMechanism")
 
 
     @property
@@ -12806,14 +11183,7 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_WTLS_PRF_PARAMS.pSeed", True)
 
 
-    @property
-    def ulSeedLen(self):
-        return self._ptr.ulSeedLen
-
-    @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSeedLen = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulSeedLen", 0, 18446744073709551615)
+    ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulSeedLen, sizeof((<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_WTLS_PRF_PARAMS.ulSeedLen")
 
 
     @property
@@ -12826,14 +11196,7 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pLabel = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pLabel, value, "CK_WTLS_PRF_PARAMS.pLabel", True)
 
 
-    @property
-    def ulLabelLen(self):
-        return self._ptr.ulLabelLen
-
-    @ulLabelLen.setter
-    def ulLabelLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulLabelLen = _pb_index(value, "CK_WTLS_PRF_PARAMS.ulLabelLen", 0, 18446744073709551615)
+    ulLabelLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulLabelLen, sizeof((<_cs_CK_WTLS_PRF_PARAMS *>NULL).ulLabelLen), 0, 18446744073709551615, "CK_WTLS_PRF_PARAMS.ulLabelLen")
 
 
     @property
@@ -12862,6 +11225,11 @@ A new CK_WTLS_PRF_PARAMS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
+_pb_bind_fields(CK_WTLS_PRF_PARAMS, _pb_probe, (<CK_WTLS_PRF_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_WTLS_PRF_PARAMS _pb_view_CK_WTLS_PRF_PARAMS(object owner, void *ptr):
     # A CK_WTLS_PRF_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_WTLS_PRF_PARAMS obj = CK_WTLS_PRF_PARAMS.__new__(CK_WTLS_PRF_PARAMS)
@@ -12885,7 +11253,7 @@ _pb_set_sizeof(CK_WTLS_PRF_PARAMS, sizeof(_cs_CK_WTLS_PRF_PARAMS))
 @cython.freelist(8)
 cdef class CK_WTLS_KEY_MAT_OUT:
     'struct CK_WTLS_KEY_MAT_OUT: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_WTLS_KEY_MAT_OUT _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_WTLS_KEY_MAT_OUT *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -12893,6 +11261,7 @@ cdef class CK_WTLS_KEY_MAT_OUT:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_WTLS_KEY_MAT_OUT _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -12944,24 +11313,10 @@ A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_WTLS_KEY_MAT_OUT", (('hMacSecret', 0), ('hKey', 0), ('pIV', 0), ))
 
-    @property
-    def hMacSecret(self):
-        return self._ptr.hMacSecret
-
-    @hMacSecret.setter
-    def hMacSecret(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hMacSecret = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hMacSecret", 0, 18446744073709551615)
+    hMacSecret = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_OUT *>NULL).hMacSecret, sizeof((<_cs_CK_WTLS_KEY_MAT_OUT *>NULL).hMacSecret), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_OUT.hMacSecret")
 
 
-    @property
-    def hKey(self):
-        return self._ptr.hKey
-
-    @hKey.setter
-    def hKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hKey = _pb_index(value, "CK_WTLS_KEY_MAT_OUT.hKey", 0, 18446744073709551615)
+    hKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_OUT *>NULL).hKey, sizeof((<_cs_CK_WTLS_KEY_MAT_OUT *>NULL).hKey), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_OUT.hKey")
 
 
     @property
@@ -12973,6 +11328,11 @@ A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_WTLS_KEY_MAT_OUT.pIV", True)
 
+
+
+_pb_probe = CK_WTLS_KEY_MAT_OUT.__new__(CK_WTLS_KEY_MAT_OUT)
+_pb_bind_fields(CK_WTLS_KEY_MAT_OUT, _pb_probe, (<CK_WTLS_KEY_MAT_OUT>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_WTLS_KEY_MAT_OUT _pb_view_CK_WTLS_KEY_MAT_OUT(object owner, void *ptr):
@@ -12998,7 +11358,7 @@ _pb_set_sizeof(CK_WTLS_KEY_MAT_OUT, sizeof(_cs_CK_WTLS_KEY_MAT_OUT))
 @cython.freelist(8)
 cdef class CK_WTLS_KEY_MAT_PARAMS:
     'struct CK_WTLS_KEY_MAT_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_WTLS_KEY_MAT_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_WTLS_KEY_MAT_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13006,6 +11366,7 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_WTLS_KEY_MAT_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13067,64 +11428,22 @@ A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_WTLS_KEY_MAT_PARAMS", (('DigestMechanism', 0), ('ulMacSizeInBits', 0), ('ulKeySizeInBits', 0), ('ulIVSizeInBits', 0), ('ulSequenceNumber', 0), ('bIsExport', 0), ('RandomInfo', 0), ('pReturnedKeyMaterial', 1), ))
 
-    @property
-    def DigestMechanism(self):
-        return self._ptr.DigestMechanism
-
-    @DigestMechanism.setter
-    def DigestMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.DigestMechanism = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism", 0, 18446744073709551615)
+    DigestMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).DigestMechanism, sizeof((<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).DigestMechanism), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_PARAMS.DigestMechanism")
 
 
-    @property
-    def ulMacSizeInBits(self):
-        return self._ptr.ulMacSizeInBits
-
-    @ulMacSizeInBits.setter
-    def ulMacSizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulMacSizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits", 0, 18446744073709551615)
+    ulMacSizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulMacSizeInBits, sizeof((<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulMacSizeInBits), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_PARAMS.ulMacSizeInBits")
 
 
-    @property
-    def ulKeySizeInBits(self):
-        return self._ptr.ulKeySizeInBits
-
-    @ulKeySizeInBits.setter
-    def ulKeySizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulKeySizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits", 0, 18446744073709551615)
+    ulKeySizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulKeySizeInBits, sizeof((<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulKeySizeInBits), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_PARAMS.ulKeySizeInBits")
 
 
-    @property
-    def ulIVSizeInBits(self):
-        return self._ptr.ulIVSizeInBits
-
-    @ulIVSizeInBits.setter
-    def ulIVSizeInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIVSizeInBits = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits", 0, 18446744073709551615)
+    ulIVSizeInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulIVSizeInBits, sizeof((<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulIVSizeInBits), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_PARAMS.ulIVSizeInBits")
 
 
-    @property
-    def ulSequenceNumber(self):
-        return self._ptr.ulSequenceNumber
-
-    @ulSequenceNumber.setter
-    def ulSequenceNumber(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSequenceNumber = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber", 0, 18446744073709551615)
+    ulSequenceNumber = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulSequenceNumber, sizeof((<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).ulSequenceNumber), 0, 18446744073709551615, "CK_WTLS_KEY_MAT_PARAMS.ulSequenceNumber")
 
 
-    @property
-    def bIsExport(self):
-        return self._ptr.bIsExport
-
-    @bIsExport.setter
-    def bIsExport(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bIsExport = _pb_index(value, "CK_WTLS_KEY_MAT_PARAMS.bIsExport", 0, 255)
+    bIsExport = _pb_IntField(<Py_ssize_t>&(<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).bIsExport, sizeof((<_cs_CK_WTLS_KEY_MAT_PARAMS *>NULL).bIsExport), 0, 255, "CK_WTLS_KEY_MAT_PARAMS.bIsExport")
 
 
     @property
@@ -13153,6 +11472,11 @@ A new CK_WTLS_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
+_pb_bind_fields(CK_WTLS_KEY_MAT_PARAMS, _pb_probe, (<CK_WTLS_KEY_MAT_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_WTLS_KEY_MAT_PARAMS _pb_view_CK_WTLS_KEY_MAT_PARAMS(object owner, void *ptr):
     # A CK_WTLS_KEY_MAT_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_WTLS_KEY_MAT_PARAMS obj = CK_WTLS_KEY_MAT_PARAMS.__new__(CK_WTLS_KEY_MAT_PARAMS)
@@ -13176,7 +11500,7 @@ _pb_set_sizeof(CK_WTLS_KEY_MAT_PARAMS, sizeof(_cs_CK_WTLS_KEY_MAT_PARAMS))
 @cython.freelist(8)
 cdef class CK_PRF_DATA_PARAM:
     'struct CK_PRF_DATA_PARAM: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_PRF_DATA_PARAM _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_PRF_DATA_PARAM *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13184,6 +11508,7 @@ cdef class CK_PRF_DATA_PARAM:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_PRF_DATA_PARAM _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13235,14 +11560,7 @@ A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_PRF_DATA_PARAM", (('type', 0), ('pValue', 0), ('ulValueLen', 0), ))
 
-    @property
-    def type(self):
-        return self._ptr.type
-
-    @type.setter
-    def type(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.type = _pb_index(value, "CK_PRF_DATA_PARAM.type", 0, 18446744073709551615)
+    type = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PRF_DATA_PARAM *>NULL).type, sizeof((<_cs_CK_PRF_DATA_PARAM *>NULL).type), 0, 18446744073709551615, "CK_PRF_DATA_PARAM.type")
 
 
     @property
@@ -13260,15 +11578,13 @@ A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_PRF_DATA_PARAM.pValue", False, 0, True)
 
 
-    @property
-    def ulValueLen(self):
-        return self._ptr.ulValueLen
+    ulValueLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PRF_DATA_PARAM *>NULL).ulValueLen, sizeof((<_cs_CK_PRF_DATA_PARAM *>NULL).ulValueLen), 0, 18446744073709551615, "CK_PRF_DATA_PARAM.ulValueLen")
 
-    @ulValueLen.setter
-    def ulValueLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulValueLen = _pb_index(value, "CK_PRF_DATA_PARAM.ulValueLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_PRF_DATA_PARAM.__new__(CK_PRF_DATA_PARAM)
+_pb_bind_fields(CK_PRF_DATA_PARAM, _pb_probe, (<CK_PRF_DATA_PARAM>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_PRF_DATA_PARAM _pb_view_CK_PRF_DATA_PARAM(object owner, void *ptr):
@@ -13294,7 +11610,7 @@ _pb_set_sizeof(CK_PRF_DATA_PARAM, sizeof(_cs_CK_PRF_DATA_PARAM))
 @cython.freelist(8)
 cdef class CK_SP800_108_COUNTER_FORMAT:
     'struct CK_SP800_108_COUNTER_FORMAT: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SP800_108_COUNTER_FORMAT *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13302,6 +11618,7 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SP800_108_COUNTER_FORMAT _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13355,25 +11672,16 @@ A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SP800_108_COUNTER_FORMAT", (('bLittleEndian', 0), ('ulWidthInBits', 0), ))
 
-    @property
-    def bLittleEndian(self):
-        return self._ptr.bLittleEndian
-
-    @bLittleEndian.setter
-    def bLittleEndian(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bLittleEndian = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian", 0, 255)
+    bLittleEndian = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_COUNTER_FORMAT *>NULL).bLittleEndian, sizeof((<_cs_CK_SP800_108_COUNTER_FORMAT *>NULL).bLittleEndian), 0, 255, "CK_SP800_108_COUNTER_FORMAT.bLittleEndian")
 
 
-    @property
-    def ulWidthInBits(self):
-        return self._ptr.ulWidthInBits
+    ulWidthInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_COUNTER_FORMAT *>NULL).ulWidthInBits, sizeof((<_cs_CK_SP800_108_COUNTER_FORMAT *>NULL).ulWidthInBits), 0, 18446744073709551615, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits")
 
-    @ulWidthInBits.setter
-    def ulWidthInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulWidthInBits = _pb_index(value, "CK_SP800_108_COUNTER_FORMAT.ulWidthInBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SP800_108_COUNTER_FORMAT.__new__(CK_SP800_108_COUNTER_FORMAT)
+_pb_bind_fields(CK_SP800_108_COUNTER_FORMAT, _pb_probe, (<CK_SP800_108_COUNTER_FORMAT>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SP800_108_COUNTER_FORMAT _pb_view_CK_SP800_108_COUNTER_FORMAT(object owner, void *ptr):
@@ -13399,7 +11707,7 @@ _pb_set_sizeof(CK_SP800_108_COUNTER_FORMAT, sizeof(_cs_CK_SP800_108_COUNTER_FORM
 @cython.freelist(8)
 cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
     'struct CK_SP800_108_DKM_LENGTH_FORMAT: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13407,6 +11715,7 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SP800_108_DKM_LENGTH_FORMAT _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13462,35 +11771,19 @@ A new CK_SP800_108_DKM_LENGTH_FORMAT holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SP800_108_DKM_LENGTH_FORMAT", (('dkmLengthMethod', 0), ('bLittleEndian', 0), ('ulWidthInBits', 0), ))
 
-    @property
-    def dkmLengthMethod(self):
-        return self._ptr.dkmLengthMethod
-
-    @dkmLengthMethod.setter
-    def dkmLengthMethod(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.dkmLengthMethod = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod", 0, 18446744073709551615)
+    dkmLengthMethod = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>NULL).dkmLengthMethod, sizeof((<_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>NULL).dkmLengthMethod), 0, 18446744073709551615, "CK_SP800_108_DKM_LENGTH_FORMAT.dkmLengthMethod")
 
 
-    @property
-    def bLittleEndian(self):
-        return self._ptr.bLittleEndian
-
-    @bLittleEndian.setter
-    def bLittleEndian(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bLittleEndian = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian", 0, 255)
+    bLittleEndian = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>NULL).bLittleEndian, sizeof((<_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>NULL).bLittleEndian), 0, 255, "CK_SP800_108_DKM_LENGTH_FORMAT.bLittleEndian")
 
 
-    @property
-    def ulWidthInBits(self):
-        return self._ptr.ulWidthInBits
+    ulWidthInBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>NULL).ulWidthInBits, sizeof((<_cs_CK_SP800_108_DKM_LENGTH_FORMAT *>NULL).ulWidthInBits), 0, 18446744073709551615, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits")
 
-    @ulWidthInBits.setter
-    def ulWidthInBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulWidthInBits = _pb_index(value, "CK_SP800_108_DKM_LENGTH_FORMAT.ulWidthInBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_SP800_108_DKM_LENGTH_FORMAT.__new__(CK_SP800_108_DKM_LENGTH_FORMAT)
+_pb_bind_fields(CK_SP800_108_DKM_LENGTH_FORMAT, _pb_probe, (<CK_SP800_108_DKM_LENGTH_FORMAT>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SP800_108_DKM_LENGTH_FORMAT _pb_view_CK_SP800_108_DKM_LENGTH_FORMAT(object owner, void *ptr):
@@ -13516,7 +11809,7 @@ _pb_set_sizeof(CK_SP800_108_DKM_LENGTH_FORMAT, sizeof(_cs_CK_SP800_108_DKM_LENGT
 @cython.freelist(8)
 cdef class CK_DERIVED_KEY:
     'struct CK_DERIVED_KEY: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_DERIVED_KEY _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_DERIVED_KEY *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13524,6 +11817,7 @@ cdef class CK_DERIVED_KEY:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_DERIVED_KEY _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13588,14 +11882,7 @@ A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
         self._ptr.pTemplate = NULL if value is None else <_c_CK_ATTRIBUTE_PTR>(<CK_ATTRIBUTE>value)._ptr
 
 
-    @property
-    def ulAttributeCount(self):
-        return self._ptr.ulAttributeCount
-
-    @ulAttributeCount.setter
-    def ulAttributeCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAttributeCount = _pb_index(value, "CK_DERIVED_KEY.ulAttributeCount", 0, 18446744073709551615)
+    ulAttributeCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DERIVED_KEY *>NULL).ulAttributeCount, sizeof((<_cs_CK_DERIVED_KEY *>NULL).ulAttributeCount), 0, 18446744073709551615, "CK_DERIVED_KEY.ulAttributeCount")
 
 
     @property
@@ -13612,6 +11899,11 @@ A new CK_DERIVED_KEY holding a copy of exactly sizeof bytes."""
             # size) for as long as the record may hand the pointer to C.
             self._ptr.phKey = <_c_CK_OBJECT_HANDLE_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.phKey, value, "CK_DERIVED_KEY.phKey", True, 8, False)
 
+
+
+_pb_probe = CK_DERIVED_KEY.__new__(CK_DERIVED_KEY)
+_pb_bind_fields(CK_DERIVED_KEY, _pb_probe, (<CK_DERIVED_KEY>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_DERIVED_KEY _pb_view_CK_DERIVED_KEY(object owner, void *ptr):
@@ -13637,7 +11929,7 @@ _pb_set_sizeof(CK_DERIVED_KEY, sizeof(_cs_CK_DERIVED_KEY))
 @cython.freelist(8)
 cdef class CK_SP800_108_KDF_PARAMS:
     'struct CK_SP800_108_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SP800_108_KDF_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SP800_108_KDF_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13645,6 +11937,7 @@ cdef class CK_SP800_108_KDF_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SP800_108_KDF_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13700,24 +11993,10 @@ A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SP800_108_KDF_PARAMS", (('prfType', 0), ('ulNumberOfDataParams', 0), ('pDataParams', 1), ('ulAdditionalDerivedKeys', 0), ('pAdditionalDerivedKeys', 1), ))
 
-    @property
-    def prfType(self):
-        return self._ptr.prfType
-
-    @prfType.setter
-    def prfType(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfType = _pb_index(value, "CK_SP800_108_KDF_PARAMS.prfType", 0, 18446744073709551615)
+    prfType = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_KDF_PARAMS *>NULL).prfType, sizeof((<_cs_CK_SP800_108_KDF_PARAMS *>NULL).prfType), 0, 18446744073709551615, "CK_SP800_108_KDF_PARAMS.prfType")
 
 
-    @property
-    def ulNumberOfDataParams(self):
-        return self._ptr.ulNumberOfDataParams
-
-    @ulNumberOfDataParams.setter
-    def ulNumberOfDataParams(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNumberOfDataParams = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams", 0, 18446744073709551615)
+    ulNumberOfDataParams = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_KDF_PARAMS *>NULL).ulNumberOfDataParams, sizeof((<_cs_CK_SP800_108_KDF_PARAMS *>NULL).ulNumberOfDataParams), 0, 18446744073709551615, "CK_SP800_108_KDF_PARAMS.ulNumberOfDataParams")
 
 
     @property
@@ -13733,14 +12012,7 @@ A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
 
-    @property
-    def ulAdditionalDerivedKeys(self):
-        return self._ptr.ulAdditionalDerivedKeys
-
-    @ulAdditionalDerivedKeys.setter
-    def ulAdditionalDerivedKeys(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAdditionalDerivedKeys = _pb_index(value, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys", 0, 18446744073709551615)
+    ulAdditionalDerivedKeys = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys, sizeof((<_cs_CK_SP800_108_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys), 0, 18446744073709551615, "CK_SP800_108_KDF_PARAMS.ulAdditionalDerivedKeys")
 
 
     @property
@@ -13755,6 +12027,11 @@ A new CK_SP800_108_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
         self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
+
+
+_pb_probe = CK_SP800_108_KDF_PARAMS.__new__(CK_SP800_108_KDF_PARAMS)
+_pb_bind_fields(CK_SP800_108_KDF_PARAMS, _pb_probe, (<CK_SP800_108_KDF_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SP800_108_KDF_PARAMS _pb_view_CK_SP800_108_KDF_PARAMS(object owner, void *ptr):
@@ -13780,7 +12057,7 @@ _pb_set_sizeof(CK_SP800_108_KDF_PARAMS, sizeof(_cs_CK_SP800_108_KDF_PARAMS))
 @cython.freelist(8)
 cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     'struct CK_SP800_108_FEEDBACK_KDF_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13788,6 +12065,7 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_SP800_108_FEEDBACK_KDF_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -13847,24 +12125,10 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
     def __repr__(self):
         return _pb_record_repr(self, "CK_SP800_108_FEEDBACK_KDF_PARAMS", (('prfType', 0), ('ulNumberOfDataParams', 0), ('pDataParams', 1), ('ulIVLen', 0), ('pIV', 0), ('ulAdditionalDerivedKeys', 0), ('pAdditionalDerivedKeys', 1), ))
 
-    @property
-    def prfType(self):
-        return self._ptr.prfType
-
-    @prfType.setter
-    def prfType(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfType = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType", 0, 18446744073709551615)
+    prfType = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).prfType, sizeof((<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).prfType), 0, 18446744073709551615, "CK_SP800_108_FEEDBACK_KDF_PARAMS.prfType")
 
 
-    @property
-    def ulNumberOfDataParams(self):
-        return self._ptr.ulNumberOfDataParams
-
-    @ulNumberOfDataParams.setter
-    def ulNumberOfDataParams(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNumberOfDataParams = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams", 0, 18446744073709551615)
+    ulNumberOfDataParams = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulNumberOfDataParams, sizeof((<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulNumberOfDataParams), 0, 18446744073709551615, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulNumberOfDataParams")
 
 
     @property
@@ -13880,14 +12144,7 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         self._ptr.pDataParams = NULL if value is None else <_c_CK_PRF_DATA_PARAM_PTR>(<CK_PRF_DATA_PARAM>value)._ptr
 
 
-    @property
-    def ulIVLen(self):
-        return self._ptr.ulIVLen
-
-    @ulIVLen.setter
-    def ulIVLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIVLen = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen", 0, 18446744073709551615)
+    ulIVLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulIVLen, sizeof((<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulIVLen), 0, 18446744073709551615, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulIVLen")
 
 
     @property
@@ -13900,14 +12157,7 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         self._ptr.pIV = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIV, value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.pIV", True)
 
 
-    @property
-    def ulAdditionalDerivedKeys(self):
-        return self._ptr.ulAdditionalDerivedKeys
-
-    @ulAdditionalDerivedKeys.setter
-    def ulAdditionalDerivedKeys(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAdditionalDerivedKeys = _pb_index(value, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys", 0, 18446744073709551615)
+    ulAdditionalDerivedKeys = _pb_IntField(<Py_ssize_t>&(<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys, sizeof((<_cs_CK_SP800_108_FEEDBACK_KDF_PARAMS *>NULL).ulAdditionalDerivedKeys), 0, 18446744073709551615, "CK_SP800_108_FEEDBACK_KDF_PARAMS.ulAdditionalDerivedKeys")
 
 
     @property
@@ -13922,6 +12172,11 @@ A new CK_SP800_108_FEEDBACK_KDF_PARAMS holding a copy of exactly sizeof bytes.""
         _pb_keep(self, <size_t>&self._ptr.pAdditionalDerivedKeys, value)
         self._ptr.pAdditionalDerivedKeys = NULL if value is None else <_c_CK_DERIVED_KEY_PTR>(<CK_DERIVED_KEY>value)._ptr
 
+
+
+_pb_probe = CK_SP800_108_FEEDBACK_KDF_PARAMS.__new__(CK_SP800_108_FEEDBACK_KDF_PARAMS)
+_pb_bind_fields(CK_SP800_108_FEEDBACK_KDF_PARAMS, _pb_probe, (<CK_SP800_108_FEEDBACK_KDF_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_SP800_108_FEEDBACK_KDF_PARAMS _pb_view_CK_SP800_108_FEEDBACK_KDF_PARAMS(object owner, void *ptr):
@@ -13947,7 +12202,7 @@ _pb_set_sizeof(CK_SP800_108_FEEDBACK_KDF_PARAMS, sizeof(_cs_CK_SP800_108_FEEDBAC
 @cython.freelist(8)
 cdef class CK_CMS_SIG_PARAMS:
     'CMS is new for version 2.20'
-    cdef _cs_CK_CMS_SIG_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_CMS_SIG_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -13955,6 +12210,7 @@ cdef class CK_CMS_SIG_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_CMS_SIG_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14016,14 +12272,7 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_CMS_SIG_PARAMS", (('certificateHandle', 0), ('pSigningMechanism', 1), ('pDigestMechanism', 1), ('pContentType', 0), ('pRequestedAttributes', 0), ('ulRequestedAttributesLen', 0), ('pRequiredAttributes', 0), ('ulRequiredAttributesLen', 0), ))
 
-    @property
-    def certificateHandle(self):
-        return self._ptr.certificateHandle
-
-    @certificateHandle.setter
-    def certificateHandle(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.certificateHandle = _pb_index(value, "CK_CMS_SIG_PARAMS.certificateHandle", 0, 18446744073709551615)
+    certificateHandle = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CMS_SIG_PARAMS *>NULL).certificateHandle, sizeof((<_cs_CK_CMS_SIG_PARAMS *>NULL).certificateHandle), 0, 18446744073709551615, "CK_CMS_SIG_PARAMS.certificateHandle")
 
 
     @property
@@ -14072,14 +12321,7 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pRequestedAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequestedAttributes, value, "CK_CMS_SIG_PARAMS.pRequestedAttributes", True)
 
 
-    @property
-    def ulRequestedAttributesLen(self):
-        return self._ptr.ulRequestedAttributesLen
-
-    @ulRequestedAttributesLen.setter
-    def ulRequestedAttributesLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRequestedAttributesLen = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen", 0, 18446744073709551615)
+    ulRequestedAttributesLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequestedAttributesLen, sizeof((<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequestedAttributesLen), 0, 18446744073709551615, "CK_CMS_SIG_PARAMS.ulRequestedAttributesLen")
 
 
     @property
@@ -14092,15 +12334,13 @@ A new CK_CMS_SIG_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pRequiredAttributes = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pRequiredAttributes, value, "CK_CMS_SIG_PARAMS.pRequiredAttributes", True)
 
 
-    @property
-    def ulRequiredAttributesLen(self):
-        return self._ptr.ulRequiredAttributesLen
+    ulRequiredAttributesLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequiredAttributesLen, sizeof((<_cs_CK_CMS_SIG_PARAMS *>NULL).ulRequiredAttributesLen), 0, 18446744073709551615, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen")
 
-    @ulRequiredAttributesLen.setter
-    def ulRequiredAttributesLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRequiredAttributesLen = _pb_index(value, "CK_CMS_SIG_PARAMS.ulRequiredAttributesLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_CMS_SIG_PARAMS.__new__(CK_CMS_SIG_PARAMS)
+_pb_bind_fields(CK_CMS_SIG_PARAMS, _pb_probe, (<CK_CMS_SIG_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_CMS_SIG_PARAMS _pb_view_CK_CMS_SIG_PARAMS(object owner, void *ptr):
@@ -14126,7 +12366,7 @@ _pb_set_sizeof(CK_CMS_SIG_PARAMS, sizeof(_cs_CK_CMS_SIG_PARAMS))
 @cython.freelist(8)
 cdef class CK_KEY_DERIVATION_STRING_DATA:
     'struct CK_KEY_DERIVATION_STRING_DATA: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_KEY_DERIVATION_STRING_DATA _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_KEY_DERIVATION_STRING_DATA *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14134,6 +12374,7 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_KEY_DERIVATION_STRING_DATA _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14193,15 +12434,13 @@ A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
         self._ptr.pData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pData, value, "CK_KEY_DERIVATION_STRING_DATA.pData", True)
 
 
-    @property
-    def ulLen(self):
-        return self._ptr.ulLen
+    ulLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KEY_DERIVATION_STRING_DATA *>NULL).ulLen, sizeof((<_cs_CK_KEY_DERIVATION_STRING_DATA *>NULL).ulLen), 0, 18446744073709551615, "CK_KEY_DERIVATION_STRING_DATA.ulLen")
 
-    @ulLen.setter
-    def ulLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulLen = _pb_index(value, "CK_KEY_DERIVATION_STRING_DATA.ulLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_KEY_DERIVATION_STRING_DATA.__new__(CK_KEY_DERIVATION_STRING_DATA)
+_pb_bind_fields(CK_KEY_DERIVATION_STRING_DATA, _pb_probe, (<CK_KEY_DERIVATION_STRING_DATA>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_KEY_DERIVATION_STRING_DATA _pb_view_CK_KEY_DERIVATION_STRING_DATA(object owner, void *ptr):
@@ -14227,7 +12466,7 @@ _pb_set_sizeof(CK_KEY_DERIVATION_STRING_DATA, sizeof(_cs_CK_KEY_DERIVATION_STRIN
 @cython.freelist(8)
 cdef class CK_PKCS5_PBKD2_PARAMS:
     'this structure is kept for compatibility. use _PARAMS2.'
-    cdef _cs_CK_PKCS5_PBKD2_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_PKCS5_PBKD2_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14235,6 +12474,7 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_PKCS5_PBKD2_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14298,14 +12538,7 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_PKCS5_PBKD2_PARAMS", (('saltSource', 0), ('pSaltSourceData', 0), ('ulSaltSourceDataLen', 0), ('iterations', 0), ('prf', 0), ('pPrfData', 0), ('ulPrfDataLen', 0), ('pPassword', 0), ('ulPasswordLen', 0), ))
 
-    @property
-    def saltSource(self):
-        return self._ptr.saltSource
-
-    @saltSource.setter
-    def saltSource(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.saltSource = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.saltSource", 0, 18446744073709551615)
+    saltSource = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).saltSource, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).saltSource), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.saltSource")
 
 
     @property
@@ -14323,34 +12556,13 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
             self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS.pSaltSourceData", False, 0, True)
 
 
-    @property
-    def ulSaltSourceDataLen(self):
-        return self._ptr.ulSaltSourceDataLen
-
-    @ulSaltSourceDataLen.setter
-    def ulSaltSourceDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSaltSourceDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen", 0, 18446744073709551615)
+    ulSaltSourceDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulSaltSourceDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulSaltSourceDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.ulSaltSourceDataLen")
 
 
-    @property
-    def iterations(self):
-        return self._ptr.iterations
-
-    @iterations.setter
-    def iterations(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.iterations = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.iterations", 0, 18446744073709551615)
+    iterations = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).iterations, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).iterations), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.iterations")
 
 
-    @property
-    def prf(self):
-        return self._ptr.prf
-
-    @prf.setter
-    def prf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prf = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.prf", 0, 18446744073709551615)
+    prf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).prf, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).prf), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.prf")
 
 
     @property
@@ -14368,14 +12580,7 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
             self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS.pPrfData", False, 0, True)
 
 
-    @property
-    def ulPrfDataLen(self):
-        return self._ptr.ulPrfDataLen
-
-    @ulPrfDataLen.setter
-    def ulPrfDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPrfDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen", 0, 18446744073709551615)
+    ulPrfDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulPrfDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS *>NULL).ulPrfDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS.ulPrfDataLen")
 
 
     @property
@@ -14404,6 +12609,11 @@ A new CK_PKCS5_PBKD2_PARAMS holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
+_pb_bind_fields(CK_PKCS5_PBKD2_PARAMS, _pb_probe, (<CK_PKCS5_PBKD2_PARAMS>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_PKCS5_PBKD2_PARAMS _pb_view_CK_PKCS5_PBKD2_PARAMS(object owner, void *ptr):
     # A CK_PKCS5_PBKD2_PARAMS looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_PKCS5_PBKD2_PARAMS obj = CK_PKCS5_PBKD2_PARAMS.__new__(CK_PKCS5_PBKD2_PARAMS)
@@ -14427,7 +12637,7 @@ _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS))
 @cython.freelist(8)
 cdef class CK_PKCS5_PBKD2_PARAMS2:
     'struct CK_PKCS5_PBKD2_PARAMS2: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_PKCS5_PBKD2_PARAMS2 _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_PKCS5_PBKD2_PARAMS2 *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14435,6 +12645,7 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_PKCS5_PBKD2_PARAMS2 _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14498,14 +12709,7 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_PKCS5_PBKD2_PARAMS2", (('saltSource', 0), ('pSaltSourceData', 0), ('ulSaltSourceDataLen', 0), ('iterations', 0), ('prf', 0), ('pPrfData', 0), ('ulPrfDataLen', 0), ('pPassword', 0), ('ulPasswordLen', 0), ))
 
-    @property
-    def saltSource(self):
-        return self._ptr.saltSource
-
-    @saltSource.setter
-    def saltSource(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.saltSource = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.saltSource", 0, 18446744073709551615)
+    saltSource = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).saltSource, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).saltSource), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.saltSource")
 
 
     @property
@@ -14523,34 +12727,13 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
             self._ptr.pSaltSourceData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pSaltSourceData, value, "CK_PKCS5_PBKD2_PARAMS2.pSaltSourceData", False, 0, True)
 
 
-    @property
-    def ulSaltSourceDataLen(self):
-        return self._ptr.ulSaltSourceDataLen
-
-    @ulSaltSourceDataLen.setter
-    def ulSaltSourceDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSaltSourceDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen", 0, 18446744073709551615)
+    ulSaltSourceDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulSaltSourceDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulSaltSourceDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.ulSaltSourceDataLen")
 
 
-    @property
-    def iterations(self):
-        return self._ptr.iterations
-
-    @iterations.setter
-    def iterations(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.iterations = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.iterations", 0, 18446744073709551615)
+    iterations = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).iterations, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).iterations), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.iterations")
 
 
-    @property
-    def prf(self):
-        return self._ptr.prf
-
-    @prf.setter
-    def prf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prf = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.prf", 0, 18446744073709551615)
+    prf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).prf, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).prf), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.prf")
 
 
     @property
@@ -14568,14 +12751,7 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
             self._ptr.pPrfData = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pPrfData, value, "CK_PKCS5_PBKD2_PARAMS2.pPrfData", False, 0, True)
 
 
-    @property
-    def ulPrfDataLen(self):
-        return self._ptr.ulPrfDataLen
-
-    @ulPrfDataLen.setter
-    def ulPrfDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPrfDataLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen", 0, 18446744073709551615)
+    ulPrfDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPrfDataLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPrfDataLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.ulPrfDataLen")
 
 
     @property
@@ -14588,15 +12764,13 @@ A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
         self._ptr.pPassword = <_c_CK_UTF8CHAR_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPassword, value, "CK_PKCS5_PBKD2_PARAMS2.pPassword", True)
 
 
-    @property
-    def ulPasswordLen(self):
-        return self._ptr.ulPasswordLen
+    ulPasswordLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPasswordLen, sizeof((<_cs_CK_PKCS5_PBKD2_PARAMS2 *>NULL).ulPasswordLen), 0, 18446744073709551615, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen")
 
-    @ulPasswordLen.setter
-    def ulPasswordLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPasswordLen = _pb_index(value, "CK_PKCS5_PBKD2_PARAMS2.ulPasswordLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_PKCS5_PBKD2_PARAMS2.__new__(CK_PKCS5_PBKD2_PARAMS2)
+_pb_bind_fields(CK_PKCS5_PBKD2_PARAMS2, _pb_probe, (<CK_PKCS5_PBKD2_PARAMS2>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_PKCS5_PBKD2_PARAMS2 _pb_view_CK_PKCS5_PBKD2_PARAMS2(object owner, void *ptr):
@@ -14622,7 +12796,7 @@ _pb_set_sizeof(CK_PKCS5_PBKD2_PARAMS2, sizeof(_cs_CK_PKCS5_PBKD2_PARAMS2))
 @cython.freelist(8)
 cdef class CK_OTP_PARAM:
     'struct CK_OTP_PARAM: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_OTP_PARAM _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_OTP_PARAM *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14630,6 +12804,7 @@ cdef class CK_OTP_PARAM:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_OTP_PARAM _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14681,14 +12856,7 @@ A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_OTP_PARAM", (('type', 0), ('pValue', 0), ('ulValueLen', 0), ))
 
-    @property
-    def type(self):
-        return self._ptr.type
-
-    @type.setter
-    def type(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.type = _pb_index(value, "CK_OTP_PARAM.type", 0, 18446744073709551615)
+    type = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_PARAM *>NULL).type, sizeof((<_cs_CK_OTP_PARAM *>NULL).type), 0, 18446744073709551615, "CK_OTP_PARAM.type")
 
 
     @property
@@ -14706,15 +12874,13 @@ A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
             self._ptr.pValue = <_c_CK_VOID_PTR>_pb_keep_buffer(self, <size_t>&self._ptr.pValue, value, "CK_OTP_PARAM.pValue", False, 0, True)
 
 
-    @property
-    def ulValueLen(self):
-        return self._ptr.ulValueLen
+    ulValueLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_PARAM *>NULL).ulValueLen, sizeof((<_cs_CK_OTP_PARAM *>NULL).ulValueLen), 0, 18446744073709551615, "CK_OTP_PARAM.ulValueLen")
 
-    @ulValueLen.setter
-    def ulValueLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulValueLen = _pb_index(value, "CK_OTP_PARAM.ulValueLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_OTP_PARAM.__new__(CK_OTP_PARAM)
+_pb_bind_fields(CK_OTP_PARAM, _pb_probe, (<CK_OTP_PARAM>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_OTP_PARAM _pb_view_CK_OTP_PARAM(object owner, void *ptr):
@@ -14740,7 +12906,7 @@ _pb_set_sizeof(CK_OTP_PARAM, sizeof(_cs_CK_OTP_PARAM))
 @cython.freelist(8)
 cdef class CK_OTP_PARAMS:
     'struct CK_OTP_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_OTP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_OTP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14748,6 +12914,7 @@ cdef class CK_OTP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_OTP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14810,15 +12977,13 @@ A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
 
-    @property
-    def ulCount(self):
-        return self._ptr.ulCount
+    ulCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_PARAMS *>NULL).ulCount, sizeof((<_cs_CK_OTP_PARAMS *>NULL).ulCount), 0, 18446744073709551615, "CK_OTP_PARAMS.ulCount")
 
-    @ulCount.setter
-    def ulCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulCount = _pb_index(value, "CK_OTP_PARAMS.ulCount", 0, 18446744073709551615)
 
+
+_pb_probe = CK_OTP_PARAMS.__new__(CK_OTP_PARAMS)
+_pb_bind_fields(CK_OTP_PARAMS, _pb_probe, (<CK_OTP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_OTP_PARAMS _pb_view_CK_OTP_PARAMS(object owner, void *ptr):
@@ -14844,7 +13009,7 @@ _pb_set_sizeof(CK_OTP_PARAMS, sizeof(_cs_CK_OTP_PARAMS))
 @cython.freelist(8)
 cdef class CK_OTP_SIGNATURE_INFO:
     'struct CK_OTP_SIGNATURE_INFO: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_OTP_SIGNATURE_INFO _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_OTP_SIGNATURE_INFO *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14852,6 +13017,7 @@ cdef class CK_OTP_SIGNATURE_INFO:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_OTP_SIGNATURE_INFO _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -14914,15 +13080,13 @@ A new CK_OTP_SIGNATURE_INFO holding a copy of exactly sizeof bytes."""
         self._ptr.pParams = NULL if value is None else <_c_CK_OTP_PARAM_PTR>(<CK_OTP_PARAM>value)._ptr
 
 
-    @property
-    def ulCount(self):
-        return self._ptr.ulCount
+    ulCount = _pb_IntField(<Py_ssize_t>&(<_cs_CK_OTP_SIGNATURE_INFO *>NULL).ulCount, sizeof((<_cs_CK_OTP_SIGNATURE_INFO *>NULL).ulCount), 0, 18446744073709551615, "CK_OTP_SIGNATURE_INFO.ulCount")
 
-    @ulCount.setter
-    def ulCount(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulCount = _pb_index(value, "CK_OTP_SIGNATURE_INFO.ulCount", 0, 18446744073709551615)
 
+
+_pb_probe = CK_OTP_SIGNATURE_INFO.__new__(CK_OTP_SIGNATURE_INFO)
+_pb_bind_fields(CK_OTP_SIGNATURE_INFO, _pb_probe, (<CK_OTP_SIGNATURE_INFO>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_OTP_SIGNATURE_INFO _pb_view_CK_OTP_SIGNATURE_INFO(object owner, void *ptr):
@@ -14948,7 +13112,7 @@ _pb_set_sizeof(CK_OTP_SIGNATURE_INFO, sizeof(_cs_CK_OTP_SIGNATURE_INFO))
 @cython.freelist(8)
 cdef class CK_KIP_PARAMS:
     'KIP is new in v2.40'
-    cdef _cs_CK_KIP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_KIP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -14956,6 +13120,7 @@ cdef class CK_KIP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_KIP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15022,14 +13187,7 @@ A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pMechanism = NULL if value is None else <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>value)._ptr
 
 
-    @property
-    def hKey(self):
-        return self._ptr.hKey
-
-    @hKey.setter
-    def hKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hKey = _pb_index(value, "CK_KIP_PARAMS.hKey", 0, 18446744073709551615)
+    hKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KIP_PARAMS *>NULL).hKey, sizeof((<_cs_CK_KIP_PARAMS *>NULL).hKey), 0, 18446744073709551615, "CK_KIP_PARAMS.hKey")
 
 
     @property
@@ -15042,15 +13200,13 @@ A new CK_KIP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_KIP_PARAMS.pSeed", True)
 
 
-    @property
-    def ulSeedLen(self):
-        return self._ptr.ulSeedLen
+    ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_KIP_PARAMS *>NULL).ulSeedLen, sizeof((<_cs_CK_KIP_PARAMS *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_KIP_PARAMS.ulSeedLen")
 
-    @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSeedLen = _pb_index(value, "CK_KIP_PARAMS.ulSeedLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_KIP_PARAMS.__new__(CK_KIP_PARAMS)
+_pb_bind_fields(CK_KIP_PARAMS, _pb_probe, (<CK_KIP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_KIP_PARAMS _pb_view_CK_KIP_PARAMS(object owner, void *ptr):
@@ -15076,7 +13232,7 @@ _pb_set_sizeof(CK_KIP_PARAMS, sizeof(_cs_CK_KIP_PARAMS))
 @cython.freelist(8)
 cdef class CK_DSA_PARAMETER_GEN_PARAM:
     'DSA Param Gen is new for v2.40'
-    cdef _cs_CK_DSA_PARAMETER_GEN_PARAM _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_DSA_PARAMETER_GEN_PARAM *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15084,6 +13240,7 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_DSA_PARAMETER_GEN_PARAM _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15137,14 +13294,7 @@ A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_DSA_PARAMETER_GEN_PARAM", (('hash', 0), ('pSeed', 0), ('ulSeedLen', 0), ('ulIndex', 0), ))
 
-    @property
-    def hash(self):
-        return self._ptr.hash
-
-    @hash.setter
-    def hash(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hash = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.hash", 0, 18446744073709551615)
+    hash = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).hash, sizeof((<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).hash), 0, 18446744073709551615, "CK_DSA_PARAMETER_GEN_PARAM.hash")
 
 
     @property
@@ -15157,25 +13307,16 @@ A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
         self._ptr.pSeed = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeed, value, "CK_DSA_PARAMETER_GEN_PARAM.pSeed", True)
 
 
-    @property
-    def ulSeedLen(self):
-        return self._ptr.ulSeedLen
-
-    @ulSeedLen.setter
-    def ulSeedLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSeedLen = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen", 0, 18446744073709551615)
+    ulSeedLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).ulSeedLen, sizeof((<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).ulSeedLen), 0, 18446744073709551615, "CK_DSA_PARAMETER_GEN_PARAM.ulSeedLen")
 
 
-    @property
-    def ulIndex(self):
-        return self._ptr.ulIndex
+    ulIndex = _pb_IntField(<Py_ssize_t>&(<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).ulIndex, sizeof((<_cs_CK_DSA_PARAMETER_GEN_PARAM *>NULL).ulIndex), 0, 18446744073709551615, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex")
 
-    @ulIndex.setter
-    def ulIndex(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIndex = _pb_index(value, "CK_DSA_PARAMETER_GEN_PARAM.ulIndex", 0, 18446744073709551615)
 
+
+_pb_probe = CK_DSA_PARAMETER_GEN_PARAM.__new__(CK_DSA_PARAMETER_GEN_PARAM)
+_pb_bind_fields(CK_DSA_PARAMETER_GEN_PARAM, _pb_probe, (<CK_DSA_PARAMETER_GEN_PARAM>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_DSA_PARAMETER_GEN_PARAM _pb_view_CK_DSA_PARAMETER_GEN_PARAM(object owner, void *ptr):
@@ -15201,7 +13342,7 @@ _pb_set_sizeof(CK_DSA_PARAMETER_GEN_PARAM, sizeof(_cs_CK_DSA_PARAMETER_GEN_PARAM
 @cython.freelist(8)
 cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
     'XXXX_AES_KEY_WRAP is new for v2.40'
-    cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15209,6 +13350,7 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_ECDH_AES_KEY_WRAP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15262,34 +13404,13 @@ A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_ECDH_AES_KEY_WRAP_PARAMS", (('ulAESKeyBits', 0), ('kdf', 0), ('ulSharedDataLen', 0), ('pSharedData', 0), ))
 
-    @property
-    def ulAESKeyBits(self):
-        return self._ptr.ulAESKeyBits
-
-    @ulAESKeyBits.setter
-    def ulAESKeyBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAESKeyBits = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits", 0, 18446744073709551615)
+    ulAESKeyBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>NULL).ulAESKeyBits, sizeof((<_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>NULL).ulAESKeyBits), 0, 18446744073709551615, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>NULL).kdf, sizeof((<_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_ECDH_AES_KEY_WRAP_PARAMS.kdf")
 
 
-    @property
-    def ulSharedDataLen(self):
-        return self._ptr.ulSharedDataLen
-
-    @ulSharedDataLen.setter
-    def ulSharedDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSharedDataLen = _pb_index(value, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen", 0, 18446744073709551615)
+    ulSharedDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>NULL).ulSharedDataLen, sizeof((<_cs_CK_ECDH_AES_KEY_WRAP_PARAMS *>NULL).ulSharedDataLen), 0, 18446744073709551615, "CK_ECDH_AES_KEY_WRAP_PARAMS.ulSharedDataLen")
 
 
     @property
@@ -15301,6 +13422,11 @@ A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pSharedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSharedData, value, "CK_ECDH_AES_KEY_WRAP_PARAMS.pSharedData", True)
 
+
+
+_pb_probe = CK_ECDH_AES_KEY_WRAP_PARAMS.__new__(CK_ECDH_AES_KEY_WRAP_PARAMS)
+_pb_bind_fields(CK_ECDH_AES_KEY_WRAP_PARAMS, _pb_probe, (<CK_ECDH_AES_KEY_WRAP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_ECDH_AES_KEY_WRAP_PARAMS _pb_view_CK_ECDH_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -15326,7 +13452,7 @@ _pb_set_sizeof(CK_ECDH_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_ECDH_AES_KEY_WRAP_PARA
 @cython.freelist(8)
 cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
     'struct CK_RSA_AES_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15334,6 +13460,7 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_RSA_AES_KEY_WRAP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15383,14 +13510,7 @@ A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_RSA_AES_KEY_WRAP_PARAMS", (('ulAESKeyBits', 0), ('pOAEPParams', 1), ))
 
-    @property
-    def ulAESKeyBits(self):
-        return self._ptr.ulAESKeyBits
-
-    @ulAESKeyBits.setter
-    def ulAESKeyBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAESKeyBits = _pb_index(value, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits", 0, 18446744073709551615)
+    ulAESKeyBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>NULL).ulAESKeyBits, sizeof((<_cs_CK_RSA_AES_KEY_WRAP_PARAMS *>NULL).ulAESKeyBits), 0, 18446744073709551615, "CK_RSA_AES_KEY_WRAP_PARAMS.ulAESKeyBits")
 
 
     @property
@@ -15405,6 +13525,11 @@ A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         _pb_keep(self, <size_t>&self._ptr.pOAEPParams, value)
         self._ptr.pOAEPParams = NULL if value is None else <_c_CK_RSA_PKCS_OAEP_PARAMS_PTR>(<CK_RSA_PKCS_OAEP_PARAMS>value)._ptr
 
+
+
+_pb_probe = CK_RSA_AES_KEY_WRAP_PARAMS.__new__(CK_RSA_AES_KEY_WRAP_PARAMS)
+_pb_bind_fields(CK_RSA_AES_KEY_WRAP_PARAMS, _pb_probe, (<CK_RSA_AES_KEY_WRAP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_RSA_AES_KEY_WRAP_PARAMS _pb_view_CK_RSA_AES_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -15430,7 +13555,7 @@ _pb_set_sizeof(CK_RSA_AES_KEY_WRAP_PARAMS, sizeof(_cs_CK_RSA_AES_KEY_WRAP_PARAMS
 @cython.freelist(8)
 cdef class CK_GOSTR3410_DERIVE_PARAMS:
     'GOSTR3410 is new for v2.40'
-    cdef _cs_CK_GOSTR3410_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_GOSTR3410_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15438,6 +13563,7 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_GOSTR3410_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15493,14 +13619,7 @@ A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_GOSTR3410_DERIVE_PARAMS", (('kdf', 0), ('pPublicData', 0), ('ulPublicDataLen', 0), ('pUKM', 0), ('ulUKMLen', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_GOSTR3410_DERIVE_PARAMS.kdf")
 
 
     @property
@@ -15513,14 +13632,7 @@ A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pPublicData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pPublicData, value, "CK_GOSTR3410_DERIVE_PARAMS.pPublicData", True)
 
 
-    @property
-    def ulPublicDataLen(self):
-        return self._ptr.ulPublicDataLen
-
-    @ulPublicDataLen.setter
-    def ulPublicDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulPublicDataLen = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen", 0, 18446744073709551615)
+    ulPublicDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulPublicDataLen, sizeof((<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulPublicDataLen), 0, 18446744073709551615, "CK_GOSTR3410_DERIVE_PARAMS.ulPublicDataLen")
 
 
     @property
@@ -15533,15 +13645,13 @@ A new CK_GOSTR3410_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_DERIVE_PARAMS.pUKM", True)
 
 
-    @property
-    def ulUKMLen(self):
-        return self._ptr.ulUKMLen
+    ulUKMLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulUKMLen, sizeof((<_cs_CK_GOSTR3410_DERIVE_PARAMS *>NULL).ulUKMLen), 0, 18446744073709551615, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen")
 
-    @ulUKMLen.setter
-    def ulUKMLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulUKMLen = _pb_index(value, "CK_GOSTR3410_DERIVE_PARAMS.ulUKMLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_GOSTR3410_DERIVE_PARAMS.__new__(CK_GOSTR3410_DERIVE_PARAMS)
+_pb_bind_fields(CK_GOSTR3410_DERIVE_PARAMS, _pb_probe, (<CK_GOSTR3410_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_GOSTR3410_DERIVE_PARAMS _pb_view_CK_GOSTR3410_DERIVE_PARAMS(object owner, void *ptr):
@@ -15567,7 +13677,7 @@ _pb_set_sizeof(CK_GOSTR3410_DERIVE_PARAMS, sizeof(_cs_CK_GOSTR3410_DERIVE_PARAMS
 @cython.freelist(8)
 cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
     'struct CK_GOSTR3410_KEY_WRAP_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15575,6 +13685,7 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_GOSTR3410_KEY_WRAP_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15640,14 +13751,7 @@ A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pWrapOID = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pWrapOID, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pWrapOID", True)
 
 
-    @property
-    def ulWrapOIDLen(self):
-        return self._ptr.ulWrapOIDLen
-
-    @ulWrapOIDLen.setter
-    def ulWrapOIDLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulWrapOIDLen = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen", 0, 18446744073709551615)
+    ulWrapOIDLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulWrapOIDLen, sizeof((<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulWrapOIDLen), 0, 18446744073709551615, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulWrapOIDLen")
 
 
     @property
@@ -15660,25 +13764,16 @@ A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pUKM = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pUKM, value, "CK_GOSTR3410_KEY_WRAP_PARAMS.pUKM", True)
 
 
-    @property
-    def ulUKMLen(self):
-        return self._ptr.ulUKMLen
-
-    @ulUKMLen.setter
-    def ulUKMLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulUKMLen = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen", 0, 18446744073709551615)
+    ulUKMLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulUKMLen, sizeof((<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).ulUKMLen), 0, 18446744073709551615, "CK_GOSTR3410_KEY_WRAP_PARAMS.ulUKMLen")
 
 
-    @property
-    def hKey(self):
-        return self._ptr.hKey
+    hKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).hKey, sizeof((<_cs_CK_GOSTR3410_KEY_WRAP_PARAMS *>NULL).hKey), 0, 18446744073709551615, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey")
 
-    @hKey.setter
-    def hKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hKey = _pb_index(value, "CK_GOSTR3410_KEY_WRAP_PARAMS.hKey", 0, 18446744073709551615)
 
+
+_pb_probe = CK_GOSTR3410_KEY_WRAP_PARAMS.__new__(CK_GOSTR3410_KEY_WRAP_PARAMS)
+_pb_bind_fields(CK_GOSTR3410_KEY_WRAP_PARAMS, _pb_probe, (<CK_GOSTR3410_KEY_WRAP_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_GOSTR3410_KEY_WRAP_PARAMS _pb_view_CK_GOSTR3410_KEY_WRAP_PARAMS(object owner, void *ptr):
@@ -15704,7 +13799,7 @@ _pb_set_sizeof(CK_GOSTR3410_KEY_WRAP_PARAMS, sizeof(_cs_CK_GOSTR3410_KEY_WRAP_PA
 @cython.freelist(8)
 cdef class CK_EDDSA_PARAMS:
     'EDDSA and XEDDSA are new for v3.0'
-    cdef _cs_CK_EDDSA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_EDDSA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15712,6 +13807,7 @@ cdef class CK_EDDSA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_EDDSA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15763,24 +13859,10 @@ A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_EDDSA_PARAMS", (('phFlag', 0), ('ulContextDataLen', 0), ('pContextData', 0), ))
 
-    @property
-    def phFlag(self):
-        return self._ptr.phFlag
-
-    @phFlag.setter
-    def phFlag(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.phFlag = _pb_index(value, "CK_EDDSA_PARAMS.phFlag", 0, 255)
+    phFlag = _pb_IntField(<Py_ssize_t>&(<_cs_CK_EDDSA_PARAMS *>NULL).phFlag, sizeof((<_cs_CK_EDDSA_PARAMS *>NULL).phFlag), 0, 255, "CK_EDDSA_PARAMS.phFlag")
 
 
-    @property
-    def ulContextDataLen(self):
-        return self._ptr.ulContextDataLen
-
-    @ulContextDataLen.setter
-    def ulContextDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulContextDataLen = _pb_index(value, "CK_EDDSA_PARAMS.ulContextDataLen", 0, 18446744073709551615)
+    ulContextDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_EDDSA_PARAMS *>NULL).ulContextDataLen, sizeof((<_cs_CK_EDDSA_PARAMS *>NULL).ulContextDataLen), 0, 18446744073709551615, "CK_EDDSA_PARAMS.ulContextDataLen")
 
 
     @property
@@ -15792,6 +13874,11 @@ A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pContextData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pContextData, value, "CK_EDDSA_PARAMS.pContextData", True)
 
+
+
+_pb_probe = CK_EDDSA_PARAMS.__new__(CK_EDDSA_PARAMS)
+_pb_bind_fields(CK_EDDSA_PARAMS, _pb_probe, (<CK_EDDSA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_EDDSA_PARAMS _pb_view_CK_EDDSA_PARAMS(object owner, void *ptr):
@@ -15817,7 +13904,7 @@ _pb_set_sizeof(CK_EDDSA_PARAMS, sizeof(_cs_CK_EDDSA_PARAMS))
 @cython.freelist(8)
 cdef class CK_XEDDSA_PARAMS:
     'struct CK_XEDDSA_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_XEDDSA_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_XEDDSA_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15825,6 +13912,7 @@ cdef class CK_XEDDSA_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_XEDDSA_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15876,15 +13964,13 @@ A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_XEDDSA_PARAMS", (('hash', 0), ))
 
-    @property
-    def hash(self):
-        return self._ptr.hash
+    hash = _pb_IntField(<Py_ssize_t>&(<_cs_CK_XEDDSA_PARAMS *>NULL).hash, sizeof((<_cs_CK_XEDDSA_PARAMS *>NULL).hash), 0, 18446744073709551615, "CK_XEDDSA_PARAMS.hash")
 
-    @hash.setter
-    def hash(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hash = _pb_index(value, "CK_XEDDSA_PARAMS.hash", 0, 18446744073709551615)
 
+
+_pb_probe = CK_XEDDSA_PARAMS.__new__(CK_XEDDSA_PARAMS)
+_pb_bind_fields(CK_XEDDSA_PARAMS, _pb_probe, (<CK_XEDDSA_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_XEDDSA_PARAMS _pb_view_CK_XEDDSA_PARAMS(object owner, void *ptr):
@@ -15910,7 +13996,7 @@ _pb_set_sizeof(CK_XEDDSA_PARAMS, sizeof(_cs_CK_XEDDSA_PARAMS))
 @cython.freelist(8)
 cdef class CK_X3DH_INITIATE_PARAMS:
     'struct CK_X3DH_INITIATE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_X3DH_INITIATE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X3DH_INITIATE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -15918,6 +14004,7 @@ cdef class CK_X3DH_INITIATE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X3DH_INITIATE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -15977,34 +14064,13 @@ A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_X3DH_INITIATE_PARAMS", (('kdf', 0), ('pPeer_identity', 0), ('pPeer_prekey', 0), ('pPrekey_signature', 0), ('pOnetime_key', 0), ('pOwn_identity', 0), ('pOwn_ephemeral', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).kdf, sizeof((<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_X3DH_INITIATE_PARAMS.kdf")
 
 
-    @property
-    def pPeer_identity(self):
-        return self._ptr.pPeer_identity
-
-    @pPeer_identity.setter
-    def pPeer_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.pPeer_identity = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_identity", 0, 18446744073709551615)
+    pPeer_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pPeer_identity, sizeof((<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pPeer_identity), 0, 18446744073709551615, "CK_X3DH_INITIATE_PARAMS.pPeer_identity")
 
 
-    @property
-    def pPeer_prekey(self):
-        return self._ptr.pPeer_prekey
-
-    @pPeer_prekey.setter
-    def pPeer_prekey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.pPeer_prekey = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey", 0, 18446744073709551615)
+    pPeer_prekey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pPeer_prekey, sizeof((<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pPeer_prekey), 0, 18446744073709551615, "CK_X3DH_INITIATE_PARAMS.pPeer_prekey")
 
 
     @property
@@ -16027,25 +14093,16 @@ A new CK_X3DH_INITIATE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOnetime_key = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_key, value, "CK_X3DH_INITIATE_PARAMS.pOnetime_key", True)
 
 
-    @property
-    def pOwn_identity(self):
-        return self._ptr.pOwn_identity
-
-    @pOwn_identity.setter
-    def pOwn_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.pOwn_identity = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_identity", 0, 18446744073709551615)
+    pOwn_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pOwn_identity, sizeof((<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pOwn_identity), 0, 18446744073709551615, "CK_X3DH_INITIATE_PARAMS.pOwn_identity")
 
 
-    @property
-    def pOwn_ephemeral(self):
-        return self._ptr.pOwn_ephemeral
+    pOwn_ephemeral = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pOwn_ephemeral, sizeof((<_cs_CK_X3DH_INITIATE_PARAMS *>NULL).pOwn_ephemeral), 0, 18446744073709551615, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral")
 
-    @pOwn_ephemeral.setter
-    def pOwn_ephemeral(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.pOwn_ephemeral = _pb_index(value, "CK_X3DH_INITIATE_PARAMS.pOwn_ephemeral", 0, 18446744073709551615)
 
+
+_pb_probe = CK_X3DH_INITIATE_PARAMS.__new__(CK_X3DH_INITIATE_PARAMS)
+_pb_bind_fields(CK_X3DH_INITIATE_PARAMS, _pb_probe, (<CK_X3DH_INITIATE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X3DH_INITIATE_PARAMS _pb_view_CK_X3DH_INITIATE_PARAMS(object owner, void *ptr):
@@ -16071,7 +14128,7 @@ _pb_set_sizeof(CK_X3DH_INITIATE_PARAMS, sizeof(_cs_CK_X3DH_INITIATE_PARAMS))
 @cython.freelist(8)
 cdef class CK_X3DH_RESPOND_PARAMS:
     'struct CK_X3DH_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_X3DH_RESPOND_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X3DH_RESPOND_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16079,6 +14136,7 @@ cdef class CK_X3DH_RESPOND_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X3DH_RESPOND_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -16136,14 +14194,7 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_X3DH_RESPOND_PARAMS", (('kdf', 0), ('pIdentity_id', 0), ('pPrekey_id', 0), ('pOnetime_id', 0), ('pInitiator_identity', 0), ('pInitiator_ephemeral', 0), ))
 
-    @property
-    def kdf(self):
-        return self._ptr.kdf
-
-    @kdf.setter
-    def kdf(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdf = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.kdf", 0, 18446744073709551615)
+    kdf = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_RESPOND_PARAMS *>NULL).kdf, sizeof((<_cs_CK_X3DH_RESPOND_PARAMS *>NULL).kdf), 0, 18446744073709551615, "CK_X3DH_RESPOND_PARAMS.kdf")
 
 
     @property
@@ -16176,14 +14227,7 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pOnetime_id = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pOnetime_id, value, "CK_X3DH_RESPOND_PARAMS.pOnetime_id", True)
 
 
-    @property
-    def pInitiator_identity(self):
-        return self._ptr.pInitiator_identity
-
-    @pInitiator_identity.setter
-    def pInitiator_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.pInitiator_identity = _pb_index(value, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity", 0, 18446744073709551615)
+    pInitiator_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X3DH_RESPOND_PARAMS *>NULL).pInitiator_identity, sizeof((<_cs_CK_X3DH_RESPOND_PARAMS *>NULL).pInitiator_identity), 0, 18446744073709551615, "CK_X3DH_RESPOND_PARAMS.pInitiator_identity")
 
 
     @property
@@ -16195,6 +14239,11 @@ A new CK_X3DH_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         # the characters are held for as long as the record may hand the pointer to C
         self._ptr.pInitiator_ephemeral = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInitiator_ephemeral, value, "CK_X3DH_RESPOND_PARAMS.pInitiator_ephemeral", True)
 
+
+
+_pb_probe = CK_X3DH_RESPOND_PARAMS.__new__(CK_X3DH_RESPOND_PARAMS)
+_pb_bind_fields(CK_X3DH_RESPOND_PARAMS, _pb_probe, (<CK_X3DH_RESPOND_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X3DH_RESPOND_PARAMS _pb_view_CK_X3DH_RESPOND_PARAMS(object owner, void *ptr):
@@ -16220,7 +14269,7 @@ _pb_set_sizeof(CK_X3DH_RESPOND_PARAMS, sizeof(_cs_CK_X3DH_RESPOND_PARAMS))
 @cython.freelist(8)
 cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
     'struct CK_X2RATCHET_INITIALIZE_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16228,6 +14277,7 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X2RATCHET_INITIALIZE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -16299,75 +14349,31 @@ A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_INITIALIZE_PARAMS.sk", True)
 
 
-    @property
-    def peer_public_prekey(self):
-        return self._ptr.peer_public_prekey
-
-    @peer_public_prekey.setter
-    def peer_public_prekey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.peer_public_prekey = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey", 0, 18446744073709551615)
+    peer_public_prekey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).peer_public_prekey, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).peer_public_prekey), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_prekey")
 
 
-    @property
-    def peer_public_identity(self):
-        return self._ptr.peer_public_identity
-
-    @peer_public_identity.setter
-    def peer_public_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.peer_public_identity = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity", 0, 18446744073709551615)
+    peer_public_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).peer_public_identity, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).peer_public_identity), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.peer_public_identity")
 
 
-    @property
-    def own_public_identity(self):
-        return self._ptr.own_public_identity
-
-    @own_public_identity.setter
-    def own_public_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.own_public_identity = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity", 0, 18446744073709551615)
+    own_public_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).own_public_identity, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).own_public_identity), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.own_public_identity")
 
 
-    @property
-    def bEncryptedHeader(self):
-        return self._ptr.bEncryptedHeader
-
-    @bEncryptedHeader.setter
-    def bEncryptedHeader(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bEncryptedHeader = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader", 0, 255)
+    bEncryptedHeader = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).bEncryptedHeader, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).bEncryptedHeader), 0, 255, "CK_X2RATCHET_INITIALIZE_PARAMS.bEncryptedHeader")
 
 
-    @property
-    def eCurve(self):
-        return self._ptr.eCurve
-
-    @eCurve.setter
-    def eCurve(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.eCurve = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve", 0, 18446744073709551615)
+    eCurve = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).eCurve, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).eCurve), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.eCurve")
 
 
-    @property
-    def aeadMechanism(self):
-        return self._ptr.aeadMechanism
-
-    @aeadMechanism.setter
-    def aeadMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.aeadMechanism = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism", 0, 18446744073709551615)
+    aeadMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).aeadMechanism, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).aeadMechanism), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.aeadMechanism")
 
 
-    @property
-    def kdfMechanism(self):
-        return self._ptr.kdfMechanism
+    kdfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).kdfMechanism, sizeof((<_cs_CK_X2RATCHET_INITIALIZE_PARAMS *>NULL).kdfMechanism), 0, 18446744073709551615, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism")
 
-    @kdfMechanism.setter
-    def kdfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdfMechanism = _pb_index(value, "CK_X2RATCHET_INITIALIZE_PARAMS.kdfMechanism", 0, 18446744073709551615)
 
+
+_pb_probe = CK_X2RATCHET_INITIALIZE_PARAMS.__new__(CK_X2RATCHET_INITIALIZE_PARAMS)
+_pb_bind_fields(CK_X2RATCHET_INITIALIZE_PARAMS, _pb_probe, (<CK_X2RATCHET_INITIALIZE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X2RATCHET_INITIALIZE_PARAMS _pb_view_CK_X2RATCHET_INITIALIZE_PARAMS(object owner, void *ptr):
@@ -16393,7 +14399,7 @@ _pb_set_sizeof(CK_X2RATCHET_INITIALIZE_PARAMS, sizeof(_cs_CK_X2RATCHET_INITIALIZ
 @cython.freelist(8)
 cdef class CK_X2RATCHET_RESPOND_PARAMS:
     'struct CK_X2RATCHET_RESPOND_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_X2RATCHET_RESPOND_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_X2RATCHET_RESPOND_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16401,6 +14407,7 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_X2RATCHET_RESPOND_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -16472,75 +14479,31 @@ A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.sk = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.sk, value, "CK_X2RATCHET_RESPOND_PARAMS.sk", True)
 
 
-    @property
-    def own_prekey(self):
-        return self._ptr.own_prekey
-
-    @own_prekey.setter
-    def own_prekey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.own_prekey = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey", 0, 18446744073709551615)
+    own_prekey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).own_prekey, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).own_prekey), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.own_prekey")
 
 
-    @property
-    def initiator_identity(self):
-        return self._ptr.initiator_identity
-
-    @initiator_identity.setter
-    def initiator_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.initiator_identity = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity", 0, 18446744073709551615)
+    initiator_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).initiator_identity, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).initiator_identity), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.initiator_identity")
 
 
-    @property
-    def own_public_identity(self):
-        return self._ptr.own_public_identity
-
-    @own_public_identity.setter
-    def own_public_identity(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.own_public_identity = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity", 0, 18446744073709551615)
+    own_public_identity = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).own_public_identity, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).own_public_identity), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.own_public_identity")
 
 
-    @property
-    def bEncryptedHeader(self):
-        return self._ptr.bEncryptedHeader
-
-    @bEncryptedHeader.setter
-    def bEncryptedHeader(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bEncryptedHeader = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader", 0, 255)
+    bEncryptedHeader = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).bEncryptedHeader, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).bEncryptedHeader), 0, 255, "CK_X2RATCHET_RESPOND_PARAMS.bEncryptedHeader")
 
 
-    @property
-    def eCurve(self):
-        return self._ptr.eCurve
-
-    @eCurve.setter
-    def eCurve(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.eCurve = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.eCurve", 0, 18446744073709551615)
+    eCurve = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).eCurve, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).eCurve), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.eCurve")
 
 
-    @property
-    def aeadMechanism(self):
-        return self._ptr.aeadMechanism
-
-    @aeadMechanism.setter
-    def aeadMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.aeadMechanism = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism", 0, 18446744073709551615)
+    aeadMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).aeadMechanism, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).aeadMechanism), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.aeadMechanism")
 
 
-    @property
-    def kdfMechanism(self):
-        return self._ptr.kdfMechanism
+    kdfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).kdfMechanism, sizeof((<_cs_CK_X2RATCHET_RESPOND_PARAMS *>NULL).kdfMechanism), 0, 18446744073709551615, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism")
 
-    @kdfMechanism.setter
-    def kdfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kdfMechanism = _pb_index(value, "CK_X2RATCHET_RESPOND_PARAMS.kdfMechanism", 0, 18446744073709551615)
 
+
+_pb_probe = CK_X2RATCHET_RESPOND_PARAMS.__new__(CK_X2RATCHET_RESPOND_PARAMS)
+_pb_bind_fields(CK_X2RATCHET_RESPOND_PARAMS, _pb_probe, (<CK_X2RATCHET_RESPOND_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_X2RATCHET_RESPOND_PARAMS _pb_view_CK_X2RATCHET_RESPOND_PARAMS(object owner, void *ptr):
@@ -16566,7 +14529,7 @@ _pb_set_sizeof(CK_X2RATCHET_RESPOND_PARAMS, sizeof(_cs_CK_X2RATCHET_RESPOND_PARA
 @cython.freelist(8)
 cdef class CK_NSS_JPAKEPublicValue:
     'struct CK_NSS_JPAKEPublicValue: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKEPublicValue _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_JPAKEPublicValue *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16574,6 +14537,7 @@ cdef class CK_NSS_JPAKEPublicValue:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_JPAKEPublicValue _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -16641,14 +14605,7 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         self._ptr.pGX = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGX, value, "CK_NSS_JPAKEPublicValue.pGX", True)
 
 
-    @property
-    def ulGXLen(self):
-        return self._ptr.ulGXLen
-
-    @ulGXLen.setter
-    def ulGXLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulGXLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGXLen", 0, 18446744073709551615)
+    ulGXLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGXLen, sizeof((<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGXLen), 0, 18446744073709551615, "CK_NSS_JPAKEPublicValue.ulGXLen")
 
 
     @property
@@ -16661,14 +14618,7 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         self._ptr.pGV = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pGV, value, "CK_NSS_JPAKEPublicValue.pGV", True)
 
 
-    @property
-    def ulGVLen(self):
-        return self._ptr.ulGVLen
-
-    @ulGVLen.setter
-    def ulGVLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulGVLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulGVLen", 0, 18446744073709551615)
+    ulGVLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGVLen, sizeof((<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulGVLen), 0, 18446744073709551615, "CK_NSS_JPAKEPublicValue.ulGVLen")
 
 
     @property
@@ -16681,15 +14631,13 @@ A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         self._ptr.pR = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pR, value, "CK_NSS_JPAKEPublicValue.pR", True)
 
 
-    @property
-    def ulRLen(self):
-        return self._ptr.ulRLen
+    ulRLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulRLen, sizeof((<_cs_CK_NSS_JPAKEPublicValue *>NULL).ulRLen), 0, 18446744073709551615, "CK_NSS_JPAKEPublicValue.ulRLen")
 
-    @ulRLen.setter
-    def ulRLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulRLen = _pb_index(value, "CK_NSS_JPAKEPublicValue.ulRLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_JPAKEPublicValue.__new__(CK_NSS_JPAKEPublicValue)
+_pb_bind_fields(CK_NSS_JPAKEPublicValue, _pb_probe, (<CK_NSS_JPAKEPublicValue>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_JPAKEPublicValue _pb_view_CK_NSS_JPAKEPublicValue(object owner, void *ptr):
@@ -16715,7 +14663,7 @@ _pb_set_sizeof(CK_NSS_JPAKEPublicValue, sizeof(_cs_CK_NSS_JPAKEPublicValue))
 @cython.freelist(8)
 cdef class CK_NSS_JPAKERound1Params:
     'struct CK_NSS_JPAKERound1Params: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKERound1Params _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_JPAKERound1Params *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16723,6 +14671,7 @@ cdef class CK_NSS_JPAKERound1Params:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_JPAKERound1Params _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -16797,6 +14746,11 @@ A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
+_pb_bind_fields(CK_NSS_JPAKERound1Params, _pb_probe, (<CK_NSS_JPAKERound1Params>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_NSS_JPAKERound1Params _pb_view_CK_NSS_JPAKERound1Params(object owner, void *ptr):
     # A CK_NSS_JPAKERound1Params looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_NSS_JPAKERound1Params obj = CK_NSS_JPAKERound1Params.__new__(CK_NSS_JPAKERound1Params)
@@ -16820,7 +14774,7 @@ _pb_set_sizeof(CK_NSS_JPAKERound1Params, sizeof(_cs_CK_NSS_JPAKERound1Params))
 @cython.freelist(8)
 cdef class CK_NSS_JPAKERound2Params:
     'struct CK_NSS_JPAKERound2Params: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKERound2Params _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_JPAKERound2Params *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16828,6 +14782,7 @@ cdef class CK_NSS_JPAKERound2Params:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_JPAKERound2Params _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -16893,14 +14848,7 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
         self._ptr.pSharedKey = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pSharedKey, value, "CK_NSS_JPAKERound2Params.pSharedKey", True)
 
 
-    @property
-    def ulSharedKeyLen(self):
-        return self._ptr.ulSharedKeyLen
-
-    @ulSharedKeyLen.setter
-    def ulSharedKeyLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSharedKeyLen = _pb_index(value, "CK_NSS_JPAKERound2Params.ulSharedKeyLen", 0, 18446744073709551615)
+    ulSharedKeyLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_JPAKERound2Params *>NULL).ulSharedKeyLen, sizeof((<_cs_CK_NSS_JPAKERound2Params *>NULL).ulSharedKeyLen), 0, 18446744073709551615, "CK_NSS_JPAKERound2Params.ulSharedKeyLen")
 
 
     @property
@@ -16940,6 +14888,11 @@ A new CK_NSS_JPAKERound2Params holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
+_pb_bind_fields(CK_NSS_JPAKERound2Params, _pb_probe, (<CK_NSS_JPAKERound2Params>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_NSS_JPAKERound2Params _pb_view_CK_NSS_JPAKERound2Params(object owner, void *ptr):
     # A CK_NSS_JPAKERound2Params looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_NSS_JPAKERound2Params obj = CK_NSS_JPAKERound2Params.__new__(CK_NSS_JPAKERound2Params)
@@ -16963,7 +14916,7 @@ _pb_set_sizeof(CK_NSS_JPAKERound2Params, sizeof(_cs_CK_NSS_JPAKERound2Params))
 @cython.freelist(8)
 cdef class CK_NSS_JPAKEFinalParams:
     'struct CK_NSS_JPAKEFinalParams: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_JPAKEFinalParams _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_JPAKEFinalParams *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -16971,6 +14924,7 @@ cdef class CK_NSS_JPAKEFinalParams:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_JPAKEFinalParams _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17031,6 +14985,11 @@ A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
+_pb_bind_fields(CK_NSS_JPAKEFinalParams, _pb_probe, (<CK_NSS_JPAKEFinalParams>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef CK_NSS_JPAKEFinalParams _pb_view_CK_NSS_JPAKEFinalParams(object owner, void *ptr):
     # A CK_NSS_JPAKEFinalParams looking at memory owned by ``owner`` (kept alive by the view).
     cdef CK_NSS_JPAKEFinalParams obj = CK_NSS_JPAKEFinalParams.__new__(CK_NSS_JPAKEFinalParams)
@@ -17054,7 +15013,7 @@ _pb_set_sizeof(CK_NSS_JPAKEFinalParams, sizeof(_cs_CK_NSS_JPAKEFinalParams))
 @cython.freelist(8)
 cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     "macAlg: the MAC algorithm to use. This determines the hash function used in\n    the HMAC/SSLv3 MAC calculations.\nulBodyTotalLen: the total length of the data, including padding bytes and\n    padding length.\npHeader: points to a block of data that contains additional data to\n    authenticate. For TLS this includes the sequence number etc. For SSLv3,\n    this also includes the initial padding bytes.\n\nNOTE: the softoken's implementation of CKM_NSS_HMAC_CONSTANT_TIME and\nCKM_NSS_SSL3_MAC_CONSTANT_TIME requires that the sum of ulBodyTotalLen\nand ulHeaderLen be much smaller than 2^32 / 8 bytes because it uses an\nunsigned int variable to represent the length in bits. This should not\nbe a problem because the SSL/TLS protocol limits the size of an SSL\nrecord to something considerably less than 2^32 bytes."
-    cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17062,6 +15021,7 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17115,24 +15075,10 @@ A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_MAC_CONSTANT_TIME_PARAMS", (('macAlg', 0), ('ulBodyTotalLen', 0), ('pHeader', 0), ('ulHeaderLen', 0), ))
 
-    @property
-    def macAlg(self):
-        return self._ptr.macAlg
-
-    @macAlg.setter
-    def macAlg(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.macAlg = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg", 0, 18446744073709551615)
+    macAlg = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).macAlg, sizeof((<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).macAlg), 0, 18446744073709551615, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.macAlg")
 
 
-    @property
-    def ulBodyTotalLen(self):
-        return self._ptr.ulBodyTotalLen
-
-    @ulBodyTotalLen.setter
-    def ulBodyTotalLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulBodyTotalLen = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen", 0, 18446744073709551615)
+    ulBodyTotalLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).ulBodyTotalLen, sizeof((<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).ulBodyTotalLen), 0, 18446744073709551615, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulBodyTotalLen")
 
 
     @property
@@ -17145,15 +15091,13 @@ A new CK_NSS_MAC_CONSTANT_TIME_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pHeader = <_c_CK_BYTE *>_pb_keep_text(self, <size_t>&self._ptr.pHeader, value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.pHeader", True)
 
 
-    @property
-    def ulHeaderLen(self):
-        return self._ptr.ulHeaderLen
+    ulHeaderLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).ulHeaderLen, sizeof((<_cs_CK_NSS_MAC_CONSTANT_TIME_PARAMS *>NULL).ulHeaderLen), 0, 18446744073709551615, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen")
 
-    @ulHeaderLen.setter
-    def ulHeaderLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulHeaderLen = _pb_index(value, "CK_NSS_MAC_CONSTANT_TIME_PARAMS.ulHeaderLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_MAC_CONSTANT_TIME_PARAMS.__new__(CK_NSS_MAC_CONSTANT_TIME_PARAMS)
+_pb_bind_fields(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _pb_probe, (<CK_NSS_MAC_CONSTANT_TIME_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_MAC_CONSTANT_TIME_PARAMS _pb_view_CK_NSS_MAC_CONSTANT_TIME_PARAMS(object owner, void *ptr):
@@ -17179,7 +15123,7 @@ _pb_set_sizeof(CK_NSS_MAC_CONSTANT_TIME_PARAMS, sizeof(_cs_CK_NSS_MAC_CONSTANT_T
 @cython.freelist(8)
 cdef class CK_NSS_AEAD_PARAMS:
     'struct CK_NSS_AEAD_PARAMS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_AEAD_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_AEAD_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17187,6 +15131,7 @@ cdef class CK_NSS_AEAD_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_AEAD_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17252,14 +15197,7 @@ A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNonce = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNonce, value, "CK_NSS_AEAD_PARAMS.pNonce", True)
 
 
-    @property
-    def ulNonceLen(self):
-        return self._ptr.ulNonceLen
-
-    @ulNonceLen.setter
-    def ulNonceLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNonceLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulNonceLen", 0, 18446744073709551615)
+    ulNonceLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulNonceLen, sizeof((<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulNonceLen), 0, 18446744073709551615, "CK_NSS_AEAD_PARAMS.ulNonceLen")
 
 
     @property
@@ -17272,25 +15210,16 @@ A new CK_NSS_AEAD_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_AEAD_PARAMS.pAAD", True)
 
 
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAADLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulAADLen", 0, 18446744073709551615)
+    ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_NSS_AEAD_PARAMS.ulAADLen")
 
 
-    @property
-    def ulTagLen(self):
-        return self._ptr.ulTagLen
+    ulTagLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulTagLen, sizeof((<_cs_CK_NSS_AEAD_PARAMS *>NULL).ulTagLen), 0, 18446744073709551615, "CK_NSS_AEAD_PARAMS.ulTagLen")
 
-    @ulTagLen.setter
-    def ulTagLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulTagLen = _pb_index(value, "CK_NSS_AEAD_PARAMS.ulTagLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_AEAD_PARAMS.__new__(CK_NSS_AEAD_PARAMS)
+_pb_bind_fields(CK_NSS_AEAD_PARAMS, _pb_probe, (<CK_NSS_AEAD_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_AEAD_PARAMS _pb_view_CK_NSS_AEAD_PARAMS(object owner, void *ptr):
@@ -17316,7 +15245,7 @@ _pb_set_sizeof(CK_NSS_AEAD_PARAMS, sizeof(_cs_CK_NSS_AEAD_PARAMS))
 @cython.freelist(8)
 cdef class CK_NSS_HKDFParams:
     'Mandatory parameter for the CKM_NSS_HKDF_* key deriviation mechanisms.\nSee RFC 5869.\n\n bExtract: If set, HKDF-Extract will be applied to the input key. If\n           the optional salt is given, it is used; otherwise, the salt is\n           set to a sequence of zeros equal in length to the HMAC output.\n           If bExpand is not set, then the key template given to\n           C_DeriveKey must indicate an output key size less than or equal\n           to the output size of the HMAC.\n\n bExpand:  If set, HKDF-Expand will be applied to the input key (if\n           bExtract is not set) or to the result of HKDF-Extract (if\n           bExtract is set). Any info given in the optional pInfo field will\n           be included in the calculation.\n\n The size of the output key must be specified in the template passed to\n C_DeriveKey.'
-    cdef _cs_CK_NSS_HKDFParams _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_HKDFParams *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17324,6 +15253,7 @@ cdef class CK_NSS_HKDFParams:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_HKDFParams _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17381,14 +15311,7 @@ A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_HKDFParams", (('bExtract', 0), ('pSalt', 0), ('ulSaltLen', 0), ('bExpand', 0), ('pInfo', 0), ('ulInfoLen', 0), ))
 
-    @property
-    def bExtract(self):
-        return self._ptr.bExtract
-
-    @bExtract.setter
-    def bExtract(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bExtract = _pb_index(value, "CK_NSS_HKDFParams.bExtract", 0, 255)
+    bExtract = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_HKDFParams *>NULL).bExtract, sizeof((<_cs_CK_NSS_HKDFParams *>NULL).bExtract), 0, 255, "CK_NSS_HKDFParams.bExtract")
 
 
     @property
@@ -17401,24 +15324,10 @@ A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
         self._ptr.pSalt = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSalt, value, "CK_NSS_HKDFParams.pSalt", True)
 
 
-    @property
-    def ulSaltLen(self):
-        return self._ptr.ulSaltLen
-
-    @ulSaltLen.setter
-    def ulSaltLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSaltLen = _pb_index(value, "CK_NSS_HKDFParams.ulSaltLen", 0, 18446744073709551615)
+    ulSaltLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_HKDFParams *>NULL).ulSaltLen, sizeof((<_cs_CK_NSS_HKDFParams *>NULL).ulSaltLen), 0, 18446744073709551615, "CK_NSS_HKDFParams.ulSaltLen")
 
 
-    @property
-    def bExpand(self):
-        return self._ptr.bExpand
-
-    @bExpand.setter
-    def bExpand(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bExpand = _pb_index(value, "CK_NSS_HKDFParams.bExpand", 0, 255)
+    bExpand = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_HKDFParams *>NULL).bExpand, sizeof((<_cs_CK_NSS_HKDFParams *>NULL).bExpand), 0, 255, "CK_NSS_HKDFParams.bExpand")
 
 
     @property
@@ -17431,15 +15340,13 @@ A new CK_NSS_HKDFParams holding a copy of exactly sizeof bytes."""
         self._ptr.pInfo = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pInfo, value, "CK_NSS_HKDFParams.pInfo", True)
 
 
-    @property
-    def ulInfoLen(self):
-        return self._ptr.ulInfoLen
+    ulInfoLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_HKDFParams *>NULL).ulInfoLen, sizeof((<_cs_CK_NSS_HKDFParams *>NULL).ulInfoLen), 0, 18446744073709551615, "CK_NSS_HKDFParams.ulInfoLen")
 
-    @ulInfoLen.setter
-    def ulInfoLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulInfoLen = _pb_index(value, "CK_NSS_HKDFParams.ulInfoLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_HKDFParams.__new__(CK_NSS_HKDFParams)
+_pb_bind_fields(CK_NSS_HKDFParams, _pb_probe, (<CK_NSS_HKDFParams>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_HKDFParams _pb_view_CK_NSS_HKDFParams(object owner, void *ptr):
@@ -17465,7 +15372,7 @@ _pb_set_sizeof(CK_NSS_HKDFParams, sizeof(_cs_CK_NSS_HKDFParams))
 @cython.freelist(8)
 cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     'CK_NSS_IKE_PRF_PLUS_PARAMS is a structure that provides the parameters to\nthe CKM_NSS_IKE_PRF_PLUS_DERIVE mechanism.\nThe fields of the structure have the following meanings:\n     prfMechanism    underlying MAC mechanism used to generate the prf.\n     bHasSeedKey     hSeed key is present.\n     hSeedKey        optional seed from key\n     pSeedData       optional seed from data.\n     ulSeedDataLen   length of optional seed data.\n       If no seed data is present this value is NULL.'
-    cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17473,6 +15380,7 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17528,34 +15436,13 @@ A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS", (('prfMechanism', 0), ('bHasSeedKey', 0), ('hSeedKey', 0), ('pSeedData', 0), ('ulSeedDataLen', 0), ))
 
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+    prfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).prfMechanism, sizeof((<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).prfMechanism), 0, 18446744073709551615, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.prfMechanism")
 
 
-    @property
-    def bHasSeedKey(self):
-        return self._ptr.bHasSeedKey
-
-    @bHasSeedKey.setter
-    def bHasSeedKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bHasSeedKey = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey", 0, 255)
+    bHasSeedKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).bHasSeedKey, sizeof((<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).bHasSeedKey), 0, 255, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.bHasSeedKey")
 
 
-    @property
-    def hSeedKey(self):
-        return self._ptr.hSeedKey
-
-    @hSeedKey.setter
-    def hSeedKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hSeedKey = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey", 0, 18446744073709551615)
+    hSeedKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).hSeedKey, sizeof((<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).hSeedKey), 0, 18446744073709551615, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.hSeedKey")
 
 
     @property
@@ -17568,15 +15455,13 @@ A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."
         self._ptr.pSeedData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSeedData, value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.pSeedData", True)
 
 
-    @property
-    def ulSeedDataLen(self):
-        return self._ptr.ulSeedDataLen
+    ulSeedDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).ulSeedDataLen, sizeof((<_cs_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *>NULL).ulSeedDataLen), 0, 18446744073709551615, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen")
 
-    @ulSeedDataLen.setter
-    def ulSeedDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSeedDataLen = _pb_index(value, "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.ulSeedDataLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS)
+_pb_bind_fields(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(object owner, void *ptr):
@@ -17602,7 +15487,7 @@ _pb_set_sizeof(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_PLUS
 @cython.freelist(8)
 cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     'CK_NSS_IKE_PRF_DERIVE_PARAMS is a structure that provides the parameters to\n the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism underlying MAC mechanism used to generate the prf.\n    bRekey       hNewKey is present.\n    pNi          Ni value\n    ulNiLen      length of Ni\n    pNr          Nr value\n    ulNrLen      length of Nr\n    hNewKey      New key value to drive the rekey.'
-    cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17610,6 +15495,7 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_IKE_PRF_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17671,34 +15557,13 @@ A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_IKE_PRF_DERIVE_PARAMS", (('prfMechanism', 0), ('bDataAsKey', 0), ('bRekey', 0), ('pNi', 0), ('ulNiLen', 0), ('pNr', 0), ('ulNrLen', 0), ('hNewKey', 0), ))
 
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+    prfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).prfMechanism, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).prfMechanism), 0, 18446744073709551615, "CK_NSS_IKE_PRF_DERIVE_PARAMS.prfMechanism")
 
 
-    @property
-    def bDataAsKey(self):
-        return self._ptr.bDataAsKey
-
-    @bDataAsKey.setter
-    def bDataAsKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bDataAsKey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey", 0, 255)
+    bDataAsKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).bDataAsKey, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).bDataAsKey), 0, 255, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bDataAsKey")
 
 
-    @property
-    def bRekey(self):
-        return self._ptr.bRekey
-
-    @bRekey.setter
-    def bRekey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bRekey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey", 0, 255)
+    bRekey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).bRekey, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).bRekey), 0, 255, "CK_NSS_IKE_PRF_DERIVE_PARAMS.bRekey")
 
 
     @property
@@ -17711,14 +15576,7 @@ A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNi, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNi", True)
 
 
-    @property
-    def ulNiLen(self):
-        return self._ptr.ulNiLen
-
-    @ulNiLen.setter
-    def ulNiLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNiLen = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen", 0, 18446744073709551615)
+    ulNiLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNiLen, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNiLen), 0, 18446744073709551615, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNiLen")
 
 
     @property
@@ -17731,25 +15589,16 @@ A new CK_NSS_IKE_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pNr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pNr, value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.pNr", True)
 
 
-    @property
-    def ulNrLen(self):
-        return self._ptr.ulNrLen
-
-    @ulNrLen.setter
-    def ulNrLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulNrLen = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen", 0, 18446744073709551615)
+    ulNrLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNrLen, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).ulNrLen), 0, 18446744073709551615, "CK_NSS_IKE_PRF_DERIVE_PARAMS.ulNrLen")
 
 
-    @property
-    def hNewKey(self):
-        return self._ptr.hNewKey
+    hNewKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).hNewKey, sizeof((<_cs_CK_NSS_IKE_PRF_DERIVE_PARAMS *>NULL).hNewKey), 0, 18446744073709551615, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey")
 
-    @hNewKey.setter
-    def hNewKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hNewKey = _pb_index(value, "CK_NSS_IKE_PRF_DERIVE_PARAMS.hNewKey", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_IKE_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE_PRF_DERIVE_PARAMS)
+_pb_bind_fields(CK_NSS_IKE_PRF_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE_PRF_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_IKE_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -17775,7 +15624,7 @@ _pb_set_sizeof(CK_NSS_IKE_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE_PRF_DERIVE_PA
 @cython.freelist(8)
 cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     'CK_NSS_IKE1_PRF_DERIVE_PARAMS is a structure that provides the parameters\nto the CKM_NSS_IKE_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bRekey        hNewKey is present.\n    pCKYi         CKYi value\n    ulCKYiLen     length of CKYi\n    pCKYr         CKYr value\n    ulCKYrLen     length of CKYr\n    hNewKey       New key value to drive the rekey.'
-    cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17783,6 +15632,7 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -17846,44 +15696,16 @@ A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_IKE1_PRF_DERIVE_PARAMS", (('prfMechanism', 0), ('bHasPrevKey', 0), ('hKeygxy', 0), ('hPrevKey', 0), ('pCKYi', 0), ('ulCKYiLen', 0), ('pCKYr', 0), ('ulCKYrLen', 0), ('keyNumber', 0), ))
 
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+    prfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).prfMechanism, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).prfMechanism), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.prfMechanism")
 
 
-    @property
-    def bHasPrevKey(self):
-        return self._ptr.bHasPrevKey
-
-    @bHasPrevKey.setter
-    def bHasPrevKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bHasPrevKey = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey", 0, 255)
+    bHasPrevKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).bHasPrevKey, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).bHasPrevKey), 0, 255, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.bHasPrevKey")
 
 
-    @property
-    def hKeygxy(self):
-        return self._ptr.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hKeygxy = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy", 0, 18446744073709551615)
+    hKeygxy = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).hKeygxy, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).hKeygxy), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hKeygxy")
 
 
-    @property
-    def hPrevKey(self):
-        return self._ptr.hPrevKey
-
-    @hPrevKey.setter
-    def hPrevKey(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hPrevKey = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey", 0, 18446744073709551615)
+    hPrevKey = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).hPrevKey, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).hPrevKey), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.hPrevKey")
 
 
     @property
@@ -17896,14 +15718,7 @@ A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pCKYi = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYi, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYi", True)
 
 
-    @property
-    def ulCKYiLen(self):
-        return self._ptr.ulCKYiLen
-
-    @ulCKYiLen.setter
-    def ulCKYiLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulCKYiLen = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen", 0, 18446744073709551615)
+    ulCKYiLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYiLen, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYiLen), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYiLen")
 
 
     @property
@@ -17916,25 +15731,16 @@ A new CK_NSS_IKE1_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pCKYr = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pCKYr, value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.pCKYr", True)
 
 
-    @property
-    def ulCKYrLen(self):
-        return self._ptr.ulCKYrLen
-
-    @ulCKYrLen.setter
-    def ulCKYrLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulCKYrLen = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen", 0, 18446744073709551615)
+    ulCKYrLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYrLen, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).ulCKYrLen), 0, 18446744073709551615, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.ulCKYrLen")
 
 
-    @property
-    def keyNumber(self):
-        return self._ptr.keyNumber
+    keyNumber = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).keyNumber, sizeof((<_cs_CK_NSS_IKE1_PRF_DERIVE_PARAMS *>NULL).keyNumber), 0, 255, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber")
 
-    @keyNumber.setter
-    def keyNumber(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.keyNumber = _pb_index(value, "CK_NSS_IKE1_PRF_DERIVE_PARAMS.keyNumber", 0, 255)
 
+
+_pb_probe = CK_NSS_IKE1_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_PRF_DERIVE_PARAMS)
+_pb_bind_fields(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE1_PRF_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_IKE1_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -17960,7 +15766,7 @@ _pb_set_sizeof(CK_NSS_IKE1_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_PRF_DERIVE_
 @cython.freelist(8)
 cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS is a structure that provides the\nparameters to the CKM_NSS_IKE_APP_B_PRF_DERIVE mechanism.\n\nThe fields of the structure have the following meanings:\n    prfMechanism  underlying MAC mechanism used to generate the prf.\n    bHasKeygxy    hKeygxy exists\n    hKeygxy       optional key to hash in the prf\n    pExtraData    optional extra data to hash in the prf\n    ulExtraData   length of the optional extra data.\n\nCK_NSS_IKE_APP_B_PRF_DERIVE can take wither CK_NSS_IKE1_APP_B_PRF_DRIVE_PARAMS\nor a single CK_MECHANISM_TYPE. In the latter cases bHashKeygx is assumed to\nbe false and ulExtraDataLen is assumed to be '0'."
-    cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -17968,6 +15774,7 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -18023,34 +15830,13 @@ A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS", (('prfMechanism', 0), ('bHasKeygxy', 0), ('hKeygxy', 0), ('pExtraData', 0), ('ulExtraDataLen', 0), ))
 
-    @property
-    def prfMechanism(self):
-        return self._ptr.prfMechanism
-
-    @prfMechanism.setter
-    def prfMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfMechanism = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism", 0, 18446744073709551615)
+    prfMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).prfMechanism, sizeof((<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).prfMechanism), 0, 18446744073709551615, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.prfMechanism")
 
 
-    @property
-    def bHasKeygxy(self):
-        return self._ptr.bHasKeygxy
-
-    @bHasKeygxy.setter
-    def bHasKeygxy(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.bHasKeygxy = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy", 0, 255)
+    bHasKeygxy = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).bHasKeygxy, sizeof((<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).bHasKeygxy), 0, 255, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.bHasKeygxy")
 
 
-    @property
-    def hKeygxy(self):
-        return self._ptr.hKeygxy
-
-    @hKeygxy.setter
-    def hKeygxy(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.hKeygxy = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy", 0, 18446744073709551615)
+    hKeygxy = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).hKeygxy, sizeof((<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).hKeygxy), 0, 18446744073709551615, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.hKeygxy")
 
 
     @property
@@ -18063,15 +15849,13 @@ A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes
         self._ptr.pExtraData = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pExtraData, value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.pExtraData", True)
 
 
-    @property
-    def ulExtraDataLen(self):
-        return self._ptr.ulExtraDataLen
+    ulExtraDataLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).ulExtraDataLen, sizeof((<_cs_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *>NULL).ulExtraDataLen), 0, 18446744073709551615, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen")
 
-    @ulExtraDataLen.setter
-    def ulExtraDataLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulExtraDataLen = _pb_index(value, "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.ulExtraDataLen", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.__new__(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS)
+_pb_bind_fields(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _pb_probe, (<CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS _pb_view_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(object owner, void *ptr):
@@ -18097,7 +15881,7 @@ _pb_set_sizeof(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, sizeof(_cs_CK_NSS_IKE1_APP_B
 @cython.freelist(8)
 cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     'Parameter for the TLS extended master secret key derivation mechanisms:\n\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE\n * CKM_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_DH\n\nFor the TLS 1.2 PRF, the prfHashMechanism parameter determines the hash\nfunction used. For earlier versions of the PRF, set the prfHashMechanism\nvalue to CKM_TLS_PRF.\n\nThe session hash input is expected to be the output of the same hash\nfunction as the PRF uses (as required by draft-ietf-tls-session-hash).  So\nthe ulSessionHashLen member must be equal the output length of the hash\nfunction specified by the prfHashMechanism member (or, for pre-TLS 1.2 PRF,\nthe length of concatenated MD5 and SHA-1 digests).'
-    cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -18105,6 +15889,7 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -18158,14 +15943,7 @@ A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly siz
     def __repr__(self):
         return _pb_record_repr(self, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS", (('prfHashMechanism', 0), ('pSessionHash', 0), ('ulSessionHashLen', 0), ('pVersion', 1), ))
 
-    @property
-    def prfHashMechanism(self):
-        return self._ptr.prfHashMechanism
-
-    @prfHashMechanism.setter
-    def prfHashMechanism(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.prfHashMechanism = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism", 0, 18446744073709551615)
+    prfHashMechanism = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>NULL).prfHashMechanism, sizeof((<_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>NULL).prfHashMechanism), 0, 18446744073709551615, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.prfHashMechanism")
 
 
     @property
@@ -18178,14 +15956,7 @@ A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly siz
         self._ptr.pSessionHash = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pSessionHash, value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.pSessionHash", True)
 
 
-    @property
-    def ulSessionHashLen(self):
-        return self._ptr.ulSessionHashLen
-
-    @ulSessionHashLen.setter
-    def ulSessionHashLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulSessionHashLen = _pb_index(value, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen", 0, 18446744073709551615)
+    ulSessionHashLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>NULL).ulSessionHashLen, sizeof((<_cs_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *>NULL).ulSessionHashLen), 0, 18446744073709551615, "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.ulSessionHashLen")
 
 
     @property
@@ -18200,6 +15971,11 @@ A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly siz
         _pb_keep(self, <size_t>&self._ptr.pVersion, value)
         self._ptr.pVersion = NULL if value is None else <_c_CK_VERSION_PTR>(<CK_VERSION>value)._ptr
 
+
+
+_pb_probe = CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.__new__(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS)
+_pb_bind_fields(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _pb_probe, (<CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS _pb_view_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(object owner, void *ptr):
@@ -18225,7 +16001,7 @@ _pb_set_sizeof(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, sizeof(_cs_CK_NSS_T
 @cython.freelist(8)
 cdef class CK_NSS_MODULE_FUNCTIONS:
     'struct CK_NSS_MODULE_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_MODULE_FUNCTIONS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -18233,6 +16009,7 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_MODULE_FUNCTIONS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -18293,14 +16070,13 @@ A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
 
-    @property
-    def NSC_ModuleDBFunc(self):
-        return _pb_new_function_pointer(<void *>self._ptr.NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', self if self._owner is None else self._owner)
+    NSC_ModuleDBFunc = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_NSS_MODULE_FUNCTIONS *>NULL).NSC_ModuleDBFunc, 'char **(*)(unsigned long, char *, void *)', '_pb_callback_3', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
 
-    @NSC_ModuleDBFunc.setter
-    def NSC_ModuleDBFunc(self, value):
-        _pb_set_function_pointer(self, &self._ptr.NSC_ModuleDBFunc, value, _pb_callback_3, 'char **(*)(unsigned long, char *, void *)', "CK_NSS_MODULE_FUNCTIONS.NSC_ModuleDBFunc")
 
+
+_pb_probe = CK_NSS_MODULE_FUNCTIONS.__new__(CK_NSS_MODULE_FUNCTIONS)
+_pb_bind_fields(CK_NSS_MODULE_FUNCTIONS, _pb_probe, (<CK_NSS_MODULE_FUNCTIONS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_MODULE_FUNCTIONS _pb_view_CK_NSS_MODULE_FUNCTIONS(object owner, void *ptr):
@@ -18326,7 +16102,7 @@ _pb_set_sizeof(CK_NSS_MODULE_FUNCTIONS, sizeof(_cs_CK_NSS_MODULE_FUNCTIONS))
 @cython.freelist(8)
 cdef class CK_NSS_FIPS_FUNCTIONS:
     'struct CK_NSS_FIPS_FUNCTIONS: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_FIPS_FUNCTIONS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -18334,6 +16110,7 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_FIPS_FUNCTIONS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -18394,14 +16171,13 @@ A new CK_NSS_FIPS_FUNCTIONS holding a copy of exactly sizeof bytes."""
         memcpy(&self._ptr.version, (<CK_VERSION>value)._ptr, sizeof(self._ptr.version))
 
 
-    @property
-    def NSC_NSSGetFIPSStatus(self):
-        return _pb_new_function_pointer(<void *>self._ptr.NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', self if self._owner is None else self._owner)
+    NSC_NSSGetFIPSStatus = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_CK_NSS_FIPS_FUNCTIONS *>NULL).NSC_NSSGetFIPSStatus, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', '_pb_callback_4', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
-    @NSC_NSSGetFIPSStatus.setter
-    def NSC_NSSGetFIPSStatus(self, value):
-        _pb_set_function_pointer(self, &self._ptr.NSC_NSSGetFIPSStatus, value, _pb_callback_4, 'CK_RV (*)(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, CK_ULONG, CK_ULONG *)', "CK_NSS_FIPS_FUNCTIONS.NSC_NSSGetFIPSStatus")
 
+
+_pb_probe = CK_NSS_FIPS_FUNCTIONS.__new__(CK_NSS_FIPS_FUNCTIONS)
+_pb_bind_fields(CK_NSS_FIPS_FUNCTIONS, _pb_probe, (<CK_NSS_FIPS_FUNCTIONS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_FIPS_FUNCTIONS _pb_view_CK_NSS_FIPS_FUNCTIONS(object owner, void *ptr):
@@ -18427,7 +16203,7 @@ _pb_set_sizeof(CK_NSS_FIPS_FUNCTIONS, sizeof(_cs_CK_NSS_FIPS_FUNCTIONS))
 @cython.freelist(8)
 cdef class CK_NSS_GCM_PARAMS:
     "There was an inconsistency between the spec and the header file in defining\nthe CK_GCM_PARAMS structure. The authoritative reference is the header file,\nbut NSS used the spec when adding it to its own header. In V3 we've\ncorrected it, but we need to handle the old case for devices that followed\nus in using the incorrect specification."
-    cdef _cs_CK_NSS_GCM_PARAMS _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_CK_NSS_GCM_PARAMS *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -18435,6 +16211,7 @@ cdef class CK_NSS_GCM_PARAMS:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_CK_NSS_GCM_PARAMS _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -18500,14 +16277,7 @@ A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pIv = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pIv, value, "CK_NSS_GCM_PARAMS.pIv", True)
 
 
-    @property
-    def ulIvLen(self):
-        return self._ptr.ulIvLen
-
-    @ulIvLen.setter
-    def ulIvLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulIvLen = _pb_index(value, "CK_NSS_GCM_PARAMS.ulIvLen", 0, 18446744073709551615)
+    ulIvLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_GCM_PARAMS *>NULL).ulIvLen, sizeof((<_cs_CK_NSS_GCM_PARAMS *>NULL).ulIvLen), 0, 18446744073709551615, "CK_NSS_GCM_PARAMS.ulIvLen")
 
 
     @property
@@ -18520,25 +16290,16 @@ A new CK_NSS_GCM_PARAMS holding a copy of exactly sizeof bytes."""
         self._ptr.pAAD = <_c_CK_BYTE_PTR>_pb_keep_text(self, <size_t>&self._ptr.pAAD, value, "CK_NSS_GCM_PARAMS.pAAD", True)
 
 
-    @property
-    def ulAADLen(self):
-        return self._ptr.ulAADLen
-
-    @ulAADLen.setter
-    def ulAADLen(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulAADLen = _pb_index(value, "CK_NSS_GCM_PARAMS.ulAADLen", 0, 18446744073709551615)
+    ulAADLen = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_GCM_PARAMS *>NULL).ulAADLen, sizeof((<_cs_CK_NSS_GCM_PARAMS *>NULL).ulAADLen), 0, 18446744073709551615, "CK_NSS_GCM_PARAMS.ulAADLen")
 
 
-    @property
-    def ulTagBits(self):
-        return self._ptr.ulTagBits
+    ulTagBits = _pb_IntField(<Py_ssize_t>&(<_cs_CK_NSS_GCM_PARAMS *>NULL).ulTagBits, sizeof((<_cs_CK_NSS_GCM_PARAMS *>NULL).ulTagBits), 0, 18446744073709551615, "CK_NSS_GCM_PARAMS.ulTagBits")
 
-    @ulTagBits.setter
-    def ulTagBits(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.ulTagBits = _pb_index(value, "CK_NSS_GCM_PARAMS.ulTagBits", 0, 18446744073709551615)
 
+
+_pb_probe = CK_NSS_GCM_PARAMS.__new__(CK_NSS_GCM_PARAMS)
+_pb_bind_fields(CK_NSS_GCM_PARAMS, _pb_probe, (<CK_NSS_GCM_PARAMS>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef CK_NSS_GCM_PARAMS _pb_view_CK_NSS_GCM_PARAMS(object owner, void *ptr):

@@ -17,6 +17,8 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.ref cimport PyObject
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
 from enum import IntEnum as _IntEnum
@@ -570,6 +572,157 @@ cdef int _pb_set_function_pointer(object record, void *member, object value, obj
 
 
 ctypedef void (*_pb_release)(void *function, void *memory) noexcept nogil
+
+
+# ---- record fields that one descriptor class reads and writes ------------
+# A record class's first attributes are laid out alike in every class (_ptr,
+# then _owner; _pb_bind_fields checks it), so one descriptor class can read
+# and write the integer fields of them all, and one the function pointer
+# fields: a property per field was about a hundred lines of C each.  A
+# descriptor is bound to its class when the class is made, and refuses an
+# object of any other.
+cdef extern from *:
+    """
+    typedef struct { PyObject_HEAD void *ptr; PyObject *owner; } __pyx_pb_record_head;
+    """
+    ctypedef struct _pb_record_head "__pyx_pb_record_head":
+        void *ptr
+        PyObject *owner
+
+
+cdef class _pb_Field:
+    cdef type _cls  # the record class it is a field of
+    cdef Py_ssize_t _offset  # where in a record's memory
+    cdef str _what  # "Class.field", for errors
+
+
+cdef inline char *_pb_field_at(_pb_Field field, object record) except NULL:
+    # Where the field is in record's memory; a TypeError for an object of another class
+    # (only a descriptor's __get__ or __set__ called by hand can be given one).
+    if type(record) is not field._cls and (field._cls is None or not isinstance(record, field._cls)):
+        raise TypeError(f"{field._what} is a field of {field._what.partition('.')[0]} objects, "
+                        f"not of {type(record).__name__}")
+    return <char *>(<_pb_record_head *><PyObject *>record).ptr + field._offset
+
+
+@cython.final
+cdef class _pb_IntField(_pb_Field):
+    cdef Py_ssize_t _size
+    cdef bint _signed
+    cdef object _lo, _hi  # what an assignment takes (C would keep the low bits of any value)
+
+    def __cinit__(self, Py_ssize_t offset, Py_ssize_t size, lo, hi, str what):
+        if size not in (1, 2, 4, 8):
+            raise SystemError(f"{what}: an integer of {size} bytes")
+        self._offset, self._size, self._signed, self._lo, self._hi, self._what = offset, size, lo < 0, lo, hi, what
+
+    def __get__(self, record, cls):
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef int64_t s8
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef uint64_t u8
+        if record is None:
+            return self
+        cdef char *at = _pb_field_at(self, record)
+        if self._size == 4:
+            if self._signed:
+                memcpy(&s4, at, 4)
+                return s4
+            memcpy(&u4, at, 4)
+            return u4
+        if self._size == 8:
+            if self._signed:
+                memcpy(&s8, at, 8)
+                return s8
+            memcpy(&u8, at, 8)
+            return u8
+        if self._size == 2:
+            if self._signed:
+                memcpy(&s2, at, 2)
+                return s2
+            memcpy(&u2, at, 2)
+            return u2
+        if self._signed:
+            memcpy(&s1, at, 1)
+            return s1
+        memcpy(&u1, at, 1)
+        return u1
+
+    def __set__(self, record, value):
+        cdef int64_t s
+        cdef uint64_t u
+        cdef int8_t s1
+        cdef int16_t s2
+        cdef int32_t s4
+        cdef uint8_t u1
+        cdef uint16_t u2
+        cdef uint32_t u4
+        cdef char *at = _pb_field_at(self, record)
+        value = _pb_index(value, self._what, self._lo, self._hi)
+        if self._signed:
+            s = value
+            if self._size == 1:
+                s1 = <int8_t>s
+                memcpy(at, &s1, 1)
+            elif self._size == 2:
+                s2 = <int16_t>s
+                memcpy(at, &s2, 2)
+            elif self._size == 4:
+                s4 = <int32_t>s
+                memcpy(at, &s4, 4)
+            else:
+                memcpy(at, &s, 8)
+        else:
+            u = value
+            if self._size == 1:
+                u1 = <uint8_t>u
+                memcpy(at, &u1, 1)
+            elif self._size == 2:
+                u2 = <uint16_t>u
+                memcpy(at, &u2, 2)
+            elif self._size == 4:
+                u4 = <uint32_t>u
+                memcpy(at, &u4, 4)
+            else:
+                memcpy(at, &u, 8)
+
+
+@cython.final
+cdef class _pb_FunctionPointerField(_pb_Field):
+    cdef str _ctype  # the field's C type, which a FunctionPointer assigned must have
+    cdef str _factory  # the name of the closure factory of callables assigned (None: none is taken)
+
+    def __cinit__(self, Py_ssize_t offset, str ctype, str factory, str what):
+        self._offset, self._ctype, self._factory, self._what = offset, ctype, factory, what
+
+    def __get__(self, record, cls):
+        cdef void *address
+        if record is None:
+            return self
+        memcpy(&address, _pb_field_at(self, record), sizeof(void *))
+        owner = <object>(<_pb_record_head *><PyObject *>record).owner
+        return _pb_new_function_pointer(address, self._ctype, record if owner is None else owner)
+
+    def __set__(self, record, value):
+        cdef char *at = _pb_field_at(self, record)
+        # the factories are made after the record classes: found by name
+        factory = None if self._factory is None else globals()[self._factory]
+        _pb_set_function_pointer(record, at, value, factory, self._ctype, self._what)
+
+
+cdef int _pb_bind_fields(type cls, object probe, void *memory) except -1:
+    # The descriptors of cls bound to it, once an instance (probe, whose memory is at
+    # memory) shows that its layout begins as _pb_record_head says.
+    if (<_pb_record_head *><PyObject *>probe).ptr != memory:
+        raise SystemError(f"{cls.__name__} is not laid out as the module's records are")
+    for value in cls.__dict__.values():
+        if isinstance(value, _pb_Field):
+            (<_pb_Field>value)._cls = cls
+    return 0
 
 
 cdef class Pointer:
@@ -1291,7 +1444,7 @@ cdef object _pb_new_opaque_handle(void *ptr, object owner):
 @cython.freelist(8)
 cdef class point:
     'struct point: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_point _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_point *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1299,6 +1452,7 @@ cdef class point:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_point _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1352,25 +1506,16 @@ A new point holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "point", (('x', 0), ('y', 0), ))
 
-    @property
-    def x(self):
-        return self._ptr.x
-
-    @x.setter
-    def x(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.x = _pb_index(value, "point.x", -2147483648, 2147483647)
+    x = _pb_IntField(<Py_ssize_t>&(<_cs_point *>NULL).x, sizeof((<_cs_point *>NULL).x), -2147483648, 2147483647, "point.x")
 
 
-    @property
-    def y(self):
-        return self._ptr.y
+    y = _pb_IntField(<Py_ssize_t>&(<_cs_point *>NULL).y, sizeof((<_cs_point *>NULL).y), -2147483648, 2147483647, "point.y")
 
-    @y.setter
-    def y(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.y = _pb_index(value, "point.y", -2147483648, 2147483647)
 
+
+_pb_probe = point.__new__(point)
+_pb_bind_fields(point, _pb_probe, (<point>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef point _pb_view_point(object owner, void *ptr):
@@ -1396,7 +1541,7 @@ _pb_set_sizeof(point, sizeof(_cs_point))
 @cython.freelist(8)
 cdef class segment:
     'struct segment: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_segment _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_segment *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1404,6 +1549,7 @@ cdef class segment:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_segment _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1491,6 +1637,11 @@ A new segment holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = segment.__new__(segment)
+_pb_bind_fields(segment, _pb_probe, (<segment>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef segment _pb_view_segment(object owner, void *ptr):
     # A segment looking at memory owned by ``owner`` (kept alive by the view).
     cdef segment obj = segment.__new__(segment)
@@ -1514,7 +1665,7 @@ _pb_set_sizeof(segment, sizeof(_cs_segment))
 @cython.freelist(8)
 cdef class variant_as:
     'union variant_as: fields as attributes; bytes(obj) is its memory.'
-    cdef _ca_union_anonymous_at_records_h_18_5 _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _ca_union_anonymous_at_records_h_18_5 *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1522,6 +1673,7 @@ cdef class variant_as:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _ca_union_anonymous_at_records_h_18_5 _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1577,14 +1729,7 @@ A new variant_as holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "variant_as", (('i', 0), ('d', 0), ('text', 0), ))
 
-    @property
-    def i(self):
-        return self._ptr.i
-
-    @i.setter
-    def i(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.i = _pb_index(value, "variant_as.i", -2147483648, 2147483647)
+    i = _pb_IntField(<Py_ssize_t>&(<_ca_union_anonymous_at_records_h_18_5 *>NULL).i, sizeof((<_ca_union_anonymous_at_records_h_18_5 *>NULL).i), -2147483648, 2147483647, "variant_as.i")
 
 
     @property
@@ -1611,6 +1756,11 @@ A new variant_as holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = variant_as.__new__(variant_as)
+_pb_bind_fields(variant_as, _pb_probe, (<variant_as>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef variant_as _pb_view_variant_as(object owner, void *ptr):
     # A variant_as looking at memory owned by ``owner`` (kept alive by the view).
     cdef variant_as obj = variant_as.__new__(variant_as)
@@ -1634,7 +1784,7 @@ _pb_set_sizeof(variant_as, sizeof(_ca_union_anonymous_at_records_h_18_5))
 @cython.freelist(8)
 cdef class variant:
     'struct variant: fields as attributes; bytes(obj) is its memory.'
-    cdef _c_variant _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _c_variant *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1642,6 +1792,7 @@ cdef class variant:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _c_variant _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1701,14 +1852,7 @@ A new variant holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "variant", (('kind', 0), ('as_', 0), ('year', 0), ('month', 0), ('day', 0), ))
 
-    @property
-    def kind(self):
-        return self._ptr.kind
-
-    @kind.setter
-    def kind(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.kind = _pb_index(value, "variant.kind", 0, 255)
+    kind = _pb_IntField(<Py_ssize_t>&(<_c_variant *>NULL).kind, sizeof((<_c_variant *>NULL).kind), 0, 255, "variant.kind")
 
 
     @property
@@ -1722,35 +1866,19 @@ A new variant holding a copy of exactly sizeof bytes."""
         memcpy(&self._ptr.as_, (<variant_as>value)._ptr, sizeof(self._ptr.as_))
 
 
-    @property
-    def year(self):
-        return self._ptr.year
-
-    @year.setter
-    def year(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.year = _pb_index(value, "variant.year", 0, 65535)
+    year = _pb_IntField(<Py_ssize_t>&(<_c_variant *>NULL).year, sizeof((<_c_variant *>NULL).year), 0, 65535, "variant.year")
 
 
-    @property
-    def month(self):
-        return self._ptr.month
-
-    @month.setter
-    def month(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.month = _pb_index(value, "variant.month", 0, 255)
+    month = _pb_IntField(<Py_ssize_t>&(<_c_variant *>NULL).month, sizeof((<_c_variant *>NULL).month), 0, 255, "variant.month")
 
 
-    @property
-    def day(self):
-        return self._ptr.day
+    day = _pb_IntField(<Py_ssize_t>&(<_c_variant *>NULL).day, sizeof((<_c_variant *>NULL).day), 0, 255, "variant.day")
 
-    @day.setter
-    def day(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.day = _pb_index(value, "variant.day", 0, 255)
 
+
+_pb_probe = variant.__new__(variant)
+_pb_bind_fields(variant, _pb_probe, (<variant>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef variant _pb_view_variant(object owner, void *ptr):
@@ -1776,7 +1904,7 @@ _pb_set_sizeof(variant, sizeof(_c_variant))
 @cython.freelist(8)
 cdef class number:
     'union number: fields as attributes; bytes(obj) is its memory.'
-    cdef _cu_number _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cu_number *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1784,6 +1912,7 @@ cdef class number:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cu_number _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1839,14 +1968,7 @@ A new number holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "number", (('whole', 0), ('real', 0), ('raw', 0), ))
 
-    @property
-    def whole(self):
-        return self._ptr.whole
-
-    @whole.setter
-    def whole(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.whole = _pb_index(value, "number.whole", -9223372036854775808, 9223372036854775807)
+    whole = _pb_IntField(<Py_ssize_t>&(<_cu_number *>NULL).whole, sizeof((<_cu_number *>NULL).whole), -9223372036854775808, 9223372036854775807, "number.whole")
 
 
     @property
@@ -1873,6 +1995,11 @@ A new number holding a copy of exactly sizeof bytes."""
 
 
 
+_pb_probe = number.__new__(number)
+_pb_bind_fields(number, _pb_probe, (<number>_pb_probe)._ptr)
+del _pb_probe
+
+
 cdef number _pb_view_number(object owner, void *ptr):
     # A number looking at memory owned by ``owner`` (kept alive by the view).
     cdef number obj = number.__new__(number)
@@ -1896,7 +2023,7 @@ _pb_set_sizeof(number, sizeof(_cu_number))
 @cython.freelist(8)
 cdef class message:
     'struct message: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_message _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_message *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -1904,6 +2031,7 @@ cdef class message:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_message _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -1957,25 +2085,16 @@ A new message holding a copy of exactly sizeof bytes."""
     def __repr__(self):
         return _pb_record_repr(self, "message", (('length', 0), ('type', 0), ))
 
-    @property
-    def length(self):
-        return self._ptr.length
-
-    @length.setter
-    def length(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.length = _pb_index(value, "message.length", 0, 4294967295)
+    length = _pb_IntField(<Py_ssize_t>&(<_cs_message *>NULL).length, sizeof((<_cs_message *>NULL).length), 0, 4294967295, "message.length")
 
 
-    @property
-    def type(self):
-        return self._ptr.type
+    type = _pb_IntField(<Py_ssize_t>&(<_cs_message *>NULL).type, sizeof((<_cs_message *>NULL).type), 0, 65535, "message.type")
 
-    @type.setter
-    def type(self, value):
-        # C would keep the low bits of any value: the range is checked here
-        self._ptr.type = _pb_index(value, "message.type", 0, 65535)
 
+
+_pb_probe = message.__new__(message)
+_pb_bind_fields(message, _pb_probe, (<message>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef message _pb_view_message(object owner, void *ptr):
@@ -2001,7 +2120,7 @@ _pb_set_sizeof(message, sizeof(_cs_message))
 @cython.freelist(8)
 cdef class node:
     'struct node: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_node _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_node *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -2009,6 +2128,7 @@ cdef class node:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_node _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -2103,14 +2223,13 @@ A new node holding a copy of exactly sizeof bytes."""
             self._ptr.value = <void *>_pb_keep_buffer(self, <size_t>&self._ptr.value, value, "node.value", False, 0, True)
 
 
-    @property
-    def compare(self):
-        return _pb_new_function_pointer(<void *>self._ptr.compare, 'int (*)(const struct node *, const struct node *)', self if self._owner is None else self._owner)
+    compare = _pb_FunctionPointerField(<Py_ssize_t>&(<_cs_node *>NULL).compare, 'int (*)(const struct node *, const struct node *)', '_pb_callback_0', "node.compare")
 
-    @compare.setter
-    def compare(self, value):
-        _pb_set_function_pointer(self, &self._ptr.compare, value, _pb_callback_0, 'int (*)(const struct node *, const struct node *)', "node.compare")
 
+
+_pb_probe = node.__new__(node)
+_pb_bind_fields(node, _pb_probe, (<node>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef node _pb_view_node(object owner, void *ptr):
@@ -2136,7 +2255,7 @@ _pb_set_sizeof(node, sizeof(_cs_node))
 @cython.freelist(8)
 cdef class matrix:
     'struct matrix: fields as attributes; bytes(obj) is its memory.'
-    cdef _cs_matrix _value
+    # _ptr and _owner first, in every record class: the field descriptors find them there
     cdef _cs_matrix *_ptr
     # the object whose memory _ptr points into (None: our own _value, or the library's)
     cdef object _owner
@@ -2144,6 +2263,7 @@ cdef class matrix:
     cdef dict _keep
     # what a view of the library's memory keeps alive (the argument it came from)
     cdef object _ref
+    cdef _cs_matrix _value
 
     def __cinit__(self):
         self._ptr = &self._value
@@ -2189,6 +2309,11 @@ A new matrix holding a copy of exactly sizeof bytes."""
 
     def __repr__(self):
         return _pb_record_repr(self, "matrix", ())
+
+
+_pb_probe = matrix.__new__(matrix)
+_pb_bind_fields(matrix, _pb_probe, (<matrix>_pb_probe)._ptr)
+del _pb_probe
 
 
 cdef matrix _pb_view_matrix(object owner, void *ptr):
