@@ -146,7 +146,7 @@ def _table_names(elf, table) -> frozenset[str]:
     """The names a dynamic symbol table defines for others (as :func:`_visible` tells).
 
     The table's entries are decoded all at once: pyelftools' reader builds an object per
-    symbol, and a library such as the C library has thousands (80 ms, against 2).
+    symbol, and a library such as the C library has thousands (80 ms, against 6).
     """
     import struct
 

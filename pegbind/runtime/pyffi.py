@@ -4,10 +4,11 @@ This is the Python the backends share.  The ``conversions`` and
 ``argument_checks`` sections are in every generated module, the Cython one
 included: the conversions a wrapper's fast path or a record's field runs, and
 the checks a wrapper falls back on when its fast path rejects an argument
-(normalising an ``__index__`` object, or naming the argument in the error every
-backend raises), with the functions that word those errors.  The ``checks`` section is what only the
-ctypes and cffi modules need: helpers of their wrappers and of their record,
-handle and library classes.  Nothing here knows ctypes, cffi or Cython.
+(normalising an ``__index__`` object, or naming the argument in the error
+every backend raises), with the functions that word those errors.  The
+``checks`` section is what only the ctypes and cffi modules need: helpers of
+their wrappers and of their record, handle and library classes.  Nothing here
+knows ctypes, cffi or Cython.
 
 Generated modules must not import pegbind, so they never import this module:
 the lines between ``# pegbind-paste: begin <section>`` and
