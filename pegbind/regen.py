@@ -96,9 +96,9 @@ def key(command: str, settings: object) -> str:
     return digest.hexdigest()
 
 
-def _entry_path(name: str) -> Path | None:
+def _entry_path(name: str, kind: str) -> Path | None:
     folder = cache_dir()
-    return None if folder is None else folder / "runs" / f"{name}.json"
+    return None if folder is None else folder / kind / f"{name}.json"
 
 
 def _file_record(path: str) -> list[object]:
@@ -117,10 +117,12 @@ def _unchanged(record: list[object]) -> bool:
     return stat.st_mtime_ns == mtime or _digest(str(path)) == digest
 
 
-def lookup(name: str) -> tuple[list[str], list[str]] | None:
+def lookup(name: str, kind: str = "runs") -> tuple[list[str], list[str]] | None:
     """(what the run printed, the warnings it gave) of the run the entry ``name`` recorded, if
-    nothing it depends on has changed since; else None."""
-    path = _entry_path(name)
+    nothing it depends on has changed since; else None.  ``kind``: the folder of such entries
+    ("runs" for commands; a fact pegbind works out on every run, such as Python's feature
+    macros, is kept the same way in a folder of its own)."""
+    path = _entry_path(name, kind)
     if path is None:
         return None
     try:
@@ -147,10 +149,11 @@ def lookup(name: str) -> tuple[list[str], list[str]] | None:
 
 
 def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], wrote: Iterable[str | Path],
-          printed: Iterable[str], warnings: Iterable[str]) -> None:
+          printed: Iterable[str], warnings: Iterable[str], kind: str = "runs") -> None:
     """Record a run: the files it ``read`` and ``wrote``, the ``folders`` it searched, what it
-    ``printed`` and the ``warnings`` it gave.  A cache that cannot be written is passed over."""
-    path = _entry_path(name)
+    ``printed`` and the ``warnings`` it gave (``kind``: see :func:`lookup`).  A cache that
+    cannot be written is passed over."""
+    path = _entry_path(name, kind)
     if path is None:
         return
     try:

@@ -143,7 +143,7 @@ def python_feature_macros(target: str) -> dict[str, str]:
     # kept in the cache folder while the files read and the folders searched are unchanged:
     # reading them cost every run 30 ms, a twentieth of a generate
     entry = regen.key("python-feature-macros", (target, path))
-    kept = regen.lookup(entry)
+    kept = regen.lookup(entry, "facts")
     if kept is not None:
         return dict(line.split("=", 1) for line in kept[0])
     try:
@@ -155,5 +155,6 @@ def python_feature_macros(target: str) -> dict[str, str]:
         for name, macro in read.macros.definitions.items()
         if name in FEATURE_TEST_MACROS and not macro.function_like
     }
-    regen.store(entry, read.files, read.search_dirs, [], [f"{name}={value}" for name, value in macros.items()], [])
+    regen.store(entry, read.files, read.search_dirs, [], [f"{name}={value}" for name, value in macros.items()], [],
+                "facts")
     return macros
