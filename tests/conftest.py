@@ -55,10 +55,14 @@ def import_from(folder: Path, name: str) -> ModuleType:
 
 
 def build_and_import(config, out: Path) -> ModuleType:
-    """``config`` built into ``out`` by the pipeline (as ``pegbind build`` does), then imported."""
+    """``config`` built into ``out`` by the pipeline (as ``pegbind build`` does, with :data:`UNOPTIMISED`
+    flags: the callers test what the module does), then imported."""
+    from unittest import mock
+
     from pegbind.pipeline import build_extension
 
-    build_extension(config, out_dir=out)
+    with mock.patch.dict(os.environ, UNOPTIMISED):
+        build_extension(config, out_dir=out)
     return import_from(out, config.name)
 
 
@@ -122,7 +126,8 @@ def first_to_make(path: Path) -> Iterator[bool]:
 
 
 #: $CFLAGS for a module whose tests check what it does, which the optimiser does not change (it
-#: only takes time); the conformance, example and reproduction suites build as users do
+#: only takes time).  The conformance suite builds as users do, with pegbind's own flags, and so
+#: do the reproductions whose subject is how the compiler and linker treat symbols.
 UNOPTIMISED = {"CFLAGS": "-O0"}
 
 

@@ -8,16 +8,18 @@ with ``load(path)`` and calls it the way a PKCS#11 user would.
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
-from conftest import import_from
+from conftest import UNOPTIMISED, import_from
 
 from pegbind.build import build
 from pegbind.config import BindingConfig, ErrorPolicy, FunctionRule, FunctionTable, ParamRole
@@ -75,7 +77,8 @@ def roles_module(tmp_path_factory):
     read = read_binding(config)
     binding = run_passes(read.module, config, read.target)
     files = generate(binding, config, out_dir=out)
-    build(config, files, out)
+    with mock.patch.dict(os.environ, UNOPTIMISED):
+        build(config, files, out)
     return import_from(out, MODULE_NAME)
 
 

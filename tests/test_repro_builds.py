@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import compile_library, run_pegbind
+from conftest import UNOPTIMISED, compile_library, run_pegbind
 
 pytestmark = pytest.mark.slow
 
@@ -21,10 +21,13 @@ REPRO = Path(__file__).resolve().parent / "repro"
 BACKENDS = ("cython", "cffi", "ctypes")
 
 
-def build(tmp_path: Path, name: str, backend: str, *flags: str, library: str | None = None) -> tuple[Path, str]:
+def build(tmp_path: Path, name: str, backend: str, *flags: str, library: str | None = None,
+          optimised: bool = False) -> tuple[Path, str]:
     """``tests/repro/NAME.h`` built with BACKEND (its .c as ``libNAME.so`` when there is one).
 
-    Returns the output folder and what pegbind printed on stderr.
+    Unoptimised unless ``optimised``: as users build, where how the compiler and linker treat
+    symbols (weak references, asm labels) is what is tested.  Returns the output folder and
+    what pegbind printed on stderr.
     """
     lib_dir = tmp_path / "lib"
     lib_dir.mkdir(exist_ok=True)
@@ -36,7 +39,8 @@ def build(tmp_path: Path, name: str, backend: str, *flags: str, library: str | N
     out = tmp_path / f"{name}-{backend}-{'-'.join(flags) or 'link'}"
     if "--load" in flags:
         link = []
-    result = run_pegbind("build", str(REPRO / f"{name}.h"), *link, "--backend", backend, "-o", str(out), *flags)
+    result = run_pegbind("build", str(REPRO / f"{name}.h"), *link, "--backend", backend, "-o", str(out), *flags,
+                         env=None if optimised else UNOPTIMISED)
     assert result.returncode == 0, result.stderr
     return out, result.stderr
 
@@ -108,7 +112,7 @@ def test_a_member_named_like_a_macro(tmp_path, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_functions_the_library_does_not_export_are_left_out(tmp_path, backend):
-    out, stderr = build(tmp_path, "unexported", backend)
+    out, stderr = build(tmp_path, "unexported", backend, optimised=True)
     assert stderr.count("not exported by") == 1
     assert (f"unexported.h:7:5: warning: 2 functions the headers declare are not exported by "
             f"{tmp_path / 'lib' / 'libunexported.so'}") in stderr
@@ -124,7 +128,8 @@ def test_functions_the_library_does_not_export_are_left_out(tmp_path, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_function_missing_at_run_time_fails_when_called(tmp_path, backend):
     # Built against a newer library, run with an older one: the import works, the call names the symbol.
-    out, stderr = build(tmp_path, "unexported", backend, library="later_added")
+    out, stderr = build(tmp_path, "unexported", backend, library="later_added",
+                        optimised=True)
     assert "left out: never_built" in stderr
     lib = tmp_path / "lib" / "liblater_added.so"
     compile_library([REPRO / "unexported.c"], lib)  # the older build, in its place
@@ -307,10 +312,10 @@ def test_a_static_library_is_linked_in(tmp_path, backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_function_with_an_asm_label_is_found_by_its_symbol(tmp_path, backend):
-    out, stderr = build(tmp_path, "asm_label", backend)
+    out, stderr = build(tmp_path, "asm_label", backend, optimised=True)
     assert "not exported" not in stderr
     assert run_in(out, "import asm_label as m; print(m.label_twice(21), m.label_plain(1))").split() == ["42", "2"]
-    out, _ = build(tmp_path, "asm_label", backend, "--load", "dynamic")
+    out, _ = build(tmp_path, "asm_label", backend, "--load", "dynamic", optimised=True)
     printed = run_in(out, f"""
         import asm_label as m
         lib = m.load({str(tmp_path / 'lib' / 'libasm_label.so')!r})
