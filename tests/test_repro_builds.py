@@ -25,9 +25,9 @@ def build(tmp_path: Path, name: str, backend: str, *flags: str, library: str | N
           optimised: bool = False) -> tuple[Path, str]:
     """``tests/repro/NAME.h`` built with BACKEND (its .c as ``libNAME.so`` when there is one).
 
-    Unoptimised unless ``optimised``: as users build, where how the compiler and linker treat
-    symbols (weak references, asm labels) is what is tested.  Returns the output folder and
-    what pegbind printed on stderr.
+    With ``CFLAGS=-O0``, or with pegbind's own flags, as users build, when ``optimised``: the
+    tests of how the compiler and linker treat symbols (weak references, asm labels) ask for
+    that.  Returns the output folder and what pegbind printed on stderr.
     """
     lib_dir = tmp_path / "lib"
     lib_dir.mkdir(exist_ok=True)
@@ -128,8 +128,7 @@ def test_functions_the_library_does_not_export_are_left_out(tmp_path, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_function_missing_at_run_time_fails_when_called(tmp_path, backend):
     # Built against a newer library, run with an older one: the import works, the call names the symbol.
-    out, stderr = build(tmp_path, "unexported", backend, library="later_added",
-                        optimised=True)
+    out, stderr = build(tmp_path, "unexported", backend, library="later_added", optimised=True)
     assert "left out: never_built" in stderr
     lib = tmp_path / "lib" / "liblater_added.so"
     compile_library([REPRO / "unexported.c"], lib)  # the older build, in its place
