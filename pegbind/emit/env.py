@@ -37,11 +37,13 @@ def weak_lines(names: Iterable[str]) -> str:
     return f"#if defined(__ELF__)\n{pragmas}#endif\n" if pragmas else ""
 
 
-def defined_functions(source: str) -> list[str]:
-    """The names of the functions Python ``source`` (a section of ``pegbind/runtime``) defines at its top level."""
+@functools.cache
+def defined_functions(source: str) -> tuple[str, ...]:
+    """The names of the functions Python ``source`` (a section of ``pegbind/runtime``) defines at
+    its top level; parsed once per process, as the sections do not change."""
     import ast
 
-    return [node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)]
+    return tuple(node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef))
 
 
 @functools.cache

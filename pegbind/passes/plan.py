@@ -369,16 +369,20 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
     return ParamRole("out") if isinstance(pointee, Primitive) and pointee.is_void else ParamRole("in")
 
 
+def _cell_kind(primitive: str) -> Literal["int", "bool", "float", "complex"]:
+    """What a cell of the arithmetic type ``primitive`` holds (:attr:`CellBinding.kind`)."""
+    if primitive == "_Bool":
+        return "bool"
+    if primitive in ("float", "double", "long double"):
+        return "float"
+    return "complex" if primitive in COMPLEX_PARTS else "int"
+
+
 def _cell_tag(target: TargetInfo, primitive: str) -> str:
     """Kind, signedness and size of a cell of ``primitive``: cells of one tag hold the same bits."""
-    size = target.size_of(primitive)
-    if primitive == "_Bool":
-        return f"b{size}"
-    if primitive in ("float", "double", "long double"):
-        return f"f{size}"
-    if primitive in COMPLEX_PARTS:
-        return f"c{size}"
-    return f"{'i' if target.is_signed(primitive) else 'u'}{size}"
+    kind = _cell_kind(primitive)
+    prefix = {"bool": "b", "float": "f", "complex": "c"}.get(kind) or ("i" if target.is_signed(primitive) else "u")
+    return f"{prefix}{target.size_of(primitive)}"
 
 
 def _promoted(target: TargetInfo, primitive: str) -> str:
@@ -397,9 +401,8 @@ def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple
     """The cell classes of every module on ``target``, and their other names (``c_int32`` -> ``c_int``)."""
     cells = []
     for name, primitive in CELL_TYPES:
-        kind = ("bool" if primitive == "_Bool" else "float" if primitive in ("float", "double", "long double")
-                else "complex" if primitive in COMPLEX_PARTS else "int")
-        cells.append(CellBinding(name, primitive, kind, _cell_tag(target, primitive),  # type: ignore[arg-type]
+        kind = _cell_kind(primitive)
+        cells.append(CellBinding(name, primitive, kind, _cell_tag(target, primitive),
                                  target.int_range(primitive) if kind == "int" else None,
                                  _promoted(target, primitive)))
     by_tag: dict[str, str] = {}

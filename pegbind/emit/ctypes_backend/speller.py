@@ -29,11 +29,7 @@ _FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct
 #: homogeneous aggregate of its parts.  Results: on x86-64 not long double, which C returns in the
 #: x87 registers and a structure in memory; on i386 none, which C returns in registers and a
 #: structure in memory.
-_COMPLEX_ARGUMENTS = {
-    "linux-x86_64": ("float _Complex", "double _Complex", "long double _Complex"),
-    "linux-aarch64": ("float _Complex", "double _Complex", "long double _Complex"),
-    "linux-i386": ("float _Complex", "double _Complex", "long double _Complex"),
-}
+_COMPLEX_ARGUMENTS = {target: tuple(COMPLEX_PARTS) for target in ("linux-x86_64", "linux-aarch64", "linux-i386")}
 _COMPLEX_RESULTS = {
     "linux-x86_64": ("float _Complex", "double _Complex"),
     "linux-aarch64": ("float _Complex", "double _Complex", "long double _Complex"),
