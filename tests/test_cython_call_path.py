@@ -177,12 +177,17 @@ def test_a_bytearray_is_written_in_place_and_bytes_are_not_writable(fp):
 
 
 def test_a_bytearray_stays_resizable_after_a_call(fp):
-    # A bytearray is exported for the call (which pins its size) and released after.
+    # A bytearray is exported for the call (which pins its size) and released after,
+    # however the call ends: here a later argument is refused once the export is made.
     for function in (fp.fp_sum, fp.fp_sum_nogil):
         data = bytearray(b"\x01\x02")
         assert function(data, 2) == 3
         data.extend(b"\x03")
         assert function(data, 3) == 6
+        with pytest.raises(TypeError):
+            function(data, "3")
+        data.extend(b"\x04")
+        assert function(data, 4) == 10
 
 
 # ---- out records and no-argument functions -------------------------------------

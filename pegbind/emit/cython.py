@@ -165,11 +165,6 @@ def cy_can_spell(ctype: CType) -> bool:
     return True
 
 
-def param_error(param: ParamBinding, wanted: str) -> str:
-    """The start of the TypeError message for a wrong argument, as a Python literal."""
-    return repr(f"{param.label} must be {wanted}, not ")
-
-
 def _adjusted(ctype: CType) -> CType:
     # C adjusts an array parameter to a pointer; a top-level const would
     # forbid assigning the local the wrapper converts into.
@@ -517,7 +512,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "cy_docstring": cy_docstring,
     "py_string": py_string,
     "cell_arg_doc": cell_arg_doc,
-    "param_error": param_error,
     "cy_cast": cy_cast,
     "cy_var": cy_var,
     "call_args": call_args,

@@ -1073,9 +1073,30 @@ cdef void *_pb_handle_arg(object value, type cls, str what, bint nullable) excep
     # A handle of class cls, or a void * Pointer (C converts it to any object pointer).
     if isinstance(value, cls) or type(value) is Pointer and (<Pointer>value)._ctype == "void *":
         if (<Pointer>value)._ptr == NULL:
-            raise ValueError(f"{what} is closed")
+            _pb_closed_arg(what)
         return (<Pointer>value)._ptr
+    _pb_record_arg_error(value, cls, what, nullable)
+
+
+# The error paths of the wrappers' own checks, compiled once: a raise written
+# out in a wrapper is some fifty lines of C, a call of these three.
+cdef int _pb_closed_arg(str what) except -1:
+    raise ValueError(what + " is closed")
+
+
+cdef int _pb_record_arg_error(object value, object cls, str what, bint nullable) except -1:
     raise _pb_wrong_record(value, cls, what, nullable)
+
+
+cdef bytes _pb_cstring_copy(object value, str what):
+    # A C string argument that is not bytes (the wrapper passes those in place): a str
+    # encoded, a buffer copied (the copy ends with the NUL a C string needs, as bytes
+    # objects always do), anything else refused.
+    if isinstance(value, str):
+        return _pb_encode(value, what)
+    if PyObject_CheckBuffer(value):
+        return PyBytes_FromObject(value)
+    raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}")
 
 
 # What every record class does alike, compiled once.  A record class has no
@@ -1158,19 +1179,50 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
+# What a wrapper holds until it ends, however it ends, and gives back then: a
+# buffer argument's export, or memory it allocated for an argument.  Letting go
+# of the object gives it back, so a wrapper needs no finally block (some
+# thirty lines of C each, and Cython writes a finally block out once for every
+# way out of it).
+@cython.freelist(4)
+cdef class _pb_Export:
+    cdef Py_buffer view
+    cdef bint held
+
+    def __dealloc__(self):
+        if self.held:
+            PyBuffer_Release(&self.view)
+
+
+@cython.freelist(4)
+cdef class _pb_Allocation:
+    cdef void *memory
+
+    def __dealloc__(self):
+        free(self.memory)
+
+
+cdef _pb_Allocation _pb_allocate(Py_ssize_t count, size_t size, bint zeroed):
+    # memory for count items of size bytes (at least one item: malloc(0) may give NULL)
+    cdef _pb_Allocation held = _pb_Allocation.__new__(_pb_Allocation)
+    held.memory = calloc(count or 1, size) if zeroed else malloc((count or 1) * size)
+    if held.memory == NULL:
+        raise MemoryError()
+    return held
+
+
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
-                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
+                          void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
     # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
-    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
-    # *exported then set),
-    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
-    # which the wrapper holds until C returns (else None).  One compiled function for every
-    # buffer parameter: the wrappers keep only the bytes case inline.
+    # a str encoded (how & 2), any other buffer exported (writable if how & 1),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns what the wrapper
+    # holds until C returns: the encoded bytes, or the _pb_Export (else None).  One compiled
+    # function for every buffer parameter: the wrappers keep only the bytes case inline.
     #
-    # The wrapper releases the export in its finally block: an
-    # export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # An export pins a bytearray's size, so Python code the wrapper runs later (a later
     # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
+    cdef _pb_Export export
     held = None
     if value is None:
         address[0] = NULL
@@ -1184,13 +1236,15 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         address[0] = PyBytes_AS_STRING(held)
         length[0] = PyBytes_GET_SIZE(held)
     elif PyObject_CheckBuffer(value):
+        export = _pb_Export.__new__(_pb_Export)
         try:
-            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+            PyObject_GetBuffer(value, &export.view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
         except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
-        exported[0] = True
-        address[0] = view.buf
-        length[0] = view.len
+        export.held = True
+        held = export
+        address[0] = export.view.buf
+        length[0] = export.view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
         length[0] = -2
@@ -2201,13 +2255,7 @@ def json_string(value, /):
     elif PyBytes_CheckExact(value):
         _pb_a0 = PyBytes_AS_STRING(value)
     else:
-        if isinstance(value, str):
-            _pb_t0 = _pb_encode(value, "argument 1 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 1 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_json_string(_pb_a0)
@@ -2237,13 +2285,7 @@ def json_stringn(value, len_, /):
         _pb_a0 = PyBytes_AS_STRING(value)
         _pb_n0 = PyBytes_GET_SIZE(value)
     else:
-        if isinstance(value, str):
-            _pb_t0 = _pb_encode(value, "argument 1 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 1 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
@@ -2279,13 +2321,7 @@ def json_string_nocheck(value, /):
     elif PyBytes_CheckExact(value):
         _pb_a0 = PyBytes_AS_STRING(value)
     else:
-        if isinstance(value, str):
-            _pb_t0 = _pb_encode(value, "argument 1 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 1 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_json_string_nocheck(_pb_a0)
@@ -2315,13 +2351,7 @@ def json_stringn_nocheck(value, len_, /):
         _pb_a0 = PyBytes_AS_STRING(value)
         _pb_n0 = PyBytes_GET_SIZE(value)
     else:
-        if isinstance(value, str):
-            _pb_t0 = _pb_encode(value, "argument 1 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 1 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
         _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
@@ -2451,10 +2481,10 @@ def json_delete(json, /):
         _pb_a0 = NULL
     elif isinstance(json, json_t):
         if (<json_t>json)._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
+            _pb_closed_arg("argument 1 (json)")
         _pb_a0 = <_c_json_t *>(<json_t>json)._ptr
     else:
-        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     _c_json_delete(_pb_a0)
     if _pb_maybe_pending:
@@ -2496,10 +2526,10 @@ def json_object_size(object_, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <const _c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_size(_pb_a0)
     if _pb_maybe_pending:
@@ -2523,23 +2553,17 @@ def json_object_get(object_, key, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <const _c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
@@ -2567,10 +2591,10 @@ def json_object_getn(object_, key, key_len, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <const _c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -2579,13 +2603,7 @@ def json_object_getn(object_, key, key_len, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -2622,33 +2640,27 @@ def json_object_set_new(object_, key, value, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if value is None:
         _pb_a2 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 3 (value) is closed")
+            _pb_closed_arg("argument 3 (value)")
         _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -2676,10 +2688,10 @@ def json_object_setn_new(object_, key, key_len, value, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -2688,13 +2700,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -2709,10 +2715,10 @@ def json_object_setn_new(object_, key, key_len, value, /):
         _pb_a3 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 4 (value) is closed")
+            _pb_closed_arg("argument 4 (value)")
         _pb_a3 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 4 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 4 (value)", True)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
@@ -2740,33 +2746,27 @@ def json_object_set_new_nocheck(object_, key, value, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if value is None:
         _pb_a2 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 3 (value) is closed")
+            _pb_closed_arg("argument 3 (value)")
         _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -2794,10 +2794,10 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -2806,13 +2806,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -2827,10 +2821,10 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         _pb_a3 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 4 (value) is closed")
+            _pb_closed_arg("argument 4 (value)")
         _pb_a3 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 4 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 4 (value)", True)
 
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
@@ -2857,23 +2851,17 @@ def json_object_del(object_, key, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
@@ -2901,10 +2889,10 @@ def json_object_deln(object_, key, key_len, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
@@ -2913,13 +2901,7 @@ def json_object_deln(object_, key, key_len, /):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -2953,10 +2935,10 @@ def json_object_clear(object_, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_clear(_pb_a0)
     if _pb_maybe_pending:
@@ -2979,19 +2961,19 @@ def json_object_update(object_, other, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if other is None:
         _pb_a1 = NULL
     elif isinstance(other, json_t):
         if (<json_t>other)._pb_closed:
-            raise ValueError("argument 2 (other) is closed")
+            _pb_closed_arg("argument 2 (other)")
         _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
     else:
-        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
+        _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -3014,19 +2996,19 @@ def json_object_update_existing(object_, other, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if other is None:
         _pb_a1 = NULL
     elif isinstance(other, json_t):
         if (<json_t>other)._pb_closed:
-            raise ValueError("argument 2 (other) is closed")
+            _pb_closed_arg("argument 2 (other)")
         _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
     else:
-        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
+        _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -3049,19 +3031,19 @@ def json_object_update_missing(object_, other, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if other is None:
         _pb_a1 = NULL
     elif isinstance(other, json_t):
         if (<json_t>other)._pb_closed:
-            raise ValueError("argument 2 (other) is closed")
+            _pb_closed_arg("argument 2 (other)")
         _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
     else:
-        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
+        _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -3084,19 +3066,19 @@ def json_object_update_recursive(object_, other, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if other is None:
         _pb_a1 = NULL
     elif isinstance(other, json_t):
         if (<json_t>other)._pb_closed:
-            raise ValueError("argument 2 (other) is closed")
+            _pb_closed_arg("argument 2 (other)")
         _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
     else:
-        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
+        _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -3118,10 +3100,10 @@ def json_object_iter(object_, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     _pb_r = _c_json_object_iter(_pb_a0)
     if _pb_maybe_pending:
@@ -3145,23 +3127,17 @@ def json_object_iter_at(object_, key, /):
         _pb_a0 = NULL
     elif isinstance(object_, json_t):
         if (<json_t>object_)._pb_closed:
-            raise ValueError("argument 1 (object_) is closed")
+            _pb_closed_arg("argument 1 (object_)")
         _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
     else:
-        raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
     if key is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
     else:
-        if isinstance(key, str):
-            _pb_t1 = _pb_encode(key, "argument 2 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 2 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
@@ -3186,13 +3162,7 @@ def json_object_key_to_iter(key, /):
     elif PyBytes_CheckExact(key):
         _pb_a0 = PyBytes_AS_STRING(key)
     else:
-        if isinstance(key, str):
-            _pb_t0 = _pb_encode(key, "argument 1 (key)")
-        elif PyObject_CheckBuffer(key):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(key)
-        else:
-            raise TypeError('argument 1 (key) must be str, bytes, a buffer or None, not ' + type(key).__name__)
+        _pb_t0 = _pb_cstring_copy(key, "argument 1 (key)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_r = _c_json_object_key_to_iter(_pb_a0)
@@ -3211,34 +3181,27 @@ def json_object_iter_next(object_, iter_, /):
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
     cdef object _pb_t1
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v1
-    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
-    try:
-        if object_ is None:
-            _pb_a0 = NULL
-        elif isinstance(object_, json_t):
-            if (<json_t>object_)._pb_closed:
-                raise ValueError("argument 1 (object_) is closed")
-            _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
-        else:
-            raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            _pb_closed_arg("argument 1 (object_)")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+    _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
 
-        _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
+    _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
 
-        return _pb_ret
-    finally:
-        if _pb_h1:
-            PyBuffer_Release(&_pb_v1)
+    return _pb_ret
 
 
 
@@ -3247,25 +3210,18 @@ def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_, /)\n--\n\njson_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v0
-    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
-    try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+    _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _c_json_object_iter_key(_pb_a0)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_r = _c_json_object_iter_key(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
+    _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
-        return _pb_ret
-    finally:
-        if _pb_h0:
-            PyBuffer_Release(&_pb_v0)
+    return _pb_ret
 
 
 
@@ -3274,25 +3230,18 @@ def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_, /)\n--\n\njson_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v0
-    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+    _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _c_json_object_iter_key_len(_pb_a0)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_r = _c_json_object_iter_key_len(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_r
+    _pb_ret = _pb_r
 
-        return _pb_ret
-    finally:
-        if _pb_h0:
-            PyBuffer_Release(&_pb_v0)
+    return _pb_ret
 
 
 
@@ -3301,25 +3250,18 @@ def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_, /)\n--\n\njson_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v0
-    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+    _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _c_json_object_iter_value(_pb_a0)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_r = _c_json_object_iter_value(_pb_a0)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
+    _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
-        return _pb_ret
-    finally:
-        if _pb_h0:
-            PyBuffer_Release(&_pb_v0)
+    return _pb_ret
 
 
 
@@ -3330,43 +3272,36 @@ def json_object_iter_set_new(object_, iter_, value, /):
     cdef void *_pb_a1
     cdef object _pb_t1
     cdef _c_json_t *_pb_a2
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v1
-    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    try:
-        if object_ is None:
-            _pb_a0 = NULL
-        elif isinstance(object_, json_t):
-            if (<json_t>object_)._pb_closed:
-                raise ValueError("argument 1 (object_) is closed")
-            _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
-        else:
-            raise _pb_wrong_record(object_, json_t, "argument 1 (object_)", True)
+    if object_ is None:
+        _pb_a0 = NULL
+    elif isinstance(object_, json_t):
+        if (<json_t>object_)._pb_closed:
+            _pb_closed_arg("argument 1 (object_)")
+        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+    else:
+        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+    _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
 
-        if value is None:
-            _pb_a2 = NULL
-        elif isinstance(value, json_t):
-            if (<json_t>value)._pb_closed:
-                raise ValueError("argument 3 (value) is closed")
-            _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
-        else:
-            raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
+    if value is None:
+        _pb_a2 = NULL
+    elif isinstance(value, json_t):
+        if (<json_t>value)._pb_closed:
+            _pb_closed_arg("argument 3 (value)")
+        _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+    else:
+        _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-        _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_r
+    _pb_ret = _pb_r
 
-        return _pb_ret
-    finally:
-        if _pb_h1:
-            PyBuffer_Release(&_pb_v1)
+    return _pb_ret
 
 
 
@@ -3380,10 +3315,10 @@ def json_array_size(array, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <const _c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     _pb_r = _c_json_array_size(_pb_a0)
     if _pb_maybe_pending:
@@ -3407,10 +3342,10 @@ def json_array_get(array, index, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <const _c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
@@ -3442,10 +3377,10 @@ def json_array_set_new(array, index, value, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
@@ -3458,10 +3393,10 @@ def json_array_set_new(array, index, value, /):
         _pb_a2 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 3 (value) is closed")
+            _pb_closed_arg("argument 3 (value)")
         _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -3484,19 +3419,19 @@ def json_array_append_new(array, value, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     if value is None:
         _pb_a1 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 2 (value) is closed")
+            _pb_closed_arg("argument 2 (value)")
         _pb_a1 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 2 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 2 (value)", True)
 
     _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -3521,10 +3456,10 @@ def json_array_insert_new(array, index, value, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
@@ -3537,10 +3472,10 @@ def json_array_insert_new(array, index, value, /):
         _pb_a2 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 3 (value) is closed")
+            _pb_closed_arg("argument 3 (value)")
         _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 3 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
     _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -3564,10 +3499,10 @@ def json_array_remove(array, index, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     if PyLong_CheckExact(index):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(index, &_pb_a1)
@@ -3596,10 +3531,10 @@ def json_array_clear(array, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     _pb_r = _c_json_array_clear(_pb_a0)
     if _pb_maybe_pending:
@@ -3622,19 +3557,19 @@ def json_array_extend(array, other, /):
         _pb_a0 = NULL
     elif isinstance(array, json_t):
         if (<json_t>array)._pb_closed:
-            raise ValueError("argument 1 (array) is closed")
+            _pb_closed_arg("argument 1 (array)")
         _pb_a0 = <_c_json_t *>(<json_t>array)._ptr
     else:
-        raise _pb_wrong_record(array, json_t, "argument 1 (array)", True)
+        _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
     if other is None:
         _pb_a1 = NULL
     elif isinstance(other, json_t):
         if (<json_t>other)._pb_closed:
-            raise ValueError("argument 2 (other) is closed")
+            _pb_closed_arg("argument 2 (other)")
         _pb_a1 = <_c_json_t *>(<json_t>other)._ptr
     else:
-        raise _pb_wrong_record(other, json_t, "argument 2 (other)", True)
+        _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
     _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -3656,10 +3591,10 @@ def json_string_value(string, /):
         _pb_a0 = NULL
     elif isinstance(string, json_t):
         if (<json_t>string)._pb_closed:
-            raise ValueError("argument 1 (string) is closed")
+            _pb_closed_arg("argument 1 (string)")
         _pb_a0 = <const _c_json_t *>(<json_t>string)._ptr
     else:
-        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
+        _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
     _pb_r = _c_json_string_value(_pb_a0)
     if _pb_maybe_pending:
@@ -3681,10 +3616,10 @@ def json_string_length(string, /):
         _pb_a0 = NULL
     elif isinstance(string, json_t):
         if (<json_t>string)._pb_closed:
-            raise ValueError("argument 1 (string) is closed")
+            _pb_closed_arg("argument 1 (string)")
         _pb_a0 = <const _c_json_t *>(<json_t>string)._ptr
     else:
-        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
+        _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
     _pb_r = _c_json_string_length(_pb_a0)
     if _pb_maybe_pending:
@@ -3706,10 +3641,10 @@ def json_integer_value(integer, /):
         _pb_a0 = NULL
     elif isinstance(integer, json_t):
         if (<json_t>integer)._pb_closed:
-            raise ValueError("argument 1 (integer) is closed")
+            _pb_closed_arg("argument 1 (integer)")
         _pb_a0 = <const _c_json_t *>(<json_t>integer)._ptr
     else:
-        raise _pb_wrong_record(integer, json_t, "argument 1 (integer)", True)
+        _pb_record_arg_error(integer, json_t, "argument 1 (integer)", True)
 
     _pb_r = _c_json_integer_value(_pb_a0)
     if _pb_maybe_pending:
@@ -3731,10 +3666,10 @@ def json_real_value(real, /):
         _pb_a0 = NULL
     elif isinstance(real, json_t):
         if (<json_t>real)._pb_closed:
-            raise ValueError("argument 1 (real) is closed")
+            _pb_closed_arg("argument 1 (real)")
         _pb_a0 = <const _c_json_t *>(<json_t>real)._ptr
     else:
-        raise _pb_wrong_record(real, json_t, "argument 1 (real)", True)
+        _pb_record_arg_error(real, json_t, "argument 1 (real)", True)
 
     _pb_r = _c_json_real_value(_pb_a0)
     if _pb_maybe_pending:
@@ -3756,10 +3691,10 @@ def json_number_value(json, /):
         _pb_a0 = NULL
     elif isinstance(json, json_t):
         if (<json_t>json)._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
+            _pb_closed_arg("argument 1 (json)")
         _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
     else:
-        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     _pb_r = _c_json_number_value(_pb_a0)
     if _pb_maybe_pending:
@@ -3783,23 +3718,17 @@ def json_string_set(string, value, /):
         _pb_a0 = NULL
     elif isinstance(string, json_t):
         if (<json_t>string)._pb_closed:
-            raise ValueError("argument 1 (string) is closed")
+            _pb_closed_arg("argument 1 (string)")
         _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
     else:
-        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
+        _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(value):
         _pb_a1 = PyBytes_AS_STRING(value)
     else:
-        if isinstance(value, str):
-            _pb_t1 = _pb_encode(value, "argument 2 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 2 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
@@ -3827,10 +3756,10 @@ def json_string_setn(string, value, len_, /):
         _pb_a0 = NULL
     elif isinstance(string, json_t):
         if (<json_t>string)._pb_closed:
-            raise ValueError("argument 1 (string) is closed")
+            _pb_closed_arg("argument 1 (string)")
         _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
     else:
-        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
+        _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
@@ -3839,13 +3768,7 @@ def json_string_setn(string, value, len_, /):
         _pb_a1 = PyBytes_AS_STRING(value)
         _pb_n1 = PyBytes_GET_SIZE(value)
     else:
-        if isinstance(value, str):
-            _pb_t1 = _pb_encode(value, "argument 2 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 2 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -3881,23 +3804,17 @@ def json_string_set_nocheck(string, value, /):
         _pb_a0 = NULL
     elif isinstance(string, json_t):
         if (<json_t>string)._pb_closed:
-            raise ValueError("argument 1 (string) is closed")
+            _pb_closed_arg("argument 1 (string)")
         _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
     else:
-        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
+        _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(value):
         _pb_a1 = PyBytes_AS_STRING(value)
     else:
-        if isinstance(value, str):
-            _pb_t1 = _pb_encode(value, "argument 2 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 2 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
@@ -3925,10 +3842,10 @@ def json_string_setn_nocheck(string, value, len_, /):
         _pb_a0 = NULL
     elif isinstance(string, json_t):
         if (<json_t>string)._pb_closed:
-            raise ValueError("argument 1 (string) is closed")
+            _pb_closed_arg("argument 1 (string)")
         _pb_a0 = <_c_json_t *>(<json_t>string)._ptr
     else:
-        raise _pb_wrong_record(string, json_t, "argument 1 (string)", True)
+        _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
     if value is None:
         _pb_a1 = NULL
@@ -3937,13 +3854,7 @@ def json_string_setn_nocheck(string, value, len_, /):
         _pb_a1 = PyBytes_AS_STRING(value)
         _pb_n1 = PyBytes_GET_SIZE(value)
     else:
-        if isinstance(value, str):
-            _pb_t1 = _pb_encode(value, "argument 2 (value)")
-        elif PyObject_CheckBuffer(value):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(value)
-        else:
-            raise TypeError('argument 2 (value) must be str, bytes, a buffer or None, not ' + type(value).__name__)
+        _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
         _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
@@ -3979,10 +3890,10 @@ def json_integer_set(integer, value, /):
         _pb_a0 = NULL
     elif isinstance(integer, json_t):
         if (<json_t>integer)._pb_closed:
-            raise ValueError("argument 1 (integer) is closed")
+            _pb_closed_arg("argument 1 (integer)")
         _pb_a0 = <_c_json_t *>(<json_t>integer)._ptr
     else:
-        raise _pb_wrong_record(integer, json_t, "argument 1 (integer)", True)
+        _pb_record_arg_error(integer, json_t, "argument 1 (integer)", True)
 
     if PyLong_CheckExact(value):
         _pb_status = (<_pb_unchecked_to_c_json_int_t>_pb_to_c_json_int_t)(value, &_pb_a1)
@@ -4013,10 +3924,10 @@ def json_real_set(real, value, /):
         _pb_a0 = NULL
     elif isinstance(real, json_t):
         if (<json_t>real)._pb_closed:
-            raise ValueError("argument 1 (real) is closed")
+            _pb_closed_arg("argument 1 (real)")
         _pb_a0 = <_c_json_t *>(<json_t>real)._ptr
     else:
-        raise _pb_wrong_record(real, json_t, "argument 1 (real)", True)
+        _pb_record_arg_error(real, json_t, "argument 1 (real)", True)
 
     _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_a1)
     if _pb_status < 0:
@@ -4045,13 +3956,7 @@ def json_pack(fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a0 = PyBytes_AS_STRING(fmt)
     else:
-        if isinstance(fmt, str):
-            _pb_t0 = _pb_encode(fmt, "argument 1 (fmt)")
-        elif PyObject_CheckBuffer(fmt):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(fmt)
-        else:
-            raise TypeError('argument 1 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_t0 = _pb_cstring_copy(fmt, "argument 1 (fmt)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_va = _pb_varargs(args, 2, None, ('json_pack',))
@@ -4080,7 +3985,7 @@ def json_pack_ex(error, flags, fmt, /, *args):
     elif isinstance(error, json_error_t):
         _pb_a0 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 1 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 1 (error)", True)
 
     if PyLong_CheckExact(flags):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
@@ -4094,13 +3999,7 @@ def json_pack_ex(error, flags, fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a2 = PyBytes_AS_STRING(fmt)
     else:
-        if isinstance(fmt, str):
-            _pb_t2 = _pb_encode(fmt, "argument 3 (fmt)")
-        elif PyObject_CheckBuffer(fmt):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t2 = PyBytes_FromObject(fmt)
-        else:
-            raise TypeError('argument 3 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_t2 = _pb_cstring_copy(fmt, "argument 3 (fmt)")
         _pb_a2 = PyBytes_AS_STRING(_pb_t2)
 
     _pb_va = _pb_varargs(args, 4, error, ('json_pack_ex', flags,))
@@ -4126,23 +4025,17 @@ def json_unpack(root, fmt, /, *args):
         _pb_a0 = NULL
     elif isinstance(root, json_t):
         if (<json_t>root)._pb_closed:
-            raise ValueError("argument 1 (root) is closed")
+            _pb_closed_arg("argument 1 (root)")
         _pb_a0 = <_c_json_t *>(<json_t>root)._ptr
     else:
-        raise _pb_wrong_record(root, json_t, "argument 1 (root)", True)
+        _pb_record_arg_error(root, json_t, "argument 1 (root)", True)
 
     if fmt is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(fmt):
         _pb_a1 = PyBytes_AS_STRING(fmt)
     else:
-        if isinstance(fmt, str):
-            _pb_t1 = _pb_encode(fmt, "argument 2 (fmt)")
-        elif PyObject_CheckBuffer(fmt):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(fmt)
-        else:
-            raise TypeError('argument 2 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_t1 = _pb_cstring_copy(fmt, "argument 2 (fmt)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     _pb_va = _pb_varargs(args, 3, root, ('json_unpack',))
@@ -4171,17 +4064,17 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
         _pb_a0 = NULL
     elif isinstance(root, json_t):
         if (<json_t>root)._pb_closed:
-            raise ValueError("argument 1 (root) is closed")
+            _pb_closed_arg("argument 1 (root)")
         _pb_a0 = <_c_json_t *>(<json_t>root)._ptr
     else:
-        raise _pb_wrong_record(root, json_t, "argument 1 (root)", True)
+        _pb_record_arg_error(root, json_t, "argument 1 (root)", True)
 
     if error is None:
         _pb_a1 = NULL
     elif isinstance(error, json_error_t):
         _pb_a1 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 2 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 2 (error)", True)
 
     if PyLong_CheckExact(flags):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
@@ -4195,13 +4088,7 @@ def json_unpack_ex(root, error, flags, fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a3 = PyBytes_AS_STRING(fmt)
     else:
-        if isinstance(fmt, str):
-            _pb_t3 = _pb_encode(fmt, "argument 4 (fmt)")
-        elif PyObject_CheckBuffer(fmt):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t3 = PyBytes_FromObject(fmt)
-        else:
-            raise TypeError('argument 4 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_t3 = _pb_cstring_copy(fmt, "argument 4 (fmt)")
         _pb_a3 = PyBytes_AS_STRING(_pb_t3)
 
     _pb_va = _pb_varargs(args, 5, root, ('json_unpack_ex', flags,))
@@ -4227,13 +4114,7 @@ def json_sprintf(fmt, /, *args):
     elif PyBytes_CheckExact(fmt):
         _pb_a0 = PyBytes_AS_STRING(fmt)
     else:
-        if isinstance(fmt, str):
-            _pb_t0 = _pb_encode(fmt, "argument 1 (fmt)")
-        elif PyObject_CheckBuffer(fmt):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(fmt)
-        else:
-            raise TypeError('argument 1 (fmt) must be str, bytes, a buffer or None, not ' + type(fmt).__name__)
+        _pb_t0 = _pb_cstring_copy(fmt, "argument 1 (fmt)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     _pb_va = _pb_varargs(args, 2, None, ('json_sprintf',))
@@ -4258,19 +4139,19 @@ def json_equal(value1, value2, /):
         _pb_a0 = NULL
     elif isinstance(value1, json_t):
         if (<json_t>value1)._pb_closed:
-            raise ValueError("argument 1 (value1) is closed")
+            _pb_closed_arg("argument 1 (value1)")
         _pb_a0 = <const _c_json_t *>(<json_t>value1)._ptr
     else:
-        raise _pb_wrong_record(value1, json_t, "argument 1 (value1)", True)
+        _pb_record_arg_error(value1, json_t, "argument 1 (value1)", True)
 
     if value2 is None:
         _pb_a1 = NULL
     elif isinstance(value2, json_t):
         if (<json_t>value2)._pb_closed:
-            raise ValueError("argument 2 (value2) is closed")
+            _pb_closed_arg("argument 2 (value2)")
         _pb_a1 = <const _c_json_t *>(<json_t>value2)._ptr
     else:
-        raise _pb_wrong_record(value2, json_t, "argument 2 (value2)", True)
+        _pb_record_arg_error(value2, json_t, "argument 2 (value2)", True)
 
     _pb_r = _c_json_equal(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
@@ -4292,10 +4173,10 @@ def json_copy(value, /):
         _pb_a0 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 1 (value) is closed")
+            _pb_closed_arg("argument 1 (value)")
         _pb_a0 = <_c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 1 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 1 (value)", True)
 
     _pb_r = _c_json_copy(_pb_a0)
     if _pb_maybe_pending:
@@ -4317,10 +4198,10 @@ def json_deep_copy(value, /):
         _pb_a0 = NULL
     elif isinstance(value, json_t):
         if (<json_t>value)._pb_closed:
-            raise ValueError("argument 1 (value) is closed")
+            _pb_closed_arg("argument 1 (value)")
         _pb_a0 = <const _c_json_t *>(<json_t>value)._ptr
     else:
-        raise _pb_wrong_record(value, json_t, "argument 1 (value)", True)
+        _pb_record_arg_error(value, json_t, "argument 1 (value)", True)
 
     _pb_r = _c_json_deep_copy(_pb_a0)
     if _pb_maybe_pending:
@@ -4347,13 +4228,7 @@ def json_loads(input_, flags, error, /):
     elif PyBytes_CheckExact(input_):
         _pb_a0 = PyBytes_AS_STRING(input_)
     else:
-        if isinstance(input_, str):
-            _pb_t0 = _pb_encode(input_, "argument 1 (input_)")
-        elif PyObject_CheckBuffer(input_):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(input_)
-        else:
-            raise TypeError('argument 1 (input_) must be str, bytes, a buffer or None, not ' + type(input_).__name__)
+        _pb_t0 = _pb_cstring_copy(input_, "argument 1 (input_)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(flags):
@@ -4368,7 +4243,7 @@ def json_loads(input_, flags, error, /):
     elif isinstance(error, json_error_t):
         _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
     if <void *>_c_json_delete == NULL:
         raise AttributeError("no loaded library defines 'json_delete'")
@@ -4401,13 +4276,7 @@ def json_loadb(buffer, buflen, flags, error, /):
     elif PyBytes_CheckExact(buffer):
         _pb_a0 = PyBytes_AS_STRING(buffer)
     else:
-        if isinstance(buffer, str):
-            _pb_t0 = _pb_encode(buffer, "argument 1 (buffer)")
-        elif PyObject_CheckBuffer(buffer):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(buffer)
-        else:
-            raise TypeError('argument 1 (buffer) must be str, bytes, a buffer or None, not ' + type(buffer).__name__)
+        _pb_t0 = _pb_cstring_copy(buffer, "argument 1 (buffer)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(buflen):
@@ -4429,7 +4298,7 @@ def json_loadb(buffer, buflen, flags, error, /):
     elif isinstance(error, json_error_t):
         _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 4 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
 
     _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
     if _pb_maybe_pending:
@@ -4455,7 +4324,7 @@ def json_loadf(input_, flags, error, /):
     elif type(input_) is FILE:
         _pb_a0 = <_c_FILE *>(<Pointer>input_)._ptr
         if _pb_a0 == NULL:
-            raise ValueError("argument 1 (input_) is closed")
+            _pb_closed_arg("argument 1 (input_)")
     else:
         _pb_a0 = <_c_FILE *>_pb_handle_arg(input_, FILE, "argument 1 (input_)", True)
 
@@ -4471,7 +4340,7 @@ def json_loadf(input_, flags, error, /):
     elif isinstance(error, json_error_t):
         _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -4511,7 +4380,7 @@ def json_loadfd(input_, flags, error, /):
     elif isinstance(error, json_error_t):
         _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -4538,13 +4407,7 @@ def json_load_file(path, flags, error, /):
     elif PyBytes_CheckExact(path):
         _pb_a0 = PyBytes_AS_STRING(path)
     else:
-        if isinstance(path, str):
-            _pb_t0 = _pb_encode(path, "argument 1 (path)")
-        elif PyObject_CheckBuffer(path):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t0 = PyBytes_FromObject(path)
-        else:
-            raise TypeError('argument 1 (path) must be str, bytes, a buffer or None, not ' + type(path).__name__)
+        _pb_t0 = _pb_cstring_copy(path, "argument 1 (path)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
     if PyLong_CheckExact(flags):
@@ -4559,7 +4422,7 @@ def json_load_file(path, flags, error, /):
     elif isinstance(error, json_error_t):
         _pb_a2 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
-        raise _pb_wrong_record(error, json_error_t, "argument 3 (error)", True)
+        _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
     _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
@@ -4580,42 +4443,35 @@ def json_load_callback(callback, data, flags, error, /):
     cdef _c_size_t _pb_a2
     cdef _c_json_error_t *_pb_a3
     cdef int _pb_status
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v1
-    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    try:
-        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('json_load_callback', 0))
+    _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('json_load_callback', 0))
 
-        _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+    _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
 
-        if PyLong_CheckExact(flags):
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
+    if PyLong_CheckExact(flags):
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
+    else:
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-        if error is None:
-            _pb_a3 = NULL
-        elif isinstance(error, json_error_t):
-            _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
-        else:
-            raise _pb_wrong_record(error, json_error_t, "argument 4 (error)", True)
+    if error is None:
+        _pb_a3 = NULL
+    elif isinstance(error, json_error_t):
+        _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
+    else:
+        _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
 
-        with nogil:
-            _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    with nogil:
+        _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
+    _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
 
-        return _pb_ret
-    finally:
-        if _pb_h1:
-            PyBuffer_Release(&_pb_v1)
+    return _pb_ret
 
 
 
@@ -4631,10 +4487,10 @@ def json_dumps(json, flags, /):
         _pb_a0 = NULL
     elif isinstance(json, json_t):
         if (<json_t>json)._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
+            _pb_closed_arg("argument 1 (json)")
         _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
     else:
-        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     if PyLong_CheckExact(flags):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a1)
@@ -4667,52 +4523,45 @@ def json_dumpb(json, buffer, size, flags, /):
     cdef _c_size_t _pb_a3
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v1
-    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    try:
-        if json is None:
-            _pb_a0 = NULL
-        elif isinstance(json, json_t):
-            if (<json_t>json)._pb_closed:
-                raise ValueError("argument 1 (json) is closed")
-            _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
-        else:
-            raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            _pb_closed_arg("argument 1 (json)")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-        _pb_t1 = _pb_buffer_in(buffer, 5, sizeof(char), "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
+    _pb_t1 = _pb_buffer_in(buffer, 5, sizeof(char), "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, <void **>&_pb_a1, &_pb_n)
+    _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
 
-        if PyLong_CheckExact(size):
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(size, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(size, "argument 3 (size)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (size)', 0, 18446744073709551615), size)
+    if PyLong_CheckExact(size):
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(size, &_pb_a2)
+    else:
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(size, "argument 3 (size)"), &_pb_a2)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 3 (size)', 0, 18446744073709551615), size)
 
-        if PyLong_CheckExact(flags):
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
+    if PyLong_CheckExact(flags):
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
+    else:
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
+    if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+        _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_r
+    _pb_ret = _pb_r
 
-        return _pb_ret
-    finally:
-        if _pb_h1:
-            PyBuffer_Release(&_pb_v1)
+    return _pb_ret
 
 
 
@@ -4729,17 +4578,17 @@ def json_dumpf(json, output, flags, /):
         _pb_a0 = NULL
     elif isinstance(json, json_t):
         if (<json_t>json)._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
+            _pb_closed_arg("argument 1 (json)")
         _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
     else:
-        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     if output is None:
         _pb_a1 = NULL
     elif type(output) is FILE:
         _pb_a1 = <_c_FILE *>(<Pointer>output)._ptr
         if _pb_a1 == NULL:
-            raise ValueError("argument 2 (output) is closed")
+            _pb_closed_arg("argument 2 (output)")
     else:
         _pb_a1 = <_c_FILE *>_pb_handle_arg(output, FILE, "argument 2 (output)", True)
 
@@ -4773,10 +4622,10 @@ def json_dumpfd(json, output, flags, /):
         _pb_a0 = NULL
     elif isinstance(json, json_t):
         if (<json_t>json)._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
+            _pb_closed_arg("argument 1 (json)")
         _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
     else:
-        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     if PyLong_CheckExact(output):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(output, &_pb_a1)
@@ -4816,23 +4665,17 @@ def json_dump_file(json, path, flags, /):
         _pb_a0 = NULL
     elif isinstance(json, json_t):
         if (<json_t>json)._pb_closed:
-            raise ValueError("argument 1 (json) is closed")
+            _pb_closed_arg("argument 1 (json)")
         _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
     else:
-        raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     if path is None:
         _pb_a1 = NULL
     elif PyBytes_CheckExact(path):
         _pb_a1 = PyBytes_AS_STRING(path)
     else:
-        if isinstance(path, str):
-            _pb_t1 = _pb_encode(path, "argument 2 (path)")
-        elif PyObject_CheckBuffer(path):
-            # a copy ends with the NUL a C string needs; bytes objects always do
-            _pb_t1 = PyBytes_FromObject(path)
-        else:
-            raise TypeError('argument 2 (path) must be str, bytes, a buffer or None, not ' + type(path).__name__)
+        _pb_t1 = _pb_cstring_copy(path, "argument 2 (path)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
     if PyLong_CheckExact(flags):
@@ -4861,46 +4704,39 @@ def json_dump_callback(json, callback, data, flags, /):
     cdef object _pb_t2
     cdef _c_size_t _pb_a3
     cdef int _pb_status
-    # a buffer argument's export, if it was exported (see _pb_buffer_in)
-    cdef Py_buffer _pb_v2
-    cdef bint _pb_h2 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    try:
-        if json is None:
-            _pb_a0 = NULL
-        elif isinstance(json, json_t):
-            if (<json_t>json)._pb_closed:
-                raise ValueError("argument 1 (json) is closed")
-            _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
-        else:
-            raise _pb_wrong_record(json, json_t, "argument 1 (json)", True)
+    if json is None:
+        _pb_a0 = NULL
+    elif isinstance(json, json_t):
+        if (<json_t>json)._pb_closed:
+            _pb_closed_arg("argument 1 (json)")
+        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+    else:
+        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-        if not _pb_takes_user_data(callback):
-            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
+    if not _pb_takes_user_data(callback):
+        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
 
-        _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer", 'void *', None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
+    _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a2, &_pb_n)
 
-        if PyLong_CheckExact(flags):
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
+    if PyLong_CheckExact(flags):
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
+    else:
+        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
-        with nogil:
-            _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
+    _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
+    with nogil:
+        _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
 
-        _pb_ret = _pb_r
+    _pb_ret = _pb_r
 
-        return _pb_ret
-    finally:
-        if _pb_h2:
-            PyBuffer_Release(&_pb_v2)
+    return _pb_ret
 
 
 
