@@ -828,7 +828,9 @@ cdef int _pb_raise_pending() except -1:
 
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
-    # function and its parameter), in the place of what the same key kept before.
+    # function's name and its parameter's index, one string: a constant whose hash Python
+    # keeps, where a tuple's is worked out on every call), in the place of what the same
+    # key kept before.
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):

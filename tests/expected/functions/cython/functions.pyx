@@ -841,7 +841,9 @@ cdef int _pb_raise_pending() except -1:
 
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
-    # function and its parameter), in the place of what the same key kept before.
+    # function's name and its parameter's index, one string: a constant whose hash Python
+    # keeps, where a tuple's is worked out on every call), in the place of what the same
+    # key kept before.
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
@@ -906,7 +908,11 @@ cdef class _pb_CallbackType:
     def __init__(self, make, tuple args, tuple ret, str what, failed):
         self._make = make
         self._args = args
-        self._plain = all(how[0] == 0 for how in args)
+        # a loop, not all(...): a generator expression brings Cython's coroutine support into the module
+        self._plain = True
+        for how in args:
+            if how[0] != 0:
+                self._plain = False
         self._ret = ret
         self._what = what
         self._failed = failed
@@ -1742,7 +1748,7 @@ def integrate(f, from_, to, /):
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
-    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, ('integrate', 0))
+    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, 'integrate 0')
 
     _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(from_, &_pb_a1)
     if _pb_status < 0:

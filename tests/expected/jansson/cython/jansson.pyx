@@ -847,7 +847,9 @@ cdef int _pb_raise_pending() except -1:
 
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
-    # function and its parameter), in the place of what the same key kept before.
+    # function's name and its parameter's index, one string: a constant whose hash Python
+    # keeps, where a tuple's is worked out on every call), in the place of what the same
+    # key kept before.
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
@@ -912,7 +914,11 @@ cdef class _pb_CallbackType:
     def __init__(self, make, tuple args, tuple ret, str what, failed):
         self._make = make
         self._args = args
-        self._plain = all(how[0] == 0 for how in args)
+        # a loop, not all(...): a generator expression brings Cython's coroutine support into the module
+        self._plain = True
+        for how in args:
+            if how[0] != 0:
+                self._plain = False
         self._ret = ret
         self._what = what
         self._failed = failed
@@ -4446,7 +4452,7 @@ def json_load_callback(callback, data, flags, error, /):
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, ('json_load_callback', 0))
+    _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0')
 
     _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
 
@@ -4717,7 +4723,7 @@ def json_dump_callback(json, callback, data, flags, /):
         _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
     if not _pb_takes_user_data(callback):
-        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
+        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
 
     _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a2, &_pb_n)
 
@@ -4728,7 +4734,7 @@ def json_dump_callback(json, callback, data, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, ('json_dump_callback', 1))
+    _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
     with nogil:
         _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
     if _pb_maybe_pending:
@@ -4746,9 +4752,9 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     cdef _c_json_malloc_t _pb_a0
     cdef _c_json_free_t _pb_a1
     cdef Py_ssize_t _pb_k
-    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, ('json_set_alloc_funcs', 0))
+    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, 'json_set_alloc_funcs 0')
 
-    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, ('json_set_alloc_funcs', 1))
+    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, 'json_set_alloc_funcs 1')
 
     with nogil:
         _c_json_set_alloc_funcs(_pb_a0, _pb_a1)

@@ -993,7 +993,9 @@ cdef int _pb_raise_pending() except -1:
 
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
-    # function and its parameter), in the place of what the same key kept before.
+    # function's name and its parameter's index, one string: a constant whose hash Python
+    # keeps, where a tuple's is worked out on every call), in the place of what the same
+    # key kept before.
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
@@ -1063,7 +1065,11 @@ cdef class _pb_CallbackType:
     def __init__(self, make, tuple args, tuple ret, str what, failed):
         self._make = make
         self._args = args
-        self._plain = all(how[0] == 0 for how in args)
+        # a loop, not all(...): a generator expression brings Cython's coroutine support into the module
+        self._plain = True
+        for how in args:
+            if how[0] != 0:
+                self._plain = False
         self._ret = ret
         self._what = what
         self._failed = failed

@@ -835,7 +835,9 @@ cdef int _pb_raise_pending() except -1:
 
 cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     # Keep closure alive with keeper (a handle or record; None: the module) under key (the
-    # function and its parameter), in the place of what the same key kept before.
+    # function's name and its parameter's index, one string: a constant whose hash Python
+    # keeps, where a tuple's is worked out on every call), in the place of what the same
+    # key kept before.
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
@@ -900,7 +902,11 @@ cdef class _pb_CallbackType:
     def __init__(self, make, tuple args, tuple ret, str what, failed):
         self._make = make
         self._args = args
-        self._plain = all(how[0] == 0 for how in args)
+        # a loop, not all(...): a generator expression brings Cython's coroutine support into the module
+        self._plain = True
+        for how in args:
+            if how[0] != 0:
+                self._plain = False
         self._ret = ret
         self._what = what
         self._failed = failed
@@ -1604,7 +1610,7 @@ def apply(op, a, b, /):
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, ('apply', 0))
+    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, 'apply 0')
 
     if PyLong_CheckExact(a):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(a, &_pb_a1)
@@ -1640,11 +1646,11 @@ def each(cb, user_data, /):
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     if not _pb_takes_user_data(cb):
-        _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
+        _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
 
     _pb_t1 = _pb_buffer_in(user_data, 5, 0, "argument 2 (user_data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
 
-    _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, ('each', 0))
+    _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
     with nogil:
         _c_each(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
