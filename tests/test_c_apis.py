@@ -10,7 +10,9 @@ every test runs against every backend.
 from __future__ import annotations
 
 import array
+import copy
 import gc
+import pickle
 
 import pytest
 
@@ -46,6 +48,9 @@ def test_a_typedef_of_void_is_a_handle_class(capi):
     easy = capi.capi_easy_init()
     assert type(easy) is capi.CAPI_EASY and isinstance(easy, capi.Pointer)
     assert repr(easy) == f"<CAPI_EASY handle at {int(easy):#x}>"
+    for copy_it in (copy.copy, pickle.dumps):  # an address means nothing in a copy or another process
+        with pytest.raises(TypeError, match=r"^cannot pickle or copy CAPI_EASY objects$"):
+            copy_it(easy)
     assert capi.capi_easy_perform(easy) == 0
     assert easy == capi.capi_easy_init() and hash(easy) == hash(capi.capi_easy_init())
     capi.capi_easy_cleanup(easy)

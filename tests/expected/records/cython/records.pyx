@@ -237,6 +237,7 @@ cdef int _pb_load_checks() except -1:
     return 0
 
 
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_Deferred:
     # In the place of a function of the checks until they are compiled: a call compiles
     # them, which puts the function in its place, and is passed on to it.
@@ -590,6 +591,7 @@ cdef extern from *:
         PyObject *owner
 
 
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_Field:
     cdef type _cls  # the record class it is a field of
     cdef Py_ssize_t _offset  # where in a record's memory
@@ -606,6 +608,7 @@ cdef inline char *_pb_field_at(_pb_Field field, object record) except NULL:
 
 
 @cython.final
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_IntField(_pb_Field):
     cdef Py_ssize_t _size
     cdef bint _signed
@@ -692,6 +695,7 @@ cdef class _pb_IntField(_pb_Field):
 
 
 @cython.final
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_FunctionPointerField(_pb_Field):
     cdef str _ctype  # the field's C type, which a FunctionPointer assigned must have
     cdef str _factory  # the name of the closure factory of callables assigned (None: none is taken)
@@ -793,9 +797,11 @@ cdef class Pointer:
         return id(self) if self._ptr == NULL else hash(<size_t>self._ptr)
 
     def __repr__(self):
+        # an instance of a handle class (a subclass) says "handle" where a Pointer names its type
+        what = self._ctype if type(self) is Pointer else "handle"
         if self._ptr == NULL:
-            return f"<{type(self).__name__} {self._ctype} (closed)>"
-        return f"<{type(self).__name__} {self._ctype} at {<size_t>self._ptr:#x}>"
+            return f"<{type(self).__name__} {what} (closed)>"
+        return f"<{type(self).__name__} {what} at {<size_t>self._ptr:#x}>"
 
     def __getitem__(self, key):
         """``p[i]``: the element at index i; ``p[start:stop]``: a list of them."""
@@ -1114,6 +1120,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
 # thirty lines of C each, and Cython writes a finally block out once for every
 # way out of it).
 @cython.freelist(4)
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_Export:
     cdef Py_buffer view
     cdef bint held
@@ -1124,6 +1131,7 @@ cdef class _pb_Export:
 
 
 @cython.freelist(4)
+@cython.auto_pickle(False)  # internal: never pickled
 cdef class _pb_Allocation:
     cdef void *memory
 
@@ -1475,19 +1483,9 @@ c_ssize_t = c_long
 # ---- handles -----------------------------------------------------------
 
 
+@cython.auto_pickle(False)  # Pointer's __reduce__ refuses, as its __repr__ shows a handle
 cdef class opaque_handle(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
-
-    def __repr__(self):
-        if self._ptr == NULL:
-            return "<opaque_handle handle (closed)>"
-        return f"<opaque_handle handle at {<size_t>self._ptr:#x}>"
-
-    def __reduce_ex__(self, protocol):
-        _pb_no_copy(self, protocol)
-
-    def __reduce__(self):
-        _pb_no_copy(self)
 
 
 cdef object _pb_new_opaque_handle(void *ptr, object owner):
