@@ -33,14 +33,15 @@ class Slot:
     items: str  #: the snapshot of an ``in-array`` sequence's items
     memory: str  #: memory the wrapper allocates and frees (Cython)
     storage: str  #: the ``bytes`` object an ``out-bytes`` buffer is written into (Cython)
-    held: str  #: the object that frees :attr:`memory` when the wrapper lets go of it (Cython)
+    view: str  #: a buffer export of the caller's object (Cython)
+    held: str  #: whether :attr:`view` holds an export to release (Cython)
     struct: str  #: the C struct of an ``out`` record (ctypes)
     result: str  #: the Python value of an output
     text: str  #: the bytes a ``str`` argument is encoded into (Cython)
 
     @classmethod
     def of(cls, index: int) -> Slot:
-        prefixes = ("a", "n", "o", "l", "s", "m", "b", "h", "c", "res", "t")
+        prefixes = ("a", "n", "o", "l", "s", "m", "b", "v", "h", "c", "res", "t")
         return cls(*(f"_pb_{prefix}{index}" for prefix in prefixes))
 
 

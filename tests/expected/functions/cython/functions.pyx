@@ -1085,52 +1085,19 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
-# What a wrapper holds until it ends, however it ends, and gives back then: a
-# buffer argument's export, or memory it allocated for an argument.  Letting go
-# of the object gives it back, so a wrapper needs no finally block (some
-# thirty lines of C each, and Cython writes a finally block out once for every
-# way out of it).
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Export:
-    cdef Py_buffer view
-    cdef bint held
-
-    def __dealloc__(self):
-        if self.held:
-            PyBuffer_Release(&self.view)
-
-
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Allocation:
-    cdef void *memory
-
-    def __dealloc__(self):
-        free(self.memory)
-
-
-cdef _pb_Allocation _pb_allocate(Py_ssize_t count, size_t size, bint zeroed):
-    # memory for count items of size bytes (at least one item: malloc(0) may give NULL)
-    cdef _pb_Allocation held = _pb_Allocation.__new__(_pb_Allocation)
-    held.memory = calloc(count or 1, size) if zeroed else malloc((count or 1) * size)
-    if held.memory == NULL:
-        raise MemoryError()
-    return held
-
-
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
-                          void **address, Py_ssize_t *length):
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
     # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
-    # a str encoded (how & 2), any other buffer exported (writable if how & 1),
-    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns what the wrapper
-    # holds until C returns: the encoded bytes, or the _pb_Export (else None).  One compiled
-    # function for every buffer parameter: the wrappers keep only the bytes case inline.
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
     #
-    # An export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
     # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
-    cdef _pb_Export export
     held = None
     if value is None:
         address[0] = NULL
@@ -1144,15 +1111,13 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         address[0] = PyBytes_AS_STRING(held)
         length[0] = PyBytes_GET_SIZE(held)
     elif PyObject_CheckBuffer(value):
-        export = _pb_Export.__new__(_pb_Export)
         try:
-            PyObject_GetBuffer(value, &export.view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
         except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
-        export.held = True
-        held = export
-        address[0] = export.view.buf
-        length[0] = export.view.len
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
         length[0] = -2
@@ -1721,29 +1686,36 @@ def first_of(values, n, /):
     cdef _c_size_t _pb_a1
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v0
+    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_t0 = _pb_buffer_in(values, 5, sizeof(int) * 8, "argument 1 (values)", "a writable contiguous buffer", 'int *', None, <void **>&_pb_a0, &_pb_n)
-    _pb_n0 = _pb_n // 4 if _pb_n >= 0 else (sizeof(int) // 4 if _pb_n == -2 else -1)
+    try:
+        _pb_t0 = _pb_buffer_in(values, 5, sizeof(int) * 8, "argument 1 (values)", "a writable contiguous buffer", 'int *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_n0 = _pb_n // 4 if _pb_n >= 0 else (sizeof(int) // 4 if _pb_n == -2 else -1)
 
-    if PyLong_CheckExact(n):
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(n, &_pb_a1)
-    else:
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(n, "argument 2 (n)"), &_pb_a1)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 2 (n)', 0, 18446744073709551615), n)
+        if PyLong_CheckExact(n):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(n, &_pb_a1)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(n, "argument 2 (n)"), &_pb_a1)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 2 (n)', 0, 18446744073709551615), n)
 
-    if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
-        _pb_too_long('argument 2 (n): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
+        if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
+            _pb_too_long('argument 2 (n): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
 
-    _pb_r = _c_first_of(_pb_a0, _pb_a1)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_first_of(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_r
+        _pb_ret = _pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h0:
+            PyBuffer_Release(&_pb_v0)
 
 
 
@@ -1788,31 +1760,43 @@ def unnamed(arg0, arg1, arg2, /):
     cdef const void *_pb_a2
     cdef object _pb_t2
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v2
+    cdef bint _pb_h2 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if PyLong_CheckExact(arg0):
-        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(arg0, &_pb_a0)
-    else:
-        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(arg0, "argument 1 (arg0)"), &_pb_a0)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 1 (arg0)', -2147483648, 2147483647), arg0)
+    try:
+        if PyLong_CheckExact(arg0):
+            _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(arg0, &_pb_a0)
+        else:
+            _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(arg0, "argument 1 (arg0)"), &_pb_a0)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 1 (arg0)', -2147483648, 2147483647), arg0)
 
-    _pb_t1 = _pb_buffer_in(arg1, 5, sizeof(char), "argument 2 (arg1)", "a writable contiguous buffer", 'char *', None, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(arg1, 5, sizeof(char), "argument 2 (arg1)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-    if PyBytes_CheckExact(arg2):
-        _pb_a2 = <const void *>PyBytes_AS_STRING(arg2)
-        _pb_n = PyBytes_GET_SIZE(arg2)
-    else:
-        _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer", 'void *', None, <void **>&_pb_a2, &_pb_n)
+        if PyBytes_CheckExact(arg2):
+            _pb_a2 = <const void *>PyBytes_AS_STRING(arg2)
+            _pb_n = PyBytes_GET_SIZE(arg2)
+        else:
+            _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer", 'void *', None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
-    _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_r
+        _pb_ret = _pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
+        if _pb_h2:
+            PyBuffer_Release(&_pb_v2)
 
 
 
@@ -1826,39 +1810,46 @@ def copy_into(dst, src, n, /):
     cdef _c_size_t _pb_a2
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v0
+    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef char *_pb_r
-    _pb_t0 = _pb_buffer_in(dst, 5, sizeof(char), "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, <void **>&_pb_a0, &_pb_n)
+    try:
+        _pb_t0 = _pb_buffer_in(dst, 5, sizeof(char), "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-    if src is None:
-        _pb_a1 = NULL
-        _pb_n1 = -1
-    elif PyBytes_CheckExact(src):
-        _pb_a1 = PyBytes_AS_STRING(src)
-        _pb_n1 = PyBytes_GET_SIZE(src)
-    else:
-        _pb_t1 = _pb_cstring_copy(src, "argument 2 (src)")
-        _pb_a1 = PyBytes_AS_STRING(_pb_t1)
-        _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
+        if src is None:
+            _pb_a1 = NULL
+            _pb_n1 = -1
+        elif PyBytes_CheckExact(src):
+            _pb_a1 = PyBytes_AS_STRING(src)
+            _pb_n1 = PyBytes_GET_SIZE(src)
+        else:
+            _pb_t1 = _pb_cstring_copy(src, "argument 2 (src)")
+            _pb_a1 = PyBytes_AS_STRING(_pb_t1)
+            _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
-    if PyLong_CheckExact(n):
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(n, &_pb_a2)
-    else:
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(n, "argument 3 (n)"), &_pb_a2)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 3 (n)', 0, 18446744073709551615), n)
+        if PyLong_CheckExact(n):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(n, &_pb_a2)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(n, "argument 3 (n)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (n)', 0, 18446744073709551615), n)
 
-    if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        _pb_too_long('argument 3 (n): {n} is more than argument 2 (src) holds ({held} bytes)', _pb_a2, _pb_n1)
+        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+            _pb_too_long('argument 3 (n): {n} is more than argument 2 (src) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
+        _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h0:
+            PyBuffer_Release(&_pb_v0)
 
 
 

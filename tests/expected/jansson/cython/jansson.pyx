@@ -1191,52 +1191,19 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
-# What a wrapper holds until it ends, however it ends, and gives back then: a
-# buffer argument's export, or memory it allocated for an argument.  Letting go
-# of the object gives it back, so a wrapper needs no finally block (some
-# thirty lines of C each, and Cython writes a finally block out once for every
-# way out of it).
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Export:
-    cdef Py_buffer view
-    cdef bint held
-
-    def __dealloc__(self):
-        if self.held:
-            PyBuffer_Release(&self.view)
-
-
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Allocation:
-    cdef void *memory
-
-    def __dealloc__(self):
-        free(self.memory)
-
-
-cdef _pb_Allocation _pb_allocate(Py_ssize_t count, size_t size, bint zeroed):
-    # memory for count items of size bytes (at least one item: malloc(0) may give NULL)
-    cdef _pb_Allocation held = _pb_Allocation.__new__(_pb_Allocation)
-    held.memory = calloc(count or 1, size) if zeroed else malloc((count or 1) * size)
-    if held.memory == NULL:
-        raise MemoryError()
-    return held
-
-
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
-                          void **address, Py_ssize_t *length):
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
     # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
-    # a str encoded (how & 2), any other buffer exported (writable if how & 1),
-    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns what the wrapper
-    # holds until C returns: the encoded bytes, or the _pb_Export (else None).  One compiled
-    # function for every buffer parameter: the wrappers keep only the bytes case inline.
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
     #
-    # An export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
     # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
-    cdef _pb_Export export
     held = None
     if value is None:
         address[0] = NULL
@@ -1250,15 +1217,13 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         address[0] = PyBytes_AS_STRING(held)
         length[0] = PyBytes_GET_SIZE(held)
     elif PyObject_CheckBuffer(value):
-        export = _pb_Export.__new__(_pb_Export)
         try:
-            PyObject_GetBuffer(value, &export.view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
         except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
-        export.held = True
-        held = export
-        address[0] = export.view.buf
-        length[0] = export.view.len
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
         length[0] = -2
@@ -3185,27 +3150,34 @@ def json_object_iter_next(object_, iter_, /):
     cdef _c_json_t *_pb_a0
     cdef void *_pb_a1
     cdef object _pb_t1
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef void *_pb_r
-    if object_ is None:
-        _pb_a0 = NULL
-    elif isinstance(object_, json_t):
-        if (<json_t>object_)._pb_closed:
-            _pb_closed_arg("argument 1 (object_)")
-        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
-    else:
-        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
+    try:
+        if object_ is None:
+            _pb_a0 = NULL
+        elif isinstance(object_, json_t):
+            if (<json_t>object_)._pb_closed:
+                _pb_closed_arg("argument 1 (object_)")
+            _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+        else:
+            _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-    _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
+        _pb_ret = _pb_new_pointer(<void *>_pb_r, 'void *', object_)
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
 
 
 
@@ -3214,18 +3186,25 @@ def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_, /)\n--\n\njson_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v0
+    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
-    _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
+    try:
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-    _pb_r = _c_json_object_iter_key(_pb_a0)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_json_object_iter_key(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
+        _pb_ret = None if _pb_r == NULL else <bytes>_pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h0:
+            PyBuffer_Release(&_pb_v0)
 
 
 
@@ -3234,18 +3213,25 @@ def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_, /)\n--\n\njson_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v0
+    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
+    try:
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-    _pb_r = _c_json_object_iter_key_len(_pb_a0)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_json_object_iter_key_len(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_r
+        _pb_ret = _pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h0:
+            PyBuffer_Release(&_pb_v0)
 
 
 
@@ -3254,18 +3240,25 @@ def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_, /)\n--\n\njson_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     cdef void *_pb_a0
     cdef object _pb_t0
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v0
+    cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
+    try:
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-    _pb_r = _c_json_object_iter_value(_pb_a0)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_json_object_iter_value(_pb_a0)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
+        _pb_ret = _pb_at_json_t(<void *>_pb_r, None)
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h0:
+            PyBuffer_Release(&_pb_v0)
 
 
 
@@ -3276,36 +3269,43 @@ def json_object_iter_set_new(object_, iter_, value, /):
     cdef void *_pb_a1
     cdef object _pb_t1
     cdef _c_json_t *_pb_a2
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if object_ is None:
-        _pb_a0 = NULL
-    elif isinstance(object_, json_t):
-        if (<json_t>object_)._pb_closed:
-            _pb_closed_arg("argument 1 (object_)")
-        _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
-    else:
-        _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
+    try:
+        if object_ is None:
+            _pb_a0 = NULL
+        elif isinstance(object_, json_t):
+            if (<json_t>object_)._pb_closed:
+                _pb_closed_arg("argument 1 (object_)")
+            _pb_a0 = <_c_json_t *>(<json_t>object_)._ptr
+        else:
+            _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-    if value is None:
-        _pb_a2 = NULL
-    elif isinstance(value, json_t):
-        if (<json_t>value)._pb_closed:
-            _pb_closed_arg("argument 3 (value)")
-        _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
-    else:
-        _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
+        if value is None:
+            _pb_a2 = NULL
+        elif isinstance(value, json_t):
+            if (<json_t>value)._pb_closed:
+                _pb_closed_arg("argument 3 (value)")
+            _pb_a2 = <_c_json_t *>(<json_t>value)._ptr
+        else:
+            _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_r
+        _pb_ret = _pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
 
 
 
@@ -4447,35 +4447,42 @@ def json_load_callback(callback, data, flags, error, /):
     cdef _c_size_t _pb_a2
     cdef _c_json_error_t *_pb_a3
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0')
+    try:
+        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0')
 
-    _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-    if PyLong_CheckExact(flags):
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
-    else:
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
+        if PyLong_CheckExact(flags):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    if error is None:
-        _pb_a3 = NULL
-    elif isinstance(error, json_error_t):
-        _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
-    else:
-        _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
+        if error is None:
+            _pb_a3 = NULL
+        elif isinstance(error, json_error_t):
+            _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
+        else:
+            _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
 
-    with nogil:
-        _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        with nogil:
+            _pb_r = _c_json_load_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
+        _pb_ret = _pb_at_json_t(<void *>_pb_r, error)
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
 
 
 
@@ -4527,45 +4534,52 @@ def json_dumpb(json, buffer, size, flags, /):
     cdef _c_size_t _pb_a3
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v1
+    cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
-    if json is None:
-        _pb_a0 = NULL
-    elif isinstance(json, json_t):
-        if (<json_t>json)._pb_closed:
-            _pb_closed_arg("argument 1 (json)")
-        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
-    else:
-        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
+    try:
+        if json is None:
+            _pb_a0 = NULL
+        elif isinstance(json, json_t):
+            if (<json_t>json)._pb_closed:
+                _pb_closed_arg("argument 1 (json)")
+            _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+        else:
+            _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-    _pb_t1 = _pb_buffer_in(buffer, 5, sizeof(char), "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, <void **>&_pb_a1, &_pb_n)
-    _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
+        _pb_t1 = _pb_buffer_in(buffer, 5, sizeof(char), "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
 
-    if PyLong_CheckExact(size):
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(size, &_pb_a2)
-    else:
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(size, "argument 3 (size)"), &_pb_a2)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 3 (size)', 0, 18446744073709551615), size)
+        if PyLong_CheckExact(size):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(size, &_pb_a2)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(size, "argument 3 (size)"), &_pb_a2)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 3 (size)', 0, 18446744073709551615), size)
 
-    if PyLong_CheckExact(flags):
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
-    else:
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
+        if PyLong_CheckExact(flags):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-    if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-        _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
+        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+            _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_r
+        _pb_ret = _pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h1:
+            PyBuffer_Release(&_pb_v1)
 
 
 
@@ -4708,39 +4722,46 @@ def json_dump_callback(json, callback, data, flags, /):
     cdef object _pb_t2
     cdef _c_size_t _pb_a3
     cdef int _pb_status
+    # a buffer argument's export, if it was exported (see _pb_buffer_in)
+    cdef Py_buffer _pb_v2
+    cdef bint _pb_h2 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    if json is None:
-        _pb_a0 = NULL
-    elif isinstance(json, json_t):
-        if (<json_t>json)._pb_closed:
-            _pb_closed_arg("argument 1 (json)")
-        _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
-    else:
-        _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
+    try:
+        if json is None:
+            _pb_a0 = NULL
+        elif isinstance(json, json_t):
+            if (<json_t>json)._pb_closed:
+                _pb_closed_arg("argument 1 (json)")
+            _pb_a0 = <const _c_json_t *>(<json_t>json)._ptr
+        else:
+            _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-    if not _pb_takes_user_data(callback):
-        _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
+        if not _pb_takes_user_data(callback):
+            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
 
-    _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a2, &_pb_n)
+        _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer", 'void *', None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
-    if PyLong_CheckExact(flags):
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
-    else:
-        _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
-    if _pb_status < 0:
-        _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
+        if PyLong_CheckExact(flags):
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)
+        else:
+            _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(_pb_as_int(flags, "argument 4 (flags)"), &_pb_a3)
+        if _pb_status < 0:
+            _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
-    with nogil:
-        _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-    if _pb_maybe_pending:
-        _pb_raise_pending()
+        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
+        with nogil:
+            _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_maybe_pending:
+            _pb_raise_pending()
 
-    _pb_ret = _pb_r
+        _pb_ret = _pb_r
 
-    return _pb_ret
+        return _pb_ret
+    finally:
+        if _pb_h2:
+            PyBuffer_Release(&_pb_v2)
 
 
 

@@ -1262,52 +1262,19 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
-# What a wrapper holds until it ends, however it ends, and gives back then: a
-# buffer argument's export, or memory it allocated for an argument.  Letting go
-# of the object gives it back, so a wrapper needs no finally block (some
-# thirty lines of C each, and Cython writes a finally block out once for every
-# way out of it).
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Export:
-    cdef Py_buffer view
-    cdef bint held
-
-    def __dealloc__(self):
-        if self.held:
-            PyBuffer_Release(&self.view)
-
-
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Allocation:
-    cdef void *memory
-
-    def __dealloc__(self):
-        free(self.memory)
-
-
-cdef _pb_Allocation _pb_allocate(Py_ssize_t count, size_t size, bint zeroed):
-    # memory for count items of size bytes (at least one item: malloc(0) may give NULL)
-    cdef _pb_Allocation held = _pb_Allocation.__new__(_pb_Allocation)
-    held.memory = calloc(count or 1, size) if zeroed else malloc((count or 1) * size)
-    if held.memory == NULL:
-        raise MemoryError()
-    return held
-
-
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
-                          void **address, Py_ssize_t *length):
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
     # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
-    # a str encoded (how & 2), any other buffer exported (writable if how & 1),
-    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns what the wrapper
-    # holds until C returns: the encoded bytes, or the _pb_Export (else None).  One compiled
-    # function for every buffer parameter: the wrappers keep only the bytes case inline.
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
     #
-    # An export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
     # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
-    cdef _pb_Export export
     held = None
     if value is None:
         address[0] = NULL
@@ -1321,15 +1288,13 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         address[0] = PyBytes_AS_STRING(held)
         length[0] = PyBytes_GET_SIZE(held)
     elif PyObject_CheckBuffer(value):
-        export = _pb_Export.__new__(_pb_Export)
         try:
-            PyObject_GetBuffer(value, &export.view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
         except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
-        export.held = True
-        held = export
-        address[0] = export.view.buf
-        length[0] = export.view.len
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
         length[0] = -2
@@ -17635,21 +17600,28 @@ cdef class Library:
         'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef object _pb_t0
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v0
+        cdef bint _pb_h0 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Initialize _pb_fn = self._f_C_Initialize
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Initialize"))
-        _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a0, &_pb_n)
+        try:
+            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _pb_fn(_pb_a0)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Initialize")
+            _pb_r = _pb_fn(_pb_a0)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Initialize")
 
-        return None
+            return None
+        finally:
+            if _pb_h0:
+                PyBuffer_Release(&_pb_v0)
 
 
 
@@ -17706,50 +17678,53 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_SLOT_ID *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSlotList _pb_fn = self._f_C_GetSlotList
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetSlotList"))
-        if PyLong_CheckExact(tokenPresent):
-            _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(tokenPresent, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(tokenPresent, "argument 1 (tokenPresent)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (tokenPresent)', 0, 255), tokenPresent)
+        try:
+            if PyLong_CheckExact(tokenPresent):
+                _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(tokenPresent, &_pb_a0)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_BBOOL>_pb_to_c_CK_BBOOL)(_pb_as_int(tokenPresent, "argument 1 (tokenPresent)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (tokenPresent)', 0, 255), tokenPresent)
 
-        _pb_l2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_l2 != _pb_n1:
-            raise OverflowError("C parameter 2 (pSlotList) is too long for its length parameter pulCount")
-        _pb_a2 = <_c_CK_ULONG_PTR>&_pb_l2
+            _pb_l2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_l2 != _pb_n1:
+                raise OverflowError("C parameter 2 (pSlotList) is too long for its length parameter pulCount")
+            _pb_a2 = <_c_CK_ULONG_PTR>&_pb_l2
 
-        _pb_a1 = NULL
-        _pb_l2 = 0
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetSlotList")
+            _pb_a1 = NULL
+            _pb_l2 = 0
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetSlotList")
 
-        _pb_n1 = <Py_ssize_t>_pb_l2
-
-        if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_SLOT_ID):
-            raise OverflowError("C_GetSlotList: pSlotList would need more memory than can be addressed")
-        _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_SLOT_ID), True)
-        _pb_m1 = <_c_CK_SLOT_ID *>_pb_h1.memory
-        _pb_a1 = <_c_CK_SLOT_ID_PTR>_pb_m1
-        _pb_l2 = <_c_CK_ULONG>_pb_n1
-
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetSlotList")
-
-        if <size_t>_pb_l2 < <size_t>_pb_n1:
             _pb_n1 = <Py_ssize_t>_pb_l2
-        _pb_res1 = [_pb_m1[_pb_k] for _pb_k in range(_pb_n1)]
 
-        return _pb_res1
+            if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_SLOT_ID):
+                raise OverflowError("C_GetSlotList: pSlotList would need more memory than can be addressed")
+            _pb_m1 = <_c_CK_SLOT_ID *>calloc(_pb_n1 or 1, sizeof(_c_CK_SLOT_ID))
+            if _pb_m1 == NULL:
+                raise MemoryError()
+            _pb_a1 = <_c_CK_SLOT_ID_PTR>_pb_m1
+            _pb_l2 = <_c_CK_ULONG>_pb_n1
+
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetSlotList")
+
+            if <size_t>_pb_l2 < <size_t>_pb_n1:
+                _pb_n1 = <Py_ssize_t>_pb_l2
+            _pb_res1 = [_pb_m1[_pb_k] for _pb_k in range(_pb_n1)]
+
+            return _pb_res1
+        finally:
+            free(_pb_m1)
 
 
 
@@ -17828,50 +17803,53 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_MECHANISM_TYPE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetMechanismList _pb_fn = self._f_C_GetMechanismList
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetMechanismList"))
-        if PyLong_CheckExact(slotID):
-            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
+        try:
+            if PyLong_CheckExact(slotID):
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
-        _pb_l2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_l2 != _pb_n1:
-            raise OverflowError("C parameter 2 (pMechanismList) is too long for its length parameter pulCount")
-        _pb_a2 = <_c_CK_ULONG_PTR>&_pb_l2
+            _pb_l2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_l2 != _pb_n1:
+                raise OverflowError("C parameter 2 (pMechanismList) is too long for its length parameter pulCount")
+            _pb_a2 = <_c_CK_ULONG_PTR>&_pb_l2
 
-        _pb_a1 = NULL
-        _pb_l2 = 0
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetMechanismList")
+            _pb_a1 = NULL
+            _pb_l2 = 0
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetMechanismList")
 
-        _pb_n1 = <Py_ssize_t>_pb_l2
-
-        if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_MECHANISM_TYPE):
-            raise OverflowError("C_GetMechanismList: pMechanismList would need more memory than can be addressed")
-        _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_MECHANISM_TYPE), True)
-        _pb_m1 = <_c_CK_MECHANISM_TYPE *>_pb_h1.memory
-        _pb_a1 = <_c_CK_MECHANISM_TYPE_PTR>_pb_m1
-        _pb_l2 = <_c_CK_ULONG>_pb_n1
-
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetMechanismList")
-
-        if <size_t>_pb_l2 < <size_t>_pb_n1:
             _pb_n1 = <Py_ssize_t>_pb_l2
-        _pb_res1 = [_pb_m1[_pb_k] for _pb_k in range(_pb_n1)]
 
-        return _pb_res1
+            if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_MECHANISM_TYPE):
+                raise OverflowError("C_GetMechanismList: pMechanismList would need more memory than can be addressed")
+            _pb_m1 = <_c_CK_MECHANISM_TYPE *>calloc(_pb_n1 or 1, sizeof(_c_CK_MECHANISM_TYPE))
+            if _pb_m1 == NULL:
+                raise MemoryError()
+            _pb_a1 = <_c_CK_MECHANISM_TYPE_PTR>_pb_m1
+            _pb_l2 = <_c_CK_ULONG>_pb_n1
+
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetMechanismList")
+
+            if <size_t>_pb_l2 < <size_t>_pb_n1:
+                _pb_n1 = <Py_ssize_t>_pb_l2
+            _pb_res1 = [_pb_m1[_pb_k] for _pb_k in range(_pb_n1)]
+
+            return _pb_res1
+        finally:
+            free(_pb_m1)
 
 
 
@@ -17927,56 +17905,69 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_InitToken _pb_fn = self._f_C_InitToken
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_InitToken"))
-        if PyLong_CheckExact(slotID):
-            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
-
-        if pPin is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPin):
-            _pb_t1 = _pb_buffer_in(pPin, 0, 0, "argument 2 (pPin)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
-                _pb_s1 = list(pPin)
+        try:
+            if PyLong_CheckExact(slotID):
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(slotID, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
-                raise OverflowError("argument 2 (pPin) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_UTF8CHAR), False)
-            _pb_m1 = <_c_CK_UTF8CHAR *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SLOT_ID>_pb_to_c_CK_SLOT_ID)(_pb_as_int(slotID, "argument 1 (slotID)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
-        _pb_t3 = _pb_buffer_in(pLabel, 5, sizeof(unsigned char), "argument 3 (pLabel)", "a writable contiguous buffer", 'unsigned char *', None, <void **>&_pb_a3, &_pb_n)
+            if pPin is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPin):
+                _pb_t1 = _pb_buffer_in(pPin, 0, 0, "argument 2 (pPin)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s1 = list(pPin)
+                else:
+                    _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
+                    raise OverflowError("argument 2 (pPin) is too long")
+                _pb_m1 = <_c_CK_UTF8CHAR *>malloc((_pb_n1 or 1) * sizeof(_c_CK_UTF8CHAR))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPin) is too long for its length parameter ulPinLen")
+            _pb_t3 = _pb_buffer_in(pLabel, 5, sizeof(unsigned char), "argument 3 (pLabel)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_InitToken")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPin) is too long for its length parameter ulPinLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_InitToken")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m1)
 
 
 
@@ -17989,54 +17980,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_InitPIN _pb_fn = self._f_C_InitPIN
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_InitPIN"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPin is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPin):
-            _pb_t1 = _pb_buffer_in(pPin, 0, 0, "argument 2 (pPin)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
-                _pb_s1 = list(pPin)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
-                raise OverflowError("argument 2 (pPin) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_UTF8CHAR), False)
-            _pb_m1 = <_c_CK_UTF8CHAR *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPin) is too long for its length parameter ulPinLen")
+            if pPin is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPin):
+                _pb_t1 = _pb_buffer_in(pPin, 0, 0, "argument 2 (pPin)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s1 = list(pPin)
+                else:
+                    _pb_s1 = _pb_sequence(pPin, "argument 2 (pPin)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
+                    raise OverflowError("argument 2 (pPin) is too long")
+                _pb_m1 = <_c_CK_UTF8CHAR *>malloc((_pb_n1 or 1) * sizeof(_c_CK_UTF8CHAR))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPin) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_InitPIN")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPin) is too long for its length parameter ulPinLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_InitPIN")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -18053,82 +18052,96 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
         cdef _c_CK_UTF8CHAR *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SetPIN _pb_fn = self._f_C_SetPIN
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SetPIN"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pOldPin is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pOldPin):
-            _pb_t1 = _pb_buffer_in(pOldPin, 0, 0, "argument 2 (pOldPin)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pOldPin) or PyTuple_CheckExact(pOldPin):
-                _pb_s1 = list(pOldPin)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pOldPin, "argument 2 (pOldPin)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
-                raise OverflowError("argument 2 (pOldPin) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_UTF8CHAR), False)
-            _pb_m1 = <_c_CK_UTF8CHAR *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pOldPin) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOldPin) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pNewPin is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pNewPin):
-            _pb_t3 = _pb_buffer_in(pNewPin, 0, 0, "argument 3 (pNewPin)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pNewPin) or PyTuple_CheckExact(pNewPin):
-                _pb_s3 = list(pNewPin)
+            if pOldPin is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pOldPin):
+                _pb_t1 = _pb_buffer_in(pOldPin, 0, 0, "argument 2 (pOldPin)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
-                _pb_s3 = _pb_sequence(pNewPin, "argument 3 (pNewPin)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
-                raise OverflowError("argument 3 (pNewPin) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_UTF8CHAR), False)
-            _pb_m3 = <_c_CK_UTF8CHAR *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 3 (pNewPin) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 3 (pNewPin) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_m3
+                if PyList_CheckExact(pOldPin) or PyTuple_CheckExact(pOldPin):
+                    _pb_s1 = list(pOldPin)
+                else:
+                    _pb_s1 = _pb_sequence(pOldPin, "argument 2 (pOldPin)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
+                    raise OverflowError("argument 2 (pOldPin) is too long")
+                _pb_m1 = <_c_CK_UTF8CHAR *>malloc((_pb_n1 or 1) * sizeof(_c_CK_UTF8CHAR))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pOldPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOldPin) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_UTF8CHAR_PTR>_pb_m1
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pOldPin) is too long for its length parameter ulOldLen")
+            if pNewPin is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pNewPin):
+                _pb_t3 = _pb_buffer_in(pNewPin, 0, 0, "argument 3 (pNewPin)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pNewPin) or PyTuple_CheckExact(pNewPin):
+                    _pb_s3 = list(pNewPin)
+                else:
+                    _pb_s3 = _pb_sequence(pNewPin, "argument 3 (pNewPin)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
+                    raise OverflowError("argument 3 (pNewPin) is too long")
+                _pb_m3 = <_c_CK_UTF8CHAR *>malloc((_pb_n3 or 1) * sizeof(_c_CK_UTF8CHAR))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pNewPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pNewPin) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_UTF8CHAR_PTR>_pb_m3
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 3 (pNewPin) is too long for its length parameter ulNewLen")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pOldPin) is too long for its length parameter ulOldLen")
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SetPIN")
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 3 (pNewPin) is too long for its length parameter ulNewLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SetPIN")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m1)
+            free(_pb_m3)
 
 
 
@@ -18329,68 +18342,76 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SetOperationState _pb_fn = self._f_C_SetOperationState
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SetOperationState"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pOperationState is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pOperationState):
-            _pb_t1 = _pb_buffer_in(pOperationState, 0, 0, "argument 2 (pOperationState)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pOperationState) or PyTuple_CheckExact(pOperationState):
-                _pb_s1 = list(pOperationState)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pOperationState, "argument 2 (pOperationState)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pOperationState) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pOperationState) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOperationState) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if PyLong_CheckExact(hEncryptionKey):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hEncryptionKey, &_pb_a3)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hEncryptionKey, "argument 3 (hEncryptionKey)"), &_pb_a3)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), hEncryptionKey)
+            if pOperationState is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pOperationState):
+                _pb_t1 = _pb_buffer_in(pOperationState, 0, 0, "argument 2 (pOperationState)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pOperationState) or PyTuple_CheckExact(pOperationState):
+                    _pb_s1 = list(pOperationState)
+                else:
+                    _pb_s1 = _pb_sequence(pOperationState, "argument 2 (pOperationState)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pOperationState) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pOperationState) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pOperationState) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        if PyLong_CheckExact(hAuthenticationKey):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hAuthenticationKey, &_pb_a4)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hAuthenticationKey, "argument 4 (hAuthenticationKey)"), &_pb_a4)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615), hAuthenticationKey)
+            if PyLong_CheckExact(hEncryptionKey):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hEncryptionKey, &_pb_a3)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hEncryptionKey, "argument 3 (hEncryptionKey)"), &_pb_a3)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hEncryptionKey)', 0, 18446744073709551615), hEncryptionKey)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pOperationState) is too long for its length parameter ulOperationStateLen")
+            if PyLong_CheckExact(hAuthenticationKey):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hAuthenticationKey, &_pb_a4)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hAuthenticationKey, "argument 4 (hAuthenticationKey)"), &_pb_a4)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 4 (hAuthenticationKey)', 0, 18446744073709551615), hAuthenticationKey)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SetOperationState")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pOperationState) is too long for its length parameter ulOperationStateLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SetOperationState")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -18404,61 +18425,69 @@ cdef class Library:
         cdef Py_ssize_t _pb_n2 = 0
         cdef int _pb_status
         cdef _c_CK_UTF8CHAR *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v2
+        cdef bint _pb_h2 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Login _pb_fn = self._f_C_Login
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Login"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if PyLong_CheckExact(userType):
-            _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
-
-        if pPin is None:
-            _pb_a2 = NULL
-        elif PyObject_CheckBuffer(pPin):
-            _pb_t2 = _pb_buffer_in(pPin, 0, 0, "argument 3 (pPin)", "a contiguous buffer", "", None, <void **>&_pb_a2, &_pb_n2)
-        else:
-            if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
-                _pb_s2 = list(pPin)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
-                raise OverflowError("argument 3 (pPin) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_UTF8CHAR), False)
-            _pb_m2 = <_c_CK_UTF8CHAR *>_pb_h2.memory
-            for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m2[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
-            _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_m2
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pPin) is too long for its length parameter ulPinLen")
+            if PyLong_CheckExact(userType):
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Login")
+            if pPin is None:
+                _pb_a2 = NULL
+            elif PyObject_CheckBuffer(pPin):
+                _pb_t2 = _pb_buffer_in(pPin, 0, 0, "argument 3 (pPin)", "a contiguous buffer", "", None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n2)
+            else:
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s2 = list(pPin)
+                else:
+                    _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
+                    raise OverflowError("argument 3 (pPin) is too long")
+                _pb_m2 = <_c_CK_UTF8CHAR *>malloc((_pb_n2 or 1) * sizeof(_c_CK_UTF8CHAR))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m2[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
+                _pb_a2 = <_c_CK_UTF8CHAR_PTR>_pb_m2
 
-        return None
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pPin) is too long for its length parameter ulPinLen")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Login")
+
+            return None
+        finally:
+            if _pb_h2:
+                PyBuffer_Release(&_pb_v2)
+            free(_pb_m2)
 
 
 
@@ -18498,59 +18527,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CreateObject _pb_fn = self._f_C_CreateObject
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CreateObject"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pTemplate is None:
-            _pb_a1 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s1 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 2 (pTemplate) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m1 = <_c_CK_ATTRIBUTE *>_pb_h1.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if pTemplate is None:
+                _pb_a1 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s1 = list(pTemplate)
+                else:
+                    _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 2 (pTemplate) is too long")
+                _pb_m1 = <_c_CK_ATTRIBUTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 2 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m1[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a1 = <_c_CK_ATTRIBUTE_PTR>_pb_m1
+
+            _pb_o3 = 0
+            _pb_a3 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o3
+
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pTemplate) is too long for its length parameter ulCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_CreateObject")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 2 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m1[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a1 = <_c_CK_ATTRIBUTE_PTR>_pb_m1
+                memcpy((<CK_ATTRIBUTE>_pb_s1[_pb_k])._ptr, &_pb_m1[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_o3 = 0
-        _pb_a3 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o3
+            _pb_res3 = _pb_o3
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pTemplate) is too long for its length parameter ulCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_CreateObject")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n1):
-            memcpy((<CK_ATTRIBUTE>_pb_s1[_pb_k])._ptr, &_pb_m1[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        _pb_res3 = _pb_o3
-
-        return _pb_res3
+            return _pb_res3
+        finally:
+            free(_pb_m1)
 
 
 
@@ -18565,66 +18597,69 @@ cdef class Library:
         cdef Py_ssize_t _pb_n2 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CopyObject _pb_fn = self._f_C_CopyObject
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_CopyObject"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if PyLong_CheckExact(hObject):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
-
-        if pTemplate is None:
-            _pb_a2 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s2 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 3 (pTemplate) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m2 = <_c_CK_ATTRIBUTE *>_pb_h2.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if PyLong_CheckExact(hObject):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
+
+            if pTemplate is None:
+                _pb_a2 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 3 (pTemplate) is too long")
+                _pb_m2 = <_c_CK_ATTRIBUTE *>malloc((_pb_n2 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+
+            _pb_o4 = 0
+            _pb_a4 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o4
+
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_CopyObject")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+                memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_o4 = 0
-        _pb_a4 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o4
+            _pb_res4 = _pb_o4
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_CopyObject")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n2):
-            memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        _pb_res4 = _pb_o4
-
-        return _pb_res4
+            return _pb_res4
+        finally:
+            free(_pb_m2)
 
 
 
@@ -18714,60 +18749,63 @@ cdef class Library:
         cdef Py_ssize_t _pb_n2 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetAttributeValue _pb_fn = self._f_C_GetAttributeValue
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetAttributeValue"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if PyLong_CheckExact(hObject):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
-
-        if pTemplate is None:
-            _pb_a2 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s2 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 3 (pTemplate) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m2 = <_c_CK_ATTRIBUTE *>_pb_h2.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if PyLong_CheckExact(hObject):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
+
+            if pTemplate is None:
+                _pb_a2 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 3 (pTemplate) is too long")
+                _pb_m2 = <_c_CK_ATTRIBUTE *>malloc((_pb_n2 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
+
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetAttributeValue")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+                memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetAttributeValue")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n2):
-            memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        return None
+            return None
+        finally:
+            free(_pb_m2)
 
 
 
@@ -18780,61 +18818,64 @@ cdef class Library:
         cdef Py_ssize_t _pb_n2 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SetAttributeValue _pb_fn = self._f_C_SetAttributeValue
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SetAttributeValue"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if PyLong_CheckExact(hObject):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
-
-        if pTemplate is None:
-            _pb_a2 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s2 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 3 (pTemplate) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m2 = <_c_CK_ATTRIBUTE *>_pb_h2.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if PyLong_CheckExact(hObject):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hObject, &_pb_a1)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hObject, "argument 2 (hObject)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (hObject)', 0, 18446744073709551615), hObject)
+
+            if pTemplate is None:
+                _pb_a2 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 3 (pTemplate) is too long")
+                _pb_m2 = <_c_CK_ATTRIBUTE *>malloc((_pb_n2 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SetAttributeValue")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+                memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SetAttributeValue")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n2):
-            memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        return None
+            return None
+        finally:
+            free(_pb_m2)
 
 
 
@@ -18846,54 +18887,57 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_FindObjectsInit _pb_fn = self._f_C_FindObjectsInit
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_FindObjectsInit"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pTemplate is None:
-            _pb_a1 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s1 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 2 (pTemplate) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m1 = <_c_CK_ATTRIBUTE *>_pb_h1.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if pTemplate is None:
+                _pb_a1 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s1 = list(pTemplate)
+                else:
+                    _pb_s1 = _pb_sequence(pTemplate, "argument 2 (pTemplate)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 2 (pTemplate) is too long")
+                _pb_m1 = <_c_CK_ATTRIBUTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 2 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m1[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a1 = <_c_CK_ATTRIBUTE_PTR>_pb_m1
+
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pTemplate) is too long for its length parameter ulCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_FindObjectsInit")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 2 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m1[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a1 = <_c_CK_ATTRIBUTE_PTR>_pb_m1
+                memcpy((<CK_ATTRIBUTE>_pb_s1[_pb_k])._ptr, &_pb_m1[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pTemplate) is too long for its length parameter ulCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_FindObjectsInit")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n1):
-            memcpy((<CK_ATTRIBUTE>_pb_s1[_pb_k])._ptr, &_pb_m1[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        return None
+            return None
+        finally:
+            free(_pb_m1)
 
 
 
@@ -18907,45 +18951,52 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_o3
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_FindObjects _pb_fn = self._f_C_FindObjects
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_FindObjects"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_t1 = _pb_buffer_in(phObject, 5, sizeof(unsigned long), "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
+            _pb_t1 = _pb_buffer_in(phObject, 5, sizeof(unsigned long), "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
 
-        if PyLong_CheckExact(ulMaxObjectCount):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulMaxObjectCount, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615), ulMaxObjectCount)
+            if PyLong_CheckExact(ulMaxObjectCount):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulMaxObjectCount, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulMaxObjectCount, "argument 3 (ulMaxObjectCount)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615), ulMaxObjectCount)
 
-        _pb_o3 = 0
-        _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
+            _pb_o3 = 0
+            _pb_a3 = <_c_CK_ULONG_PTR>&_pb_o3
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulMaxObjectCount): {n} is more than argument 2 (phObject) holds ({held} items)', _pb_a2, _pb_n1)
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulMaxObjectCount): {n} is more than argument 2 (phObject) holds ({held} items)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_FindObjects")
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_FindObjects")
 
-        _pb_res3 = _pb_o3
+            _pb_res3 = _pb_o3
 
-        return _pb_res3
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
 
 
 
@@ -19033,78 +19084,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Encrypt _pb_fn = self._f_C_Encrypt
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Encrypt"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pData is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s1 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pData) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
+            if pData is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pData) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pEncryptedData) is too long for its length parameter pulEncryptedDataLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Encrypt")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pEncryptedData) is too long for its length parameter pulEncryptedDataLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Encrypt")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_Encrypt: pEncryptedData would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Encrypt")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_Encrypt: pEncryptedData would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Encrypt")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19122,78 +19181,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptUpdate _pb_fn = self._f_C_EncryptUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPart):
-            _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
-                _pb_s1 = list(pPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
+            if pPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPart):
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pEncryptedPart) is too long for its length parameter pulEncryptedPartLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptUpdate")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pEncryptedPart) is too long for its length parameter pulEncryptedPartLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptUpdate")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_EncryptUpdate: pEncryptedPart would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptUpdate")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_EncryptUpdate: pEncryptedPart would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptUpdate")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19310,78 +19377,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Decrypt _pb_fn = self._f_C_Decrypt
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Decrypt"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pEncryptedData is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pEncryptedData):
-            _pb_t1 = _pb_buffer_in(pEncryptedData, 0, 0, "argument 2 (pEncryptedData)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pEncryptedData) or PyTuple_CheckExact(pEncryptedData):
-                _pb_s1 = list(pEncryptedData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pEncryptedData, "argument 2 (pEncryptedData)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pEncryptedData) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedData) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pEncryptedData) is too long for its length parameter ulEncryptedDataLen")
+            if pEncryptedData is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pEncryptedData):
+                _pb_t1 = _pb_buffer_in(pEncryptedData, 0, 0, "argument 2 (pEncryptedData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pEncryptedData) or PyTuple_CheckExact(pEncryptedData):
+                    _pb_s1 = list(pEncryptedData)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedData, "argument 2 (pEncryptedData)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pEncryptedData) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedData) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pData) is too long for its length parameter pulDataLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pEncryptedData) is too long for its length parameter ulEncryptedDataLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Decrypt")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pData) is too long for its length parameter pulDataLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Decrypt")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_Decrypt: pData would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Decrypt")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_Decrypt: pData would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Decrypt")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19399,78 +19474,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptUpdate _pb_fn = self._f_C_DecryptUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pEncryptedPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pEncryptedPart):
-            _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
-                _pb_s1 = list(pEncryptedPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pEncryptedPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
+            if pEncryptedPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pEncryptedPart):
+                _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pEncryptedPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pPart) is too long for its length parameter pulPartLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptUpdate")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pPart) is too long for its length parameter pulPartLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptUpdate")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DecryptUpdate: pPart would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptUpdate")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_DecryptUpdate: pPart would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptUpdate")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19579,70 +19662,78 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Digest _pb_fn = self._f_C_Digest
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Digest"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pData is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s1 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pData) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
+            if pData is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pData) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pDigest) is too long for its length parameter pulDigestLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
 
-        _pb_n3 = 64
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_Digest: pDigest would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pDigest) is too long for its length parameter pulDigestLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Digest")
+            _pb_n3 = 64
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_Digest: pDigest would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
 
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
-            _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Digest")
 
-        return _pb_res3
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19655,54 +19746,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestUpdate _pb_fn = self._f_C_DigestUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPart):
-            _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
-                _pb_s1 = list(pPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
+            if pPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPart):
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DigestUpdate")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DigestUpdate")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19846,78 +19945,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Sign _pb_fn = self._f_C_Sign
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Sign"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pData is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s1 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pData) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
+            if pData is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pData) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pSignature) is too long for its length parameter pulSignatureLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Sign")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pSignature) is too long for its length parameter pulSignatureLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Sign")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_Sign: pSignature would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Sign")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_Sign: pSignature would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Sign")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -19930,54 +20037,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignUpdate _pb_fn = self._f_C_SignUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPart):
-            _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
-                _pb_s1 = list(pPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
+            if pPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPart):
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignUpdate")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignUpdate")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20094,78 +20209,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignRecover _pb_fn = self._f_C_SignRecover
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignRecover"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pData is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s1 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pData) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
+            if pData is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pData) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pSignature) is too long for its length parameter pulSignatureLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignRecover")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pSignature) is too long for its length parameter pulSignatureLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignRecover")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_SignRecover: pSignature would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignRecover")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_SignRecover: pSignature would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignRecover")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20225,82 +20348,96 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Verify _pb_fn = self._f_C_Verify
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Verify"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pData is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s1 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pData) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pSignature is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pSignature):
-            _pb_t3 = _pb_buffer_in(pSignature, 0, 0, "argument 3 (pSignature)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
-                _pb_s3 = list(pSignature)
+            if pData is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t1 = _pb_buffer_in(pData, 0, 0, "argument 2 (pData)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
             else:
-                _pb_s3 = _pb_sequence(pSignature, "argument 3 (pSignature)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 3 (pSignature) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 3 (pSignature) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 3 (pSignature) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s1 = list(pData)
+                else:
+                    _pb_s1 = _pb_sequence(pData, "argument 2 (pData)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pData) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pData) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
+            if pSignature is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pSignature):
+                _pb_t3 = _pb_buffer_in(pSignature, 0, 0, "argument 3 (pSignature)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s3 = list(pSignature)
+                else:
+                    _pb_s3 = _pb_sequence(pSignature, "argument 3 (pSignature)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 3 (pSignature) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pSignature) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 3 (pSignature) is too long for its length parameter ulSignatureLen")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pData) is too long for its length parameter ulDataLen")
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_Verify")
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 3 (pSignature) is too long for its length parameter ulSignatureLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_Verify")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m1)
+            free(_pb_m3)
 
 
 
@@ -20313,54 +20450,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyUpdate _pb_fn = self._f_C_VerifyUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPart):
-            _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
-                _pb_s1 = list(pPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
+            if pPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPart):
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyUpdate")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyUpdate")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20373,54 +20518,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyFinal _pb_fn = self._f_C_VerifyFinal
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyFinal"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pSignature is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pSignature):
-            _pb_t1 = _pb_buffer_in(pSignature, 0, 0, "argument 2 (pSignature)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
-                _pb_s1 = list(pSignature)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pSignature) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pSignature) is too long for its length parameter ulSignatureLen")
+            if pSignature is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pSignature):
+                _pb_t1 = _pb_buffer_in(pSignature, 0, 0, "argument 2 (pSignature)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s1 = list(pSignature)
+                else:
+                    _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pSignature) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyFinal")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pSignature) is too long for its length parameter ulSignatureLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyFinal")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20481,78 +20634,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyRecover _pb_fn = self._f_C_VerifyRecover
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyRecover"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pSignature is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pSignature):
-            _pb_t1 = _pb_buffer_in(pSignature, 0, 0, "argument 2 (pSignature)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
-                _pb_s1 = list(pSignature)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pSignature) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pSignature) is too long for its length parameter ulSignatureLen")
+            if pSignature is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pSignature):
+                _pb_t1 = _pb_buffer_in(pSignature, 0, 0, "argument 2 (pSignature)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s1 = list(pSignature)
+                else:
+                    _pb_s1 = _pb_sequence(pSignature, "argument 2 (pSignature)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pSignature) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSignature) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pData) is too long for its length parameter pulDataLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pSignature) is too long for its length parameter ulSignatureLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyRecover")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pData) is too long for its length parameter pulDataLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyRecover")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_VerifyRecover: pData would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyRecover")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_VerifyRecover: pData would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyRecover")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20570,78 +20731,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DigestEncryptUpdate _pb_fn = self._f_C_DigestEncryptUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DigestEncryptUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPart):
-            _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
-                _pb_s1 = list(pPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
+            if pPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPart):
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pEncryptedPart) is too long for its length parameter pulEncryptedPartLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pEncryptedPart) is too long for its length parameter pulEncryptedPartLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DigestEncryptUpdate: pEncryptedPart would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_DigestEncryptUpdate: pEncryptedPart would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20659,78 +20828,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptDigestUpdate _pb_fn = self._f_C_DecryptDigestUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptDigestUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pEncryptedPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pEncryptedPart):
-            _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
-                _pb_s1 = list(pEncryptedPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pEncryptedPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
+            if pEncryptedPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pEncryptedPart):
+                _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pEncryptedPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pPart) is too long for its length parameter pulPartLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptDigestUpdate")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pPart) is too long for its length parameter pulPartLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptDigestUpdate")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DecryptDigestUpdate: pPart would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptDigestUpdate")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_DecryptDigestUpdate: pPart would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptDigestUpdate")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20748,78 +20925,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignEncryptUpdate _pb_fn = self._f_C_SignEncryptUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignEncryptUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pPart):
-            _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
-                _pb_s1 = list(pPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
+            if pPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pPart):
+                _pb_t1 = _pb_buffer_in(pPart, 0, 0, "argument 2 (pPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pPart) or PyTuple_CheckExact(pPart):
+                    _pb_s1 = list(pPart)
+                else:
+                    _pb_s1 = _pb_sequence(pPart, "argument 2 (pPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pEncryptedPart) is too long for its length parameter pulEncryptedPartLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignEncryptUpdate")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pEncryptedPart) is too long for its length parameter pulEncryptedPartLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignEncryptUpdate")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_SignEncryptUpdate: pEncryptedPart would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignEncryptUpdate")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_SignEncryptUpdate: pEncryptedPart would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignEncryptUpdate")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20837,78 +21022,86 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptVerifyUpdate _pb_fn = self._f_C_DecryptVerifyUpdate
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptVerifyUpdate"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pEncryptedPart is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pEncryptedPart):
-            _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
-                _pb_s1 = list(pEncryptedPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pEncryptedPart) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
+            if pEncryptedPart is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pEncryptedPart):
+                _pb_t1 = _pb_buffer_in(pEncryptedPart, 0, 0, "argument 2 (pEncryptedPart)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pEncryptedPart) or PyTuple_CheckExact(pEncryptedPart):
+                    _pb_s1 = list(pEncryptedPart)
+                else:
+                    _pb_s1 = _pb_sequence(pEncryptedPart, "argument 2 (pEncryptedPart)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pEncryptedPart) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pEncryptedPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pEncryptedPart) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_l4 != _pb_n3:
-            raise OverflowError("C parameter 4 (pPart) is too long for its length parameter pulPartLen")
-        _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pEncryptedPart) is too long for its length parameter ulEncryptedPartLen")
 
-        _pb_a3 = NULL
-        _pb_l4 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptVerifyUpdate")
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_l4 != _pb_n3:
+                raise OverflowError("C parameter 4 (pPart) is too long for its length parameter pulPartLen")
+            _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
-        _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_a3 = NULL
+            _pb_l4 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptVerifyUpdate")
 
-        if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DecryptVerifyUpdate: pPart would need more memory than can be addressed")
-        _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-        _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
-        _pb_l4 = <_c_CK_ULONG>_pb_n3
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptVerifyUpdate")
-
-        if <size_t>_pb_l4 < <size_t>_pb_n3:
             _pb_n3 = <Py_ssize_t>_pb_l4
-        _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res3
+            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_DecryptVerifyUpdate: pPart would need more memory than can be addressed")
+            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
+            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_l4 = <_c_CK_ULONG>_pb_n3
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptVerifyUpdate")
+
+            if <size_t>_pb_l4 < <size_t>_pb_n3:
+                _pb_n3 = <Py_ssize_t>_pb_l4
+            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res3
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -20923,66 +21116,69 @@ cdef class Library:
         cdef Py_ssize_t _pb_n2 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GenerateKey _pb_fn = self._f_C_GenerateKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GenerateKey"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pMechanism is None:
-            _pb_a1 = NULL
-        elif isinstance(pMechanism, CK_MECHANISM):
-            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
-        else:
-            _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
-
-        if pTemplate is None:
-            _pb_a2 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s2 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 3 (pTemplate) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m2 = <_c_CK_ATTRIBUTE *>_pb_h2.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
+
+            if pTemplate is None:
+                _pb_a2 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s2 = list(pTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pTemplate, "argument 3 (pTemplate)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 3 (pTemplate) is too long")
+                _pb_m2 = <_c_CK_ATTRIBUTE *>malloc((_pb_n2 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+
+            _pb_o4 = 0
+            _pb_a4 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o4
+
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GenerateKey")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 3 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+                memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_o4 = 0
-        _pb_a4 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o4
+            _pb_res4 = _pb_o4
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GenerateKey")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n2):
-            memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        _pb_res4 = _pb_o4
-
-        return _pb_res4
+            return _pb_res4
+        finally:
+            free(_pb_m2)
 
 
 
@@ -21002,100 +21198,104 @@ cdef class Library:
         cdef Py_ssize_t _pb_n4 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
         cdef _c_CK_ATTRIBUTE *_pb_m4 = NULL
-        cdef _pb_Allocation _pb_h4  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GenerateKeyPair _pb_fn = self._f_C_GenerateKeyPair
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GenerateKeyPair"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pMechanism is None:
-            _pb_a1 = NULL
-        elif isinstance(pMechanism, CK_MECHANISM):
-            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
-        else:
-            _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
-
-        if pPublicKeyTemplate is None:
-            _pb_a2 = NULL
-        else:
-            if PyList_CheckExact(pPublicKeyTemplate) or PyTuple_CheckExact(pPublicKeyTemplate):
-                _pb_s2 = list(pPublicKeyTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pPublicKeyTemplate, "argument 3 (pPublicKeyTemplate)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 3 (pPublicKeyTemplate) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m2 = <_c_CK_ATTRIBUTE *>_pb_h2.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
+
+            if pPublicKeyTemplate is None:
+                _pb_a2 = NULL
+            else:
+                if PyList_CheckExact(pPublicKeyTemplate) or PyTuple_CheckExact(pPublicKeyTemplate):
+                    _pb_s2 = list(pPublicKeyTemplate)
+                else:
+                    _pb_s2 = _pb_sequence(pPublicKeyTemplate, "argument 3 (pPublicKeyTemplate)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 3 (pPublicKeyTemplate) is too long")
+                _pb_m2 = <_c_CK_ATTRIBUTE *>malloc((_pb_n2 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 3 (pPublicKeyTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+
+            if pPrivateKeyTemplate is None:
+                _pb_a4 = NULL
+            else:
+                if PyList_CheckExact(pPrivateKeyTemplate) or PyTuple_CheckExact(pPrivateKeyTemplate):
+                    _pb_s4 = list(pPrivateKeyTemplate)
+                else:
+                    _pb_s4 = _pb_sequence(pPrivateKeyTemplate, "argument 4 (pPrivateKeyTemplate)")
+                _pb_n4 = len(_pb_s4)
+                if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long")
+                _pb_m4 = <_c_CK_ATTRIBUTE *>malloc((_pb_n4 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m4 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n4):
+                    _pb_item = _pb_s4[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 4 (pPrivateKeyTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m4[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a4 = <_c_CK_ATTRIBUTE_PTR>_pb_m4
+
+            _pb_o6 = 0
+            _pb_a6 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o6
+
+            _pb_o7 = 0
+            _pb_a7 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o7
+
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pPublicKeyTemplate) is too long for its length parameter ulPublicKeyAttributeCount")
+
+            _pb_a5 = <_c_CK_ULONG>_pb_n4
+            if <Py_ssize_t>_pb_a5 != _pb_n4:
+                raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long for its length parameter ulPrivateKeyAttributeCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GenerateKeyPair")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 3 (pPublicKeyTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m2[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a2 = <_c_CK_ATTRIBUTE_PTR>_pb_m2
+                memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        if pPrivateKeyTemplate is None:
-            _pb_a4 = NULL
-        else:
-            if PyList_CheckExact(pPrivateKeyTemplate) or PyTuple_CheckExact(pPrivateKeyTemplate):
-                _pb_s4 = list(pPrivateKeyTemplate)
-            else:
-                _pb_s4 = _pb_sequence(pPrivateKeyTemplate, "argument 4 (pPrivateKeyTemplate)")
-            _pb_n4 = len(_pb_s4)
-            if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long")
-            _pb_h4 = _pb_allocate(_pb_n4, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m4 = <_c_CK_ATTRIBUTE *>_pb_h4.memory
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n4):
-                _pb_item = _pb_s4[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 4 (pPrivateKeyTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m4[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a4 = <_c_CK_ATTRIBUTE_PTR>_pb_m4
+                memcpy((<CK_ATTRIBUTE>_pb_s4[_pb_k])._ptr, &_pb_m4[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_o6 = 0
-        _pb_a6 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o6
+            _pb_res6 = _pb_o6
 
-        _pb_o7 = 0
-        _pb_a7 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o7
+            _pb_res7 = _pb_o7
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pPublicKeyTemplate) is too long for its length parameter ulPublicKeyAttributeCount")
-
-        _pb_a5 = <_c_CK_ULONG>_pb_n4
-        if <Py_ssize_t>_pb_a5 != _pb_n4:
-            raise OverflowError("argument 4 (pPrivateKeyTemplate) is too long for its length parameter ulPrivateKeyAttributeCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GenerateKeyPair")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n2):
-            memcpy((<CK_ATTRIBUTE>_pb_s2[_pb_k])._ptr, &_pb_m2[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n4):
-            memcpy((<CK_ATTRIBUTE>_pb_s4[_pb_k])._ptr, &_pb_m4[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        _pb_res6 = _pb_o6
-
-        _pb_res7 = _pb_o7
-
-        return (_pb_res6, _pb_res7)
+            return (_pb_res6, _pb_res7)
+        finally:
+            free(_pb_m2)
+            free(_pb_m4)
 
 
 
@@ -21195,102 +21395,111 @@ cdef class Library:
         cdef Py_ssize_t _pb_n5 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
         cdef _c_CK_ATTRIBUTE *_pb_m5 = NULL
-        cdef _pb_Allocation _pb_h5  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_UnwrapKey _pb_fn = self._f_C_UnwrapKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_UnwrapKey"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pMechanism is None:
-            _pb_a1 = NULL
-        elif isinstance(pMechanism, CK_MECHANISM):
-            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
-        else:
-            _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
-
-        if PyLong_CheckExact(hUnwrappingKey):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hUnwrappingKey, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hUnwrappingKey, "argument 3 (hUnwrappingKey)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), hUnwrappingKey)
-
-        if pWrappedKey is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pWrappedKey):
-            _pb_t3 = _pb_buffer_in(pWrappedKey, 0, 0, "argument 4 (pWrappedKey)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pWrappedKey) or PyTuple_CheckExact(pWrappedKey):
-                _pb_s3 = list(pWrappedKey)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pWrappedKey, "argument 4 (pWrappedKey)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pWrappedKey) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pWrappedKey) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pWrappedKey) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pTemplate is None:
-            _pb_a5 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s5 = list(pTemplate)
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
             else:
-                _pb_s5 = _pb_sequence(pTemplate, "argument 5 (pTemplate)")
-            _pb_n5 = len(_pb_s5)
-            if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 5 (pTemplate) is too long")
-            _pb_h5 = _pb_allocate(_pb_n5, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m5 = <_c_CK_ATTRIBUTE *>_pb_h5.memory
+                _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
+
+            if PyLong_CheckExact(hUnwrappingKey):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hUnwrappingKey, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hUnwrappingKey, "argument 3 (hUnwrappingKey)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hUnwrappingKey)', 0, 18446744073709551615), hUnwrappingKey)
+
+            if pWrappedKey is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pWrappedKey):
+                _pb_t3 = _pb_buffer_in(pWrappedKey, 0, 0, "argument 4 (pWrappedKey)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pWrappedKey) or PyTuple_CheckExact(pWrappedKey):
+                    _pb_s3 = list(pWrappedKey)
+                else:
+                    _pb_s3 = _pb_sequence(pWrappedKey, "argument 4 (pWrappedKey)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pWrappedKey) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pWrappedKey) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pWrappedKey) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+
+            if pTemplate is None:
+                _pb_a5 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s5 = list(pTemplate)
+                else:
+                    _pb_s5 = _pb_sequence(pTemplate, "argument 5 (pTemplate)")
+                _pb_n5 = len(_pb_s5)
+                if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 5 (pTemplate) is too long")
+                _pb_m5 = <_c_CK_ATTRIBUTE *>malloc((_pb_n5 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m5 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n5):
+                    _pb_item = _pb_s5[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 5 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m5[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a5 = <_c_CK_ATTRIBUTE_PTR>_pb_m5
+
+            _pb_o7 = 0
+            _pb_a7 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o7
+
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pWrappedKey) is too long for its length parameter ulWrappedKeyLen")
+
+            _pb_a6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_a6 != _pb_n5:
+                raise OverflowError("argument 5 (pTemplate) is too long for its length parameter ulAttributeCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_UnwrapKey")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n5):
-                _pb_item = _pb_s5[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 5 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m5[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a5 = <_c_CK_ATTRIBUTE_PTR>_pb_m5
+                memcpy((<CK_ATTRIBUTE>_pb_s5[_pb_k])._ptr, &_pb_m5[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_o7 = 0
-        _pb_a7 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o7
+            _pb_res7 = _pb_o7
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pWrappedKey) is too long for its length parameter ulWrappedKeyLen")
-
-        _pb_a6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_a6 != _pb_n5:
-            raise OverflowError("argument 5 (pTemplate) is too long for its length parameter ulAttributeCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_UnwrapKey")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n5):
-            memcpy((<CK_ATTRIBUTE>_pb_s5[_pb_k])._ptr, &_pb_m5[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        _pb_res7 = _pb_o7
-
-        return _pb_res7
+            return _pb_res7
+        finally:
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
+            free(_pb_m5)
 
 
 
@@ -21306,73 +21515,76 @@ cdef class Library:
         cdef Py_ssize_t _pb_n3 = 0
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DeriveKey _pb_fn = self._f_C_DeriveKey
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DeriveKey"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pMechanism is None:
-            _pb_a1 = NULL
-        elif isinstance(pMechanism, CK_MECHANISM):
-            _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
-        else:
-            _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
-
-        if PyLong_CheckExact(hBaseKey):
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hBaseKey, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hBaseKey, "argument 3 (hBaseKey)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), hBaseKey)
-
-        if pTemplate is None:
-            _pb_a3 = NULL
-        else:
-            if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
-                _pb_s3 = list(pTemplate)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pTemplate, "argument 4 (pTemplate)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
-                raise OverflowError("argument 4 (pTemplate) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_ATTRIBUTE), False)
-            _pb_m3 = <_c_CK_ATTRIBUTE *>_pb_h3.memory
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+
+            if pMechanism is None:
+                _pb_a1 = NULL
+            elif isinstance(pMechanism, CK_MECHANISM):
+                _pb_a1 = <_c_CK_MECHANISM_PTR>(<CK_MECHANISM>pMechanism)._ptr
+            else:
+                _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
+
+            if PyLong_CheckExact(hBaseKey):
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(hBaseKey, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_OBJECT_HANDLE>_pb_to_c_CK_OBJECT_HANDLE)(_pb_as_int(hBaseKey, "argument 3 (hBaseKey)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (hBaseKey)', 0, 18446744073709551615), hBaseKey)
+
+            if pTemplate is None:
+                _pb_a3 = NULL
+            else:
+                if PyList_CheckExact(pTemplate) or PyTuple_CheckExact(pTemplate):
+                    _pb_s3 = list(pTemplate)
+                else:
+                    _pb_s3 = _pb_sequence(pTemplate, "argument 4 (pTemplate)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_ATTRIBUTE):
+                    raise OverflowError("argument 4 (pTemplate) is too long")
+                _pb_m3 = <_c_CK_ATTRIBUTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_ATTRIBUTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    if not isinstance(_pb_item, CK_ATTRIBUTE):
+                        raise TypeError(f"argument 4 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
+                    memcpy(&_pb_m3[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
+                _pb_a3 = <_c_CK_ATTRIBUTE_PTR>_pb_m3
+
+            _pb_o5 = 0
+            _pb_a5 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o5
+
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pTemplate) is too long for its length parameter ulAttributeCount")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DeriveKey")
+
+            # the function may have written into the records (a PKCS#11 template): copy back
             for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                if not isinstance(_pb_item, CK_ATTRIBUTE):
-                    raise TypeError(f"argument 4 (pTemplate) items must be CK_ATTRIBUTE, not {type(_pb_item).__name__}")
-                memcpy(&_pb_m3[_pb_k], (<CK_ATTRIBUTE>_pb_item)._ptr, sizeof(_c_CK_ATTRIBUTE))
-            _pb_a3 = <_c_CK_ATTRIBUTE_PTR>_pb_m3
+                memcpy((<CK_ATTRIBUTE>_pb_s3[_pb_k])._ptr, &_pb_m3[_pb_k], sizeof(_c_CK_ATTRIBUTE))
 
-        _pb_o5 = 0
-        _pb_a5 = <_c_CK_OBJECT_HANDLE_PTR>&_pb_o5
+            _pb_res5 = _pb_o5
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pTemplate) is too long for its length parameter ulAttributeCount")
-
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DeriveKey")
-
-        # the function may have written into the records (a PKCS#11 template): copy back
-        for _pb_k in range(_pb_n3):
-            memcpy((<CK_ATTRIBUTE>_pb_s3[_pb_k])._ptr, &_pb_m3[_pb_k], sizeof(_c_CK_ATTRIBUTE))
-
-        _pb_res5 = _pb_o5
-
-        return _pb_res5
+            return _pb_res5
+        finally:
+            free(_pb_m3)
 
 
 
@@ -21385,54 +21597,62 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m1 = NULL
-        cdef _pb_Allocation _pb_h1  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SeedRandom _pb_fn = self._f_C_SeedRandom
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SeedRandom"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if pSeed is None:
-            _pb_a1 = NULL
-        elif PyObject_CheckBuffer(pSeed):
-            _pb_t1 = _pb_buffer_in(pSeed, 0, 0, "argument 2 (pSeed)", "a contiguous buffer", "", None, <void **>&_pb_a1, &_pb_n1)
-        else:
-            if PyList_CheckExact(pSeed) or PyTuple_CheckExact(pSeed):
-                _pb_s1 = list(pSeed)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s1 = _pb_sequence(pSeed, "argument 2 (pSeed)")
-            _pb_n1 = len(_pb_s1)
-            if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 2 (pSeed) is too long")
-            _pb_h1 = _pb_allocate(_pb_n1, sizeof(_c_CK_BYTE), False)
-            _pb_m1 = <_c_CK_BYTE *>_pb_h1.memory
-            for _pb_k in range(_pb_n1):
-                _pb_item = _pb_s1[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 2 (pSeed) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSeed) items', 0, 255), _pb_item)
-            _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a2 = <_c_CK_ULONG>_pb_n1
-        if <Py_ssize_t>_pb_a2 != _pb_n1:
-            raise OverflowError("argument 2 (pSeed) is too long for its length parameter ulSeedLen")
+            if pSeed is None:
+                _pb_a1 = NULL
+            elif PyObject_CheckBuffer(pSeed):
+                _pb_t1 = _pb_buffer_in(pSeed, 0, 0, "argument 2 (pSeed)", "a contiguous buffer", "", None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n1)
+            else:
+                if PyList_CheckExact(pSeed) or PyTuple_CheckExact(pSeed):
+                    _pb_s1 = list(pSeed)
+                else:
+                    _pb_s1 = _pb_sequence(pSeed, "argument 2 (pSeed)")
+                _pb_n1 = len(_pb_s1)
+                if _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 2 (pSeed) is too long")
+                _pb_m1 = <_c_CK_BYTE *>malloc((_pb_n1 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m1 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n1):
+                    _pb_item = _pb_s1[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 2 (pSeed) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m1[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 2 (pSeed) items', 0, 255), _pb_item)
+                _pb_a1 = <_c_CK_BYTE_PTR>_pb_m1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SeedRandom")
+            _pb_a2 = <_c_CK_ULONG>_pb_n1
+            if <Py_ssize_t>_pb_a2 != _pb_n1:
+                raise OverflowError("argument 2 (pSeed) is too long for its length parameter ulSeedLen")
 
-        return None
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SeedRandom")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            free(_pb_m1)
 
 
 
@@ -21579,47 +21799,50 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_l1 = 0
         cdef Py_ssize_t _pb_n0 = 0
         cdef _c_CK_INTERFACE *_pb_m0 = NULL
-        cdef _pb_Allocation _pb_h0  # frees the memory when the wrapper ends
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetInterfaceList _pb_fn = self._f_C_GetInterfaceList
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetInterfaceList"))
-        _pb_l1 = <_c_CK_ULONG>_pb_n0
-        if <Py_ssize_t>_pb_l1 != _pb_n0:
-            raise OverflowError("C parameter 1 (interfaces) is too long for its length parameter pulCount")
-        _pb_a1 = <_c_CK_ULONG_PTR>&_pb_l1
+        try:
+            _pb_l1 = <_c_CK_ULONG>_pb_n0
+            if <Py_ssize_t>_pb_l1 != _pb_n0:
+                raise OverflowError("C parameter 1 (interfaces) is too long for its length parameter pulCount")
+            _pb_a1 = <_c_CK_ULONG_PTR>&_pb_l1
 
-        _pb_a0 = NULL
-        _pb_l1 = 0
-        _pb_r = _pb_fn(_pb_a0, _pb_a1)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetInterfaceList")
+            _pb_a0 = NULL
+            _pb_l1 = 0
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetInterfaceList")
 
-        _pb_n0 = <Py_ssize_t>_pb_l1
-
-        if _pb_n0 < 0 or _pb_n0 > PY_SSIZE_T_MAX // sizeof(_c_CK_INTERFACE):
-            raise OverflowError("C_GetInterfaceList: interfaces would need more memory than can be addressed")
-        _pb_h0 = _pb_allocate(_pb_n0, sizeof(_c_CK_INTERFACE), True)
-        _pb_m0 = <_c_CK_INTERFACE *>_pb_h0.memory
-        _pb_a0 = <_c_CK_INTERFACE_PTR>_pb_m0
-        _pb_l1 = <_c_CK_ULONG>_pb_n0
-
-        _pb_r = _pb_fn(_pb_a0, _pb_a1)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetInterfaceList")
-
-        if <size_t>_pb_l1 < <size_t>_pb_n0:
             _pb_n0 = <Py_ssize_t>_pb_l1
-        _pb_res0 = []
-        for _pb_k in range(_pb_n0):
-            _pb_item = CK_INTERFACE.__new__(CK_INTERFACE)
-            memcpy((<CK_INTERFACE>_pb_item)._ptr, &_pb_m0[_pb_k], sizeof(_c_CK_INTERFACE))
-            _pb_res0.append(_pb_item)
 
-        return _pb_res0
+            if _pb_n0 < 0 or _pb_n0 > PY_SSIZE_T_MAX // sizeof(_c_CK_INTERFACE):
+                raise OverflowError("C_GetInterfaceList: interfaces would need more memory than can be addressed")
+            _pb_m0 = <_c_CK_INTERFACE *>calloc(_pb_n0 or 1, sizeof(_c_CK_INTERFACE))
+            if _pb_m0 == NULL:
+                raise MemoryError()
+            _pb_a0 = <_c_CK_INTERFACE_PTR>_pb_m0
+            _pb_l1 = <_c_CK_ULONG>_pb_n0
+
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetInterfaceList")
+
+            if <size_t>_pb_l1 < <size_t>_pb_n0:
+                _pb_n0 = <Py_ssize_t>_pb_l1
+            _pb_res0 = []
+            for _pb_k in range(_pb_n0):
+                _pb_item = CK_INTERFACE.__new__(CK_INTERFACE)
+                memcpy((<CK_INTERFACE>_pb_item)._ptr, &_pb_m0[_pb_k], sizeof(_c_CK_INTERFACE))
+                _pb_res0.append(_pb_item)
+
+            return _pb_res0
+        finally:
+            free(_pb_m0)
 
 
 
@@ -21632,40 +21855,47 @@ cdef class Library:
         cdef _c_CK_INTERFACE_PTR _pb_o2
         cdef _c_CK_FLAGS _pb_a3
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v0
+        cdef bint _pb_h0 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetInterface _pb_fn = self._f_C_GetInterface
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_GetInterface"))
-        _pb_t0 = _pb_buffer_in(pInterfaceName, 5, sizeof(unsigned char), "argument 1 (pInterfaceName)", "a writable contiguous buffer", 'unsigned char *', None, <void **>&_pb_a0, &_pb_n)
+        try:
+            _pb_t0 = _pb_buffer_in(pInterfaceName, 5, sizeof(unsigned char), "argument 1 (pInterfaceName)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        if pVersion is None:
-            _pb_a1 = NULL
-        elif isinstance(pVersion, CK_VERSION):
-            _pb_a1 = <_c_CK_VERSION_PTR>(<CK_VERSION>pVersion)._ptr
-        else:
-            _pb_record_arg_error(pVersion, CK_VERSION, "argument 2 (pVersion)", True)
+            if pVersion is None:
+                _pb_a1 = NULL
+            elif isinstance(pVersion, CK_VERSION):
+                _pb_a1 = <_c_CK_VERSION_PTR>(<CK_VERSION>pVersion)._ptr
+            else:
+                _pb_record_arg_error(pVersion, CK_VERSION, "argument 2 (pVersion)", True)
 
-        _pb_o2 = NULL
-        _pb_a2 = <_c_CK_INTERFACE_PTR_PTR>&_pb_o2
+            _pb_o2 = NULL
+            _pb_a2 = <_c_CK_INTERFACE_PTR_PTR>&_pb_o2
 
-        if PyLong_CheckExact(flags):
-            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a3)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a3)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
+            if PyLong_CheckExact(flags):
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a3)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 3 (flags)"), &_pb_a3)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_GetInterface")
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_GetInterface")
 
-        _pb_res2 = _pb_at_CK_INTERFACE(<void *>_pb_o2, pVersion)
+            _pb_res2 = _pb_at_CK_INTERFACE(<void *>_pb_o2, pVersion)
 
-        return _pb_res2
+            return _pb_res2
+        finally:
+            if _pb_h0:
+                PyBuffer_Release(&_pb_v0)
 
 
 
@@ -21683,89 +21913,103 @@ cdef class Library:
         cdef Py_ssize_t _pb_n4 = 0
         cdef int _pb_status
         cdef _c_CK_CHAR *_pb_m2 = NULL
-        cdef _pb_Allocation _pb_h2  # frees the memory when the wrapper ends
         cdef _c_CK_UTF8CHAR *_pb_m4 = NULL
-        cdef _pb_Allocation _pb_h4  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v2
+        cdef bint _pb_h2 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v4
+        cdef bint _pb_h4 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_LoginUser _pb_fn = self._f_C_LoginUser
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_LoginUser"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        if PyLong_CheckExact(userType):
-            _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
-
-        if pPin is None:
-            _pb_a2 = NULL
-        elif PyObject_CheckBuffer(pPin):
-            _pb_t2 = _pb_buffer_in(pPin, 0, 0, "argument 3 (pPin)", "a contiguous buffer", "", None, <void **>&_pb_a2, &_pb_n2)
-        else:
-            if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
-                _pb_s2 = list(pPin)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
-            _pb_n2 = len(_pb_s2)
-            if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_CHAR):
-                raise OverflowError("argument 3 (pPin) is too long")
-            _pb_h2 = _pb_allocate(_pb_n2, sizeof(_c_CK_CHAR), False)
-            _pb_m2 = <_c_CK_CHAR *>_pb_h2.memory
-            for _pb_k in range(_pb_n2):
-                _pb_item = _pb_s2[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_CHAR>_pb_to_c_CK_CHAR)(_pb_item, &_pb_m2[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
-            _pb_a2 = <_c_CK_CHAR_PTR>_pb_m2
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pUsername is None:
-            _pb_a4 = NULL
-        elif PyObject_CheckBuffer(pUsername):
-            _pb_t4 = _pb_buffer_in(pUsername, 0, 0, "argument 4 (pUsername)", "a contiguous buffer", "", None, <void **>&_pb_a4, &_pb_n4)
-        else:
-            if PyList_CheckExact(pUsername) or PyTuple_CheckExact(pUsername):
-                _pb_s4 = list(pUsername)
+            if PyLong_CheckExact(userType):
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(userType, &_pb_a1)
             else:
-                _pb_s4 = _pb_sequence(pUsername, "argument 4 (pUsername)")
-            _pb_n4 = len(_pb_s4)
-            if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
-                raise OverflowError("argument 4 (pUsername) is too long")
-            _pb_h4 = _pb_allocate(_pb_n4, sizeof(_c_CK_UTF8CHAR), False)
-            _pb_m4 = <_c_CK_UTF8CHAR *>_pb_h4.memory
-            for _pb_k in range(_pb_n4):
-                _pb_item = _pb_s4[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pUsername) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m4[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pUsername) items', 0, 255), _pb_item)
-            _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_m4
+                _pb_status = (<_pb_unchecked_to_c_CK_USER_TYPE>_pb_to_c_CK_USER_TYPE)(_pb_as_int(userType, "argument 2 (userType)"), &_pb_a1)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 2 (userType)', 0, 18446744073709551615), userType)
 
-        _pb_a3 = <_c_CK_ULONG>_pb_n2
-        if <Py_ssize_t>_pb_a3 != _pb_n2:
-            raise OverflowError("argument 3 (pPin) is too long for its length parameter ulPinLen")
+            if pPin is None:
+                _pb_a2 = NULL
+            elif PyObject_CheckBuffer(pPin):
+                _pb_t2 = _pb_buffer_in(pPin, 0, 0, "argument 3 (pPin)", "a contiguous buffer", "", None, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n2)
+            else:
+                if PyList_CheckExact(pPin) or PyTuple_CheckExact(pPin):
+                    _pb_s2 = list(pPin)
+                else:
+                    _pb_s2 = _pb_sequence(pPin, "argument 3 (pPin)")
+                _pb_n2 = len(_pb_s2)
+                if _pb_n2 > PY_SSIZE_T_MAX // sizeof(_c_CK_CHAR):
+                    raise OverflowError("argument 3 (pPin) is too long")
+                _pb_m2 = <_c_CK_CHAR *>malloc((_pb_n2 or 1) * sizeof(_c_CK_CHAR))
+                if _pb_m2 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n2):
+                    _pb_item = _pb_s2[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 3 (pPin) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_CHAR>_pb_to_c_CK_CHAR)(_pb_item, &_pb_m2[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 3 (pPin) items', 0, 255), _pb_item)
+                _pb_a2 = <_c_CK_CHAR_PTR>_pb_m2
 
-        _pb_a5 = <_c_CK_ULONG>_pb_n4
-        if <Py_ssize_t>_pb_a5 != _pb_n4:
-            raise OverflowError("argument 4 (pUsername) is too long for its length parameter ulUsernameLen")
+            if pUsername is None:
+                _pb_a4 = NULL
+            elif PyObject_CheckBuffer(pUsername):
+                _pb_t4 = _pb_buffer_in(pUsername, 0, 0, "argument 4 (pUsername)", "a contiguous buffer", "", None, &_pb_v4, &_pb_h4, <void **>&_pb_a4, &_pb_n4)
+            else:
+                if PyList_CheckExact(pUsername) or PyTuple_CheckExact(pUsername):
+                    _pb_s4 = list(pUsername)
+                else:
+                    _pb_s4 = _pb_sequence(pUsername, "argument 4 (pUsername)")
+                _pb_n4 = len(_pb_s4)
+                if _pb_n4 > PY_SSIZE_T_MAX // sizeof(_c_CK_UTF8CHAR):
+                    raise OverflowError("argument 4 (pUsername) is too long")
+                _pb_m4 = <_c_CK_UTF8CHAR *>malloc((_pb_n4 or 1) * sizeof(_c_CK_UTF8CHAR))
+                if _pb_m4 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n4):
+                    _pb_item = _pb_s4[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pUsername) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_UTF8CHAR>_pb_to_c_CK_UTF8CHAR)(_pb_item, &_pb_m4[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pUsername) items', 0, 255), _pb_item)
+                _pb_a4 = <_c_CK_UTF8CHAR_PTR>_pb_m4
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_LoginUser")
+            _pb_a3 = <_c_CK_ULONG>_pb_n2
+            if <Py_ssize_t>_pb_a3 != _pb_n2:
+                raise OverflowError("argument 3 (pPin) is too long for its length parameter ulPinLen")
 
-        return None
+            _pb_a5 = <_c_CK_ULONG>_pb_n4
+            if <Py_ssize_t>_pb_a5 != _pb_n4:
+                raise OverflowError("argument 4 (pUsername) is too long for its length parameter ulUsernameLen")
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_LoginUser")
+
+            return None
+        finally:
+            if _pb_h2:
+                PyBuffer_Release(&_pb_v2)
+            if _pb_h4:
+                PyBuffer_Release(&_pb_v4)
+            free(_pb_m2)
+            free(_pb_m4)
 
 
 
@@ -21868,119 +22112,138 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
         cdef _c_CK_BYTE *_pb_m5 = NULL
-        cdef _pb_Allocation _pb_h5  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v5
+        cdef bint _pb_h5 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptMessage _pb_fn = self._f_C_EncryptMessage
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptMessage"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pAssociatedData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pAssociatedData):
-            _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
-                _pb_s3 = list(pAssociatedData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pAssociatedData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pPlaintext is None:
-            _pb_a5 = NULL
-        elif PyObject_CheckBuffer(pPlaintext):
-            _pb_t5 = _pb_buffer_in(pPlaintext, 0, 0, "argument 5 (pPlaintext)", "a contiguous buffer", "", None, <void **>&_pb_a5, &_pb_n5)
-        else:
-            if PyList_CheckExact(pPlaintext) or PyTuple_CheckExact(pPlaintext):
-                _pb_s5 = list(pPlaintext)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_s5 = _pb_sequence(pPlaintext, "argument 5 (pPlaintext)")
-            _pb_n5 = len(_pb_s5)
-            if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 5 (pPlaintext) is too long")
-            _pb_h5 = _pb_allocate(_pb_n5, sizeof(_c_CK_BYTE), False)
-            _pb_m5 = <_c_CK_BYTE *>_pb_h5.memory
-            for _pb_k in range(_pb_n5):
-                _pb_item = _pb_s5[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 5 (pPlaintext) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 5 (pPlaintext) items', 0, 255), _pb_item)
-            _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
+            if pAssociatedData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pAssociatedData):
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pAssociatedData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_a6 != _pb_n5:
-            raise OverflowError("argument 5 (pPlaintext) is too long for its length parameter ulPlaintextLen")
+            if pPlaintext is None:
+                _pb_a5 = NULL
+            elif PyObject_CheckBuffer(pPlaintext):
+                _pb_t5 = _pb_buffer_in(pPlaintext, 0, 0, "argument 5 (pPlaintext)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
+            else:
+                if PyList_CheckExact(pPlaintext) or PyTuple_CheckExact(pPlaintext):
+                    _pb_s5 = list(pPlaintext)
+                else:
+                    _pb_s5 = _pb_sequence(pPlaintext, "argument 5 (pPlaintext)")
+                _pb_n5 = len(_pb_s5)
+                if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 5 (pPlaintext) is too long")
+                _pb_m5 = <_c_CK_BYTE *>malloc((_pb_n5 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m5 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n5):
+                    _pb_item = _pb_s5[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pPlaintext) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pPlaintext) items', 0, 255), _pb_item)
+                _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-        _pb_l8 = <_c_CK_ULONG>_pb_n7
-        if <Py_ssize_t>_pb_l8 != _pb_n7:
-            raise OverflowError("C parameter 8 (pCiphertext) is too long for its length parameter pulCiphertextLen")
-        _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            _pb_a6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_a6 != _pb_n5:
+                raise OverflowError("argument 5 (pPlaintext) is too long for its length parameter ulPlaintextLen")
 
-        _pb_a7 = NULL
-        _pb_l8 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptMessage")
+            _pb_l8 = <_c_CK_ULONG>_pb_n7
+            if <Py_ssize_t>_pb_l8 != _pb_n7:
+                raise OverflowError("C parameter 8 (pCiphertext) is too long for its length parameter pulCiphertextLen")
+            _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
-        _pb_n7 = <Py_ssize_t>_pb_l8
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        if _pb_n7 < 0 or _pb_n7 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_EncryptMessage: pCiphertext would need more memory than can be addressed")
-        _pb_b7 = PyBytes_FromStringAndSize(NULL, _pb_n7 * sizeof(_c_CK_BYTE))
-        _pb_a7 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b7)
-        _pb_l8 = <_c_CK_ULONG>_pb_n7
+            _pb_a7 = NULL
+            _pb_l8 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptMessage")
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptMessage")
-
-        if <size_t>_pb_l8 < <size_t>_pb_n7:
             _pb_n7 = <Py_ssize_t>_pb_l8
-        _pb_res7 = _pb_b7 if PyBytes_GET_SIZE(_pb_b7) == _pb_n7 * sizeof(_c_CK_BYTE) else _pb_b7[:_pb_n7 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res7
+            if _pb_n7 < 0 or _pb_n7 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_EncryptMessage: pCiphertext would need more memory than can be addressed")
+            _pb_b7 = PyBytes_FromStringAndSize(NULL, _pb_n7 * sizeof(_c_CK_BYTE))
+            _pb_a7 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b7)
+            _pb_l8 = <_c_CK_ULONG>_pb_n7
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptMessage")
+
+            if <size_t>_pb_l8 < <size_t>_pb_n7:
+                _pb_n7 = <Py_ssize_t>_pb_l8
+            _pb_res7 = _pb_b7 if PyBytes_GET_SIZE(_pb_b7) == _pb_n7 * sizeof(_c_CK_BYTE) else _pb_b7[:_pb_n7 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res7
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            if _pb_h5:
+                PyBuffer_Release(&_pb_v5)
+            free(_pb_m3)
+            free(_pb_m5)
 
 
 
@@ -21997,67 +22260,80 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptMessageBegin _pb_fn = self._f_C_EncryptMessageBegin
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptMessageBegin"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pAssociatedData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pAssociatedData):
-            _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
-                _pb_s3 = list(pAssociatedData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pAssociatedData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptMessageBegin")
+            if pAssociatedData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pAssociatedData):
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pAssociatedData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        return None
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptMessageBegin")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
 
 
 
@@ -22080,98 +22356,111 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_EncryptMessageNext _pb_fn = self._f_C_EncryptMessageNext
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_EncryptMessageNext"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pPlaintextPart is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pPlaintextPart):
-            _pb_t3 = _pb_buffer_in(pPlaintextPart, 0, 0, "argument 4 (pPlaintextPart)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pPlaintextPart) or PyTuple_CheckExact(pPlaintextPart):
-                _pb_s3 = list(pPlaintextPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pPlaintextPart, "argument 4 (pPlaintextPart)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pPlaintextPart) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pPlaintextPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pPlaintextPart) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if PyLong_CheckExact(flags):
-            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pPlaintextPart) is too long for its length parameter ulPlaintextPartLen")
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_l6 != _pb_n5:
-            raise OverflowError("C parameter 6 (pCiphertextPart) is too long for its length parameter pulCiphertextPartLen")
-        _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+            if pPlaintextPart is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pPlaintextPart):
+                _pb_t3 = _pb_buffer_in(pPlaintextPart, 0, 0, "argument 4 (pPlaintextPart)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pPlaintextPart) or PyTuple_CheckExact(pPlaintextPart):
+                    _pb_s3 = list(pPlaintextPart)
+                else:
+                    _pb_s3 = _pb_sequence(pPlaintextPart, "argument 4 (pPlaintextPart)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pPlaintextPart) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pPlaintextPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pPlaintextPart) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if PyLong_CheckExact(flags):
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_a5 = NULL
-        _pb_l6 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptMessageNext")
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pPlaintextPart) is too long for its length parameter ulPlaintextPartLen")
 
-        _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_l6 != _pb_n5:
+                raise OverflowError("C parameter 6 (pCiphertextPart) is too long for its length parameter pulCiphertextPartLen")
+            _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
-        if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed")
-        _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
-        _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_EncryptMessageNext")
+            _pb_a5 = NULL
+            _pb_l6 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptMessageNext")
 
-        if <size_t>_pb_l6 < <size_t>_pb_n5:
             _pb_n5 = <Py_ssize_t>_pb_l6
-        _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res5
+            if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed")
+            _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
+            _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_EncryptMessageNext")
+
+            if <size_t>_pb_l6 < <size_t>_pb_n5:
+                _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res5
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
 
 
 
@@ -22265,119 +22554,138 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
         cdef _c_CK_BYTE *_pb_m5 = NULL
-        cdef _pb_Allocation _pb_h5  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v5
+        cdef bint _pb_h5 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptMessage _pb_fn = self._f_C_DecryptMessage
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptMessage"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pAssociatedData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pAssociatedData):
-            _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
-                _pb_s3 = list(pAssociatedData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pAssociatedData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pCiphertext is None:
-            _pb_a5 = NULL
-        elif PyObject_CheckBuffer(pCiphertext):
-            _pb_t5 = _pb_buffer_in(pCiphertext, 0, 0, "argument 5 (pCiphertext)", "a contiguous buffer", "", None, <void **>&_pb_a5, &_pb_n5)
-        else:
-            if PyList_CheckExact(pCiphertext) or PyTuple_CheckExact(pCiphertext):
-                _pb_s5 = list(pCiphertext)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_s5 = _pb_sequence(pCiphertext, "argument 5 (pCiphertext)")
-            _pb_n5 = len(_pb_s5)
-            if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 5 (pCiphertext) is too long")
-            _pb_h5 = _pb_allocate(_pb_n5, sizeof(_c_CK_BYTE), False)
-            _pb_m5 = <_c_CK_BYTE *>_pb_h5.memory
-            for _pb_k in range(_pb_n5):
-                _pb_item = _pb_s5[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 5 (pCiphertext) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 5 (pCiphertext) items', 0, 255), _pb_item)
-            _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
+            if pAssociatedData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pAssociatedData):
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pAssociatedData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_a6 != _pb_n5:
-            raise OverflowError("argument 5 (pCiphertext) is too long for its length parameter ulCiphertextLen")
+            if pCiphertext is None:
+                _pb_a5 = NULL
+            elif PyObject_CheckBuffer(pCiphertext):
+                _pb_t5 = _pb_buffer_in(pCiphertext, 0, 0, "argument 5 (pCiphertext)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
+            else:
+                if PyList_CheckExact(pCiphertext) or PyTuple_CheckExact(pCiphertext):
+                    _pb_s5 = list(pCiphertext)
+                else:
+                    _pb_s5 = _pb_sequence(pCiphertext, "argument 5 (pCiphertext)")
+                _pb_n5 = len(_pb_s5)
+                if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 5 (pCiphertext) is too long")
+                _pb_m5 = <_c_CK_BYTE *>malloc((_pb_n5 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m5 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n5):
+                    _pb_item = _pb_s5[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pCiphertext) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pCiphertext) items', 0, 255), _pb_item)
+                _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-        _pb_l8 = <_c_CK_ULONG>_pb_n7
-        if <Py_ssize_t>_pb_l8 != _pb_n7:
-            raise OverflowError("C parameter 8 (pPlaintext) is too long for its length parameter pulPlaintextLen")
-        _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            _pb_a6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_a6 != _pb_n5:
+                raise OverflowError("argument 5 (pCiphertext) is too long for its length parameter ulCiphertextLen")
 
-        _pb_a7 = NULL
-        _pb_l8 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptMessage")
+            _pb_l8 = <_c_CK_ULONG>_pb_n7
+            if <Py_ssize_t>_pb_l8 != _pb_n7:
+                raise OverflowError("C parameter 8 (pPlaintext) is too long for its length parameter pulPlaintextLen")
+            _pb_a8 = <_c_CK_ULONG_PTR>&_pb_l8
 
-        _pb_n7 = <Py_ssize_t>_pb_l8
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        if _pb_n7 < 0 or _pb_n7 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DecryptMessage: pPlaintext would need more memory than can be addressed")
-        _pb_b7 = PyBytes_FromStringAndSize(NULL, _pb_n7 * sizeof(_c_CK_BYTE))
-        _pb_a7 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b7)
-        _pb_l8 = <_c_CK_ULONG>_pb_n7
+            _pb_a7 = NULL
+            _pb_l8 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptMessage")
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptMessage")
-
-        if <size_t>_pb_l8 < <size_t>_pb_n7:
             _pb_n7 = <Py_ssize_t>_pb_l8
-        _pb_res7 = _pb_b7 if PyBytes_GET_SIZE(_pb_b7) == _pb_n7 * sizeof(_c_CK_BYTE) else _pb_b7[:_pb_n7 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res7
+            if _pb_n7 < 0 or _pb_n7 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_DecryptMessage: pPlaintext would need more memory than can be addressed")
+            _pb_b7 = PyBytes_FromStringAndSize(NULL, _pb_n7 * sizeof(_c_CK_BYTE))
+            _pb_a7 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b7)
+            _pb_l8 = <_c_CK_ULONG>_pb_n7
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7, _pb_a8)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptMessage")
+
+            if <size_t>_pb_l8 < <size_t>_pb_n7:
+                _pb_n7 = <Py_ssize_t>_pb_l8
+            _pb_res7 = _pb_b7 if PyBytes_GET_SIZE(_pb_b7) == _pb_n7 * sizeof(_c_CK_BYTE) else _pb_b7[:_pb_n7 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res7
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            if _pb_h5:
+                PyBuffer_Release(&_pb_v5)
+            free(_pb_m3)
+            free(_pb_m5)
 
 
 
@@ -22394,67 +22702,80 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptMessageBegin _pb_fn = self._f_C_DecryptMessageBegin
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptMessageBegin"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pAssociatedData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pAssociatedData):
-            _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
-                _pb_s3 = list(pAssociatedData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pAssociatedData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptMessageBegin")
+            if pAssociatedData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pAssociatedData):
+                _pb_t3 = _pb_buffer_in(pAssociatedData, 0, 0, "argument 4 (pAssociatedData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pAssociatedData) or PyTuple_CheckExact(pAssociatedData):
+                    _pb_s3 = list(pAssociatedData)
+                else:
+                    _pb_s3 = _pb_sequence(pAssociatedData, "argument 4 (pAssociatedData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pAssociatedData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pAssociatedData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pAssociatedData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        return None
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pAssociatedData) is too long for its length parameter ulAssociatedDataLen")
+
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptMessageBegin")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
 
 
 
@@ -22477,98 +22798,111 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_DecryptMessageNext _pb_fn = self._f_C_DecryptMessageNext
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_DecryptMessageNext"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pCiphertextPart is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pCiphertextPart):
-            _pb_t3 = _pb_buffer_in(pCiphertextPart, 0, 0, "argument 4 (pCiphertextPart)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pCiphertextPart) or PyTuple_CheckExact(pCiphertextPart):
-                _pb_s3 = list(pCiphertextPart)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pCiphertextPart, "argument 4 (pCiphertextPart)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pCiphertextPart) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pCiphertextPart) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pCiphertextPart) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if PyLong_CheckExact(flags):
-            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pCiphertextPart) is too long for its length parameter ulCiphertextPartLen")
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_l6 != _pb_n5:
-            raise OverflowError("C parameter 6 (pPlaintextPart) is too long for its length parameter pulPlaintextPartLen")
-        _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+            if pCiphertextPart is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pCiphertextPart):
+                _pb_t3 = _pb_buffer_in(pCiphertextPart, 0, 0, "argument 4 (pCiphertextPart)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pCiphertextPart) or PyTuple_CheckExact(pCiphertextPart):
+                    _pb_s3 = list(pCiphertextPart)
+                else:
+                    _pb_s3 = _pb_sequence(pCiphertextPart, "argument 4 (pCiphertextPart)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pCiphertextPart) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pCiphertextPart) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pCiphertextPart) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if PyLong_CheckExact(flags):
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(flags, &_pb_a7)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_FLAGS>_pb_to_c_CK_FLAGS)(_pb_as_int(flags, "argument 5 (flags)"), &_pb_a7)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 5 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_a5 = NULL
-        _pb_l6 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptMessageNext")
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pCiphertextPart) is too long for its length parameter ulCiphertextPartLen")
 
-        _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_l6 != _pb_n5:
+                raise OverflowError("C parameter 6 (pPlaintextPart) is too long for its length parameter pulPlaintextPartLen")
+            _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
-        if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed")
-        _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
-        _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_DecryptMessageNext")
+            _pb_a5 = NULL
+            _pb_l6 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptMessageNext")
 
-        if <size_t>_pb_l6 < <size_t>_pb_n5:
             _pb_n5 = <Py_ssize_t>_pb_l6
-        _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res5
+            if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed")
+            _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
+            _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6, _pb_a7)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_DecryptMessageNext")
+
+            if <size_t>_pb_l6 < <size_t>_pb_n5:
+                _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res5
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
 
 
 
@@ -22658,91 +22992,104 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignMessage _pb_fn = self._f_C_SignMessage
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignMessage"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s3 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_l6 != _pb_n5:
-            raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
-        _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if pData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a5 = NULL
-        _pb_l6 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignMessage")
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
 
-        _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_l6 != _pb_n5:
+                raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
+            _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
-        if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_SignMessage: pSignature would need more memory than can be addressed")
-        _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
-        _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignMessage")
+            _pb_a5 = NULL
+            _pb_l6 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignMessage")
 
-        if <size_t>_pb_l6 < <size_t>_pb_n5:
             _pb_n5 = <Py_ssize_t>_pb_l6
-        _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res5
+            if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_SignMessage: pSignature would need more memory than can be addressed")
+            _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
+            _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignMessage")
+
+            if <size_t>_pb_l6 < <size_t>_pb_n5:
+                _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res5
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
 
 
 
@@ -22754,40 +23101,47 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignMessageBegin _pb_fn = self._f_C_SignMessageBegin
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignMessageBegin"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignMessageBegin")
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignMessageBegin")
 
-        return None
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
 
 
 
@@ -22809,91 +23163,104 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_SignMessageNext _pb_fn = self._f_C_SignMessageNext
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_SignMessageNext"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s3 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_l6 != _pb_n5:
-            raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
-        _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if pData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a5 = NULL
-        _pb_l6 = 0
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignMessageNext")
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
 
-        _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_l6 != _pb_n5:
+                raise OverflowError("C parameter 6 (pSignature) is too long for its length parameter pulSignatureLen")
+            _pb_a6 = <_c_CK_ULONG_PTR>&_pb_l6
 
-        if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_SignMessageNext: pSignature would need more memory than can be addressed")
-        _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
-        _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
-        _pb_l6 = <_c_CK_ULONG>_pb_n5
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_SignMessageNext")
+            _pb_a5 = NULL
+            _pb_l6 = 0
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignMessageNext")
 
-        if <size_t>_pb_l6 < <size_t>_pb_n5:
             _pb_n5 = <Py_ssize_t>_pb_l6
-        _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
 
-        return _pb_res5
+            if _pb_n5 < 0 or _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                raise OverflowError("C_SignMessageNext: pSignature would need more memory than can be addressed")
+            _pb_b5 = PyBytes_FromStringAndSize(NULL, _pb_n5 * sizeof(_c_CK_BYTE))
+            _pb_a5 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b5)
+            _pb_l6 = <_c_CK_ULONG>_pb_n5
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_SignMessageNext")
+
+            if <size_t>_pb_l6 < <size_t>_pb_n5:
+                _pb_n5 = <Py_ssize_t>_pb_l6
+            _pb_res5 = _pb_b5 if PyBytes_GET_SIZE(_pb_b5) == _pb_n5 * sizeof(_c_CK_BYTE) else _pb_b5[:_pb_n5 * sizeof(_c_CK_BYTE)]
+
+            return _pb_res5
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            free(_pb_m3)
 
 
 
@@ -22982,95 +23349,114 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
         cdef _c_CK_BYTE *_pb_m5 = NULL
-        cdef _pb_Allocation _pb_h5  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v5
+        cdef bint _pb_h5 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyMessage _pb_fn = self._f_C_VerifyMessage
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyMessage"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s3 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pSignature is None:
-            _pb_a5 = NULL
-        elif PyObject_CheckBuffer(pSignature):
-            _pb_t5 = _pb_buffer_in(pSignature, 0, 0, "argument 5 (pSignature)", "a contiguous buffer", "", None, <void **>&_pb_a5, &_pb_n5)
-        else:
-            if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
-                _pb_s5 = list(pSignature)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
-            _pb_n5 = len(_pb_s5)
-            if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 5 (pSignature) is too long")
-            _pb_h5 = _pb_allocate(_pb_n5, sizeof(_c_CK_BYTE), False)
-            _pb_m5 = <_c_CK_BYTE *>_pb_h5.memory
-            for _pb_k in range(_pb_n5):
-                _pb_item = _pb_s5[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
-            _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
+            if pData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_a6 != _pb_n5:
-            raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
+            if pSignature is None:
+                _pb_a5 = NULL
+            elif PyObject_CheckBuffer(pSignature):
+                _pb_t5 = _pb_buffer_in(pSignature, 0, 0, "argument 5 (pSignature)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
+            else:
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s5 = list(pSignature)
+                else:
+                    _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
+                _pb_n5 = len(_pb_s5)
+                if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 5 (pSignature) is too long")
+                _pb_m5 = <_c_CK_BYTE *>malloc((_pb_n5 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m5 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n5):
+                    _pb_item = _pb_s5[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
+                _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyMessage")
+            _pb_a6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_a6 != _pb_n5:
+                raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
 
-        return None
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyMessage")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            if _pb_h5:
+                PyBuffer_Release(&_pb_v5)
+            free(_pb_m3)
+            free(_pb_m5)
 
 
 
@@ -23082,40 +23468,47 @@ cdef class Library:
         cdef _c_CK_ULONG _pb_a2
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyMessageBegin _pb_fn = self._f_C_VerifyMessageBegin
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyMessageBegin"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
+            else:
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyMessageBegin")
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyMessageBegin")
 
-        return None
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
 
 
 
@@ -23136,95 +23529,114 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef _c_CK_BYTE *_pb_m3 = NULL
-        cdef _pb_Allocation _pb_h3  # frees the memory when the wrapper ends
         cdef _c_CK_BYTE *_pb_m5 = NULL
-        cdef _pb_Allocation _pb_h5  # frees the memory when the wrapper ends
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v1
+        cdef bint _pb_h1 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v3
+        cdef bint _pb_h3 = False
+        # a buffer argument's export, if it was exported (see _pb_buffer_in)
+        cdef Py_buffer _pb_v5
+        cdef bint _pb_h5 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_VerifyMessageNext _pb_fn = self._f_C_VerifyMessageNext
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_VerifyMessageNext"))
-        if PyLong_CheckExact(hSession):
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
-
-        _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, <void **>&_pb_a1, &_pb_n)
-        _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
-
-        if PyLong_CheckExact(ulParameterLen):
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
-        else:
-            _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
-        if _pb_status < 0:
-            _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
-
-        if pData is None:
-            _pb_a3 = NULL
-        elif PyObject_CheckBuffer(pData):
-            _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, <void **>&_pb_a3, &_pb_n3)
-        else:
-            if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
-                _pb_s3 = list(pData)
+        try:
+            if PyLong_CheckExact(hSession):
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(hSession, &_pb_a0)
             else:
-                _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
-            _pb_n3 = len(_pb_s3)
-            if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 4 (pData) is too long")
-            _pb_h3 = _pb_allocate(_pb_n3, sizeof(_c_CK_BYTE), False)
-            _pb_m3 = <_c_CK_BYTE *>_pb_h3.memory
-            for _pb_k in range(_pb_n3):
-                _pb_item = _pb_s3[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
-            _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
+                _pb_status = (<_pb_unchecked_to_c_CK_SESSION_HANDLE>_pb_to_c_CK_SESSION_HANDLE)(_pb_as_int(hSession, "argument 1 (hSession)"), &_pb_a0)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if pSignature is None:
-            _pb_a5 = NULL
-        elif PyObject_CheckBuffer(pSignature):
-            _pb_t5 = _pb_buffer_in(pSignature, 0, 0, "argument 5 (pSignature)", "a contiguous buffer", "", None, <void **>&_pb_a5, &_pb_n5)
-        else:
-            if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
-                _pb_s5 = list(pSignature)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+
+            if PyLong_CheckExact(ulParameterLen):
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
             else:
-                _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
-            _pb_n5 = len(_pb_s5)
-            if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("argument 5 (pSignature) is too long")
-            _pb_h5 = _pb_allocate(_pb_n5, sizeof(_c_CK_BYTE), False)
-            _pb_m5 = <_c_CK_BYTE *>_pb_h5.memory
-            for _pb_k in range(_pb_n5):
-                _pb_item = _pb_s5[_pb_k]
-                _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
-                _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
-                if _pb_status < 0:
-                    _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
-            _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
+                _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(_pb_as_int(ulParameterLen, "argument 3 (ulParameterLen)"), &_pb_a2)
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ulParameterLen)
 
-        _pb_a4 = <_c_CK_ULONG>_pb_n3
-        if <Py_ssize_t>_pb_a4 != _pb_n3:
-            raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
+            if pData is None:
+                _pb_a3 = NULL
+            elif PyObject_CheckBuffer(pData):
+                _pb_t3 = _pb_buffer_in(pData, 0, 0, "argument 4 (pData)", "a contiguous buffer", "", None, &_pb_v3, &_pb_h3, <void **>&_pb_a3, &_pb_n3)
+            else:
+                if PyList_CheckExact(pData) or PyTuple_CheckExact(pData):
+                    _pb_s3 = list(pData)
+                else:
+                    _pb_s3 = _pb_sequence(pData, "argument 4 (pData)")
+                _pb_n3 = len(_pb_s3)
+                if _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 4 (pData) is too long")
+                _pb_m3 = <_c_CK_BYTE *>malloc((_pb_n3 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m3 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n3):
+                    _pb_item = _pb_s3[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 4 (pData) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m3[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 4 (pData) items', 0, 255), _pb_item)
+                _pb_a3 = <_c_CK_BYTE_PTR>_pb_m3
 
-        _pb_a6 = <_c_CK_ULONG>_pb_n5
-        if <Py_ssize_t>_pb_a6 != _pb_n5:
-            raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
+            if pSignature is None:
+                _pb_a5 = NULL
+            elif PyObject_CheckBuffer(pSignature):
+                _pb_t5 = _pb_buffer_in(pSignature, 0, 0, "argument 5 (pSignature)", "a contiguous buffer", "", None, &_pb_v5, &_pb_h5, <void **>&_pb_a5, &_pb_n5)
+            else:
+                if PyList_CheckExact(pSignature) or PyTuple_CheckExact(pSignature):
+                    _pb_s5 = list(pSignature)
+                else:
+                    _pb_s5 = _pb_sequence(pSignature, "argument 5 (pSignature)")
+                _pb_n5 = len(_pb_s5)
+                if _pb_n5 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
+                    raise OverflowError("argument 5 (pSignature) is too long")
+                _pb_m5 = <_c_CK_BYTE *>malloc((_pb_n5 or 1) * sizeof(_c_CK_BYTE))
+                if _pb_m5 == NULL:
+                    raise MemoryError()
+                for _pb_k in range(_pb_n5):
+                    _pb_item = _pb_s5[_pb_k]
+                    _pb_item = _pb_as_int(_pb_item, "argument 5 (pSignature) items")
+                    _pb_status = (<_pb_unchecked_to_c_CK_BYTE>_pb_to_c_CK_BYTE)(_pb_item, &_pb_m5[_pb_k])
+                    if _pb_status < 0:
+                        _pb_refused(_pb_take_error(), ('int', 'argument 5 (pSignature) items', 0, 255), _pb_item)
+                _pb_a5 = <_c_CK_BYTE_PTR>_pb_m5
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+            _pb_a4 = <_c_CK_ULONG>_pb_n3
+            if <Py_ssize_t>_pb_a4 != _pb_n3:
+                raise OverflowError("argument 4 (pData) is too long for its length parameter ulDataLen")
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
-        if _pb_maybe_pending:
-            _pb_raise_pending()
-        if _pb_r != 0:
-            raise _pb_error(_pb_r, "C_VerifyMessageNext")
+            _pb_a6 = <_c_CK_ULONG>_pb_n5
+            if <Py_ssize_t>_pb_a6 != _pb_n5:
+                raise OverflowError("argument 5 (pSignature) is too long for its length parameter ulSignatureLen")
 
-        return None
+            if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
+                _pb_too_long('argument 3 (ulParameterLen): {n} is more than argument 2 (pParameter) holds ({held} bytes)', _pb_a2, _pb_n1)
+
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4, _pb_a5, _pb_a6)
+            if _pb_maybe_pending:
+                _pb_raise_pending()
+            if _pb_r != 0:
+                raise _pb_error(_pb_r, "C_VerifyMessageNext")
+
+            return None
+        finally:
+            if _pb_h1:
+                PyBuffer_Release(&_pb_v1)
+            if _pb_h3:
+                PyBuffer_Release(&_pb_v3)
+            if _pb_h5:
+                PyBuffer_Release(&_pb_v5)
+            free(_pb_m3)
+            free(_pb_m5)
 
 
 

@@ -1114,52 +1114,19 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
     return _pb_record_memory(value, what)
 
 
-# What a wrapper holds until it ends, however it ends, and gives back then: a
-# buffer argument's export, or memory it allocated for an argument.  Letting go
-# of the object gives it back, so a wrapper needs no finally block (some
-# thirty lines of C each, and Cython writes a finally block out once for every
-# way out of it).
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Export:
-    cdef Py_buffer view
-    cdef bint held
-
-    def __dealloc__(self):
-        if self.held:
-            PyBuffer_Release(&self.view)
-
-
-@cython.freelist(4)
-@cython.auto_pickle(False)  # internal: never pickled
-cdef class _pb_Allocation:
-    cdef void *memory
-
-    def __dealloc__(self):
-        free(self.memory)
-
-
-cdef _pb_Allocation _pb_allocate(Py_ssize_t count, size_t size, bint zeroed):
-    # memory for count items of size bytes (at least one item: malloc(0) may give NULL)
-    cdef _pb_Allocation held = _pb_Allocation.__new__(_pb_Allocation)
-    held.memory = calloc(count or 1, size) if zeroed else malloc((count or 1) * size)
-    if held.memory == NULL:
-        raise MemoryError()
-    return held
-
-
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
-                          void **address, Py_ssize_t *length):
+                          Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
     # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
-    # a str encoded (how & 2), any other buffer exported (writable if how & 1),
-    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns what the wrapper
-    # holds until C returns: the encoded bytes, or the _pb_Export (else None).  One compiled
-    # function for every buffer parameter: the wrappers keep only the bytes case inline.
+    # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
+    # *exported then set),
+    # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
+    # which the wrapper holds until C returns (else None).  One compiled function for every
+    # buffer parameter: the wrappers keep only the bytes case inline.
     #
-    # An export pins a bytearray's size, so Python code the wrapper runs later (a later
+    # The wrapper releases the export in its finally block: an
+    # export pins a bytearray's size, so Python code the wrapper runs later (a later
     # argument's __index__, a finalizer at an allocation) cannot free the memory C is given.
-    cdef _pb_Export export
     held = None
     if value is None:
         address[0] = NULL
@@ -1173,15 +1140,13 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         address[0] = PyBytes_AS_STRING(held)
         length[0] = PyBytes_GET_SIZE(held)
     elif PyObject_CheckBuffer(value):
-        export = _pb_Export.__new__(_pb_Export)
         try:
-            PyObject_GetBuffer(value, &export.view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
+            PyObject_GetBuffer(value, view, PyBUF_WRITABLE if how & 1 else PyBUF_SIMPLE)
         except (BufferError, TypeError):  # not contiguous, read-only, or no buffer at all
             raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}") from None
-        export.held = True
-        held = export
-        address[0] = export.view.buf
-        length[0] = export.view.len
+        exported[0] = True
+        address[0] = view.buf
+        length[0] = view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
         length[0] = -2
