@@ -1003,7 +1003,9 @@ cdef int _pb_record_arg_error(object value, object cls, str what, bint nullable)
 cdef bytes _pb_cstring_copy(object value, str what):
     # A C string argument that is not bytes (the wrapper passes those in place): a str
     # encoded, a buffer copied (the copy ends with the NUL a C string needs, as bytes
-    # objects always do), anything else refused.
+    # objects always do), anything else refused.  _pb_cstring's rule, compiled: that one
+    # is in the checks kept as source until an argument is refused, and a str argument
+    # comes here on every call.
     if isinstance(value, str):
         return _pb_encode(value, what)
     if PyObject_CheckBuffer(value):
