@@ -462,6 +462,20 @@ def test_out_bytes_at_most_n_calls_c_once_without_the_probe(api):
         api.lib.conf_get_pattern_once(65)
 
 
+def test_out_bytes_at_most_beyond_a_wrappers_stack_and_of_wider_elements(api):
+    # at_most=64 above is a buffer the Cython wrapper keeps on its C stack; 5000 is not
+    for n in (0, 4097, 5000):
+        assert api.lib.conf_get_pattern_large(n) == bytes((i * 7) % 251 for i in range(n)), n
+    with pytest.raises(api.mod.errors.CONF_ERR_SMALL):
+        api.lib.conf_get_pattern_large(5001)
+    # uint32_t elements: the length counts elements, the bytes are theirs as C laid them out
+    assert api.lib.conf_get_words(3) == struct.pack("=3I", 1, 0x01010102, 0x02020203)
+    assert api.lib.conf_get_words(8) == struct.pack("=8I", *(i * 0x01010101 + 1 for i in range(8)))
+    assert api.lib.conf_get_words(0) == b""
+    with pytest.raises(api.mod.errors.CONF_ERR_SMALL):
+        api.lib.conf_get_words(9)
+
+
 def test_out_array_returns_a_list_of_ints(api):
     squares = api.lib.conf_get_squares(5)
     assert type(squares) is list and squares == [0, 1, 4, 9, 16]

@@ -42,6 +42,7 @@ from ..passes.binding import (
     ParamBinding,
     RecordBinding,
 )
+from ..passes.callplan import Allocate
 from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
@@ -344,6 +345,31 @@ def cy_sizeof(ctype: CType | None) -> str:
     return f"sizeof({cy_decl(_adjusted(ctype))})"
 
 
+#: the largest ``out-bytes`` buffer of a size known when the module is written that a wrapper
+#: keeps on the C stack
+STACK_BUFFER_MAX_BYTES = 4096
+
+
+def cy_stack_buffers(binding: FunctionBinding) -> dict[int, str]:
+    """The ``out-bytes`` buffers a wrapper keeps on the C stack: parameter index -> the local's declaration.
+
+    Those the config bounds (``at_most``) to at most :data:`STACK_BUFFER_MAX_BYTES`.  C writes into
+    the local array, and the result is one ``bytes`` object of the length C reports; a ``bytes``
+    object of the bound's size, cut to that length, was two allocations and a copy.
+    """
+    assert binding.call is not None, "the plan-calls pass has run"
+    declarations = {}
+    for step in binding.call.steps:
+        if (isinstance(step, Allocate) and step.capacity is not None and step.buffer.param.role.role == "out-bytes"
+                and step.capacity * step.element_size <= STACK_BUFFER_MAX_BYTES):
+            param, array = step.buffer.param, f"{step.buffer.slot.storage}[{step.capacity}]"
+            # bytes (and void, or a type whose size is not known, taken as bytes): char; a wider
+            # element: its own type, whose alignment the array then has
+            element = param.element if step.element_size > 1 else None
+            declarations[param.index] = f"char {array}" if element is None else cy_decl(_adjusted(element), array)
+    return declarations
+
+
 def cy_fp_typedef(function: Function, name: str) -> str:
     """A ``ctypedef`` of a pointer to ``function``'s type, callable without the GIL."""
     return f"ctypedef {cy_decl(Pointer(function.type), name)}"
@@ -524,6 +550,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "param_annotation": param_annotation,
     "result_annotation": result_annotation,
     "cy_sizeof": cy_sizeof,
+    "cy_stack_buffers": cy_stack_buffers,
     "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
     "cy_primitive": cy_primitive,

@@ -226,6 +226,9 @@ class Allocate:
     #: the most elements whose byte size is addressable; more raise OverflowError(:attr:`message`)
     limit: int
     message: str
+    #: the element count the config bounds the buffer with (``at_most``, a :class:`Capacity`
+    #: step before this one), known when the module is written; None: known only when it runs
+    capacity: int | None = None
     kind: Literal["allocate"] = "allocate"
 
 
@@ -418,7 +421,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             steps.append(Capacity(out, out.param.role.at_most))
         size = element_size(module, target, out.param.element) or 1
         message = f"{f.function.name}: {out.param.py_name} would need more memory than can be addressed"
-        steps.append(Allocate(out, size, largest // size, message))
+        steps.append(Allocate(out, size, largest // size, message, out.param.role.at_most))
     owners = [f.ret.owner] if f.returns_value else []
     owners += [p.owner for p in f.outputs]
     steps += [CheckFreer(name) for name in dict.fromkeys(o for o in owners if o is not None)]

@@ -171,6 +171,21 @@ unsigned long conf_pattern_once_calls(void)
     return pattern_once_calls;
 }
 
+conf_rv conf_get_pattern_large(uint32_t n, uint8_t *out, unsigned long *out_len)
+{
+    return conf_get_pattern(n, out, out_len);
+}
+
+conf_rv conf_get_words(uint32_t n, uint32_t *out, unsigned long *out_len)
+{
+    if (*out_len < n)
+        return CONF_ERR_SMALL;
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = i * 0x01010101u + 1u;
+    *out_len = n;
+    return CONF_OK;
+}
+
 conf_rv conf_get_squares(uint32_t n, uint64_t *out, unsigned long *count)
 {
     if (count == NULL)

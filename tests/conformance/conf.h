@@ -144,6 +144,10 @@ conf_rv conf_get_pattern(uint32_t n, uint8_t *out, unsigned long *out_len);
 conf_rv conf_get_pattern_once(uint32_t n, uint8_t *out, unsigned long *out_len);
 /* How many times conf_get_pattern_once has run. */
 unsigned long conf_pattern_once_calls(void);
+/* The same as conf_get_pattern_once, bound with at_most=5000: more than a wrapper keeps on its stack. */
+conf_rv conf_get_pattern_large(uint32_t n, uint8_t *out, unsigned long *out_len);
+/* n words i * 0x01010101 + 1, as out-bytes(out_len, at_most=8): *out_len counts words, not bytes. */
+conf_rv conf_get_words(uint32_t n, uint32_t *out, unsigned long *out_len);
 /* The first n bytes of the same pattern into out; the caller says how many. */
 void conf_fill_pattern(uint8_t *out, uint16_t n);
 /* The first n squares, size-probed: NULL out sets *count. */

@@ -19657,7 +19657,7 @@ cdef class Library:
         cdef object _pb_t1
         cdef _c_CK_ULONG _pb_a2
         cdef _c_CK_BYTE_PTR _pb_a3
-        cdef object _pb_b3
+        cdef char _pb_b3[64]
         cdef _c_CK_ULONG_PTR _pb_a4
         cdef _c_CK_ULONG _pb_l4 = 0
         cdef Py_ssize_t _pb_n1 = 0
@@ -19714,10 +19714,7 @@ cdef class Library:
             _pb_a4 = <_c_CK_ULONG_PTR>&_pb_l4
 
             _pb_n3 = 64
-            if _pb_n3 < 0 or _pb_n3 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-                raise OverflowError("C_Digest: pDigest would need more memory than can be addressed")
-            _pb_b3 = PyBytes_FromStringAndSize(NULL, _pb_n3 * sizeof(_c_CK_BYTE))
-            _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
+            _pb_a3 = <_c_CK_BYTE_PTR>_pb_b3
             _pb_l4 = <_c_CK_ULONG>_pb_n3
 
             with nogil:
@@ -19729,7 +19726,7 @@ cdef class Library:
 
             if <size_t>_pb_l4 < <size_t>_pb_n3:
                 _pb_n3 = <Py_ssize_t>_pb_l4
-            _pb_res3 = _pb_b3 if PyBytes_GET_SIZE(_pb_b3) == _pb_n3 * sizeof(_c_CK_BYTE) else _pb_b3[:_pb_n3 * sizeof(_c_CK_BYTE)]
+            _pb_res3 = PyBytes_FromStringAndSize(<char *>_pb_b3, _pb_n3 * sizeof(_c_CK_BYTE))
 
             return _pb_res3
         finally:
@@ -19846,7 +19843,7 @@ cdef class Library:
         'C_DigestFinal($self, hSession, /)\n--\n\nC_DigestFinal(hSession: int, /) -> bytes\n\nC: CK_RV C_DigestFinal(CK_SESSION_HANDLE hSession, CK_BYTE_PTR pDigest, CK_ULONG_PTR pulDigestLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_BYTE_PTR _pb_a1
-        cdef object _pb_b1
+        cdef char _pb_b1[64]
         cdef _c_CK_ULONG_PTR _pb_a2
         cdef _c_CK_ULONG _pb_l2 = 0
         cdef Py_ssize_t _pb_n1 = 0
@@ -19869,10 +19866,7 @@ cdef class Library:
         _pb_a2 = <_c_CK_ULONG_PTR>&_pb_l2
 
         _pb_n1 = 64
-        if _pb_n1 < 0 or _pb_n1 > PY_SSIZE_T_MAX // sizeof(_c_CK_BYTE):
-            raise OverflowError("C_DigestFinal: pDigest would need more memory than can be addressed")
-        _pb_b1 = PyBytes_FromStringAndSize(NULL, _pb_n1 * sizeof(_c_CK_BYTE))
-        _pb_a1 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b1)
+        _pb_a1 = <_c_CK_BYTE_PTR>_pb_b1
         _pb_l2 = <_c_CK_ULONG>_pb_n1
 
         with nogil:
@@ -19884,7 +19878,7 @@ cdef class Library:
 
         if <size_t>_pb_l2 < <size_t>_pb_n1:
             _pb_n1 = <Py_ssize_t>_pb_l2
-        _pb_res1 = _pb_b1 if PyBytes_GET_SIZE(_pb_b1) == _pb_n1 * sizeof(_c_CK_BYTE) else _pb_b1[:_pb_n1 * sizeof(_c_CK_BYTE)]
+        _pb_res1 = PyBytes_FromStringAndSize(<char *>_pb_b1, _pb_n1 * sizeof(_c_CK_BYTE))
 
         return _pb_res1
 
