@@ -80,6 +80,10 @@ class FunctionRule:
     #: the rule is for functions some versions of the headers declare (``optional = true``):
     #: matching none is no mistake
     optional: bool = False
+    #: ``release_gil = { min_bytes = N }``: the GIL is released only for a call whose data (its
+    #: ``in-array`` arguments and the buffers a ``len`` measures) holds at least N bytes, as
+    #: :mod:`hashlib` releases it; 0: whenever :attr:`release_gil` says so
+    release_gil_min_bytes: int = 0
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.pattern)
@@ -482,9 +486,21 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
                     "past N; followed by owned(FUNCTION) for what FUNCTION frees, or on_error(VALUE) for what "
                     "a callable gives C when it raises)",
                 )
-        for flag in ("release_gil", "errors", "optional"):
+        for flag in ("errors", "optional"):
             if flag in item and not isinstance(item[flag], bool):
                 reader.fail(f"{where}.{flag}", "expected true or false")
+        release_gil, min_bytes = item.get("release_gil"), 0
+        if isinstance(release_gil, dict):
+            bound = release_gil.get("min_bytes")
+            if set(release_gil) == {"min_bytes"} and type(bound) is int and bound >= 1:
+                min_bytes = bound
+            else:
+                reader.fail(f"{where}.release_gil", "expected true, false or { min_bytes = N }, N a positive "
+                                                    f"number of bytes, got {release_gil!r}")
+            release_gil = True
+        elif "release_gil" in item and not isinstance(release_gil, bool):
+            reader.fail(f"{where}.release_gil", "expected true, false or { min_bytes = N } (release it only for "
+                                                "calls given at least N bytes of data)")
         nonnull: tuple[str, ...] = ()
         if item.get("nonnull") is True:
             nonnull = ("*",)
@@ -497,8 +513,8 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
             except ValueError:
                 reader.fail(f"{where}.returns", "expected \"owned(FUNCTION)\", the C function that frees the "
                                                 f"result, got {item['returns']!r}")
-        rules.append(FunctionRule(pattern, roles, item.get("release_gil"), item.get("errors"), nonnull, returns_owner,
-                                  where, item.get("optional") is True))
+        rules.append(FunctionRule(pattern, roles, release_gil, item.get("errors"), nonnull, returns_owner,
+                                  where, item.get("optional") is True, min_bytes))
     return tuple(rules)
 
 

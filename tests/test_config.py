@@ -194,6 +194,36 @@ def test_a_returns_key_that_names_no_function_is_an_error(tmp_path, value):
     assert message.startswith('functions[0].returns: expected "owned(FUNCTION)", the C function that frees the result')
 
 
+def test_release_gil_takes_a_bound_on_the_data_a_call_is_given(tmp_path):
+    path = write(tmp_path, 'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "C_Digest*"\n'
+                           'release_gil = { min_bytes = 2048 }\n[[functions]]\nmatch = "C_Sign"\nrelease_gil = false\n')
+    (config,) = load_config(path)
+    digest, sign = config.functions
+    assert (digest.release_gil, digest.release_gil_min_bytes) == (True, 2048)
+    assert (sign.release_gil, sign.release_gil_min_bytes) == (False, 0)
+
+
+@pytest.mark.parametrize("value", ["{ min_bytes = 0 }", "{ min_bytes = -1 }", '{ min_bytes = "2k" }', "{ min_bytes = 2.5 }",
+                                   "{ min_bytes = true }", "{ bytes = 2 }", "{ min_bytes = 2, max = 3 }", "{}"])
+def test_a_release_gil_bound_that_is_no_positive_number_of_bytes_is_an_error(tmp_path, value):
+    path = write(tmp_path, f'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nrelease_gil = {value}\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.message.startswith("functions[0].release_gil: expected true, false or { min_bytes = N }, N a positive")
+    assert diagnostic.coord is not None and diagnostic.coord.line == 5
+
+
+@pytest.mark.parametrize("value", ['"yes"', "1"])
+def test_a_release_gil_that_is_no_boolean_or_table_is_an_error(tmp_path, value):
+    path = write(tmp_path, f'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nrelease_gil = {value}\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.diagnostics[0].message == (
+        "functions[0].release_gil: expected true, false or { min_bytes = N } (release it only for calls given at "
+        "least N bytes of data)")
+
+
 def test_callbacks_name_what_a_raising_callable_gives_c(tmp_path):
     path = write(tmp_path, '''
 name = "m"

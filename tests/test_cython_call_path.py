@@ -32,6 +32,7 @@ struct pair { int32_t x; int32_t y; };
 int fp_add(int a, int b);
 uint32_t fp_sum(const uint8_t *buf, size_t n);
 uint32_t fp_sum_nogil(const uint8_t *buf, size_t n);
+int fp_gil_held(const uint8_t *buf, size_t n, const uint16_t *words, size_t count);
 void fp_fill(uint8_t *out, size_t n, uint8_t value);
 void fp_get_pair(struct pair *out);
 int fp_answer(void);
@@ -51,6 +52,15 @@ uint32_t fp_sum(const uint8_t *buf, size_t n)
 }
 
 uint32_t fp_sum_nogil(const uint8_t *buf, size_t n) { return fp_sum(buf, n); }
+
+/* Python's own answer, from the process that loaded this library: does this thread hold the GIL? */
+extern int PyGILState_Check(void);
+
+int fp_gil_held(const uint8_t *buf, size_t n, const uint16_t *words, size_t count)
+{
+    (void)buf, (void)n, (void)words, (void)count;
+    return PyGILState_Check();
+}
 
 void fp_fill(uint8_t *out, size_t n, uint8_t value)
 {
@@ -86,6 +96,8 @@ def fp(tmp_path_factory):
         functions=(
             FunctionRule("fp_get_pair", {"out": ParamRole("out")}),
             FunctionRule("fp_sum_nogil", release_gil=True),
+            FunctionRule("fp_gil_held", {"buf": ParamRole("in-array", "n"), "words": ParamRole("in-array", "count")},
+                         release_gil=True, release_gil_min_bytes=16),
         ),
     )
     return build_and_import(config, folder / "out")
@@ -149,6 +161,17 @@ def test_every_buffer_kind_reads_the_same_bytes(fp, function, make):
     data = bytes(range(1, 65))
     assert getattr(fp, function)(make(data), len(data)) == sum(data)
     assert getattr(fp, function)(make(data), 3) == 1 + 2 + 3
+
+
+def test_the_gil_goes_only_for_calls_given_min_bytes_of_data(fp):
+    # release_gil = { min_bytes = 16 }: the bytes of every in-array argument count, words as two each
+    assert fp.fp_gil_held(bytes(15), None) == 1
+    assert fp.fp_gil_held(bytes(16), None) == 0
+    assert fp.fp_gil_held(bytearray(100), [1]) == 0
+    assert fp.fp_gil_held(None, [1] * 7) == 1
+    assert fp.fp_gil_held(None, [1] * 8) == 0
+    assert fp.fp_gil_held(bytes(10), [1, 2, 3]) == 0
+    assert fp.fp_gil_held(None, None) == 1
 
 
 @pytest.mark.parametrize("make", [bytes, bytearray, memoryview], ids=["bytes", "bytearray", "memoryview"])

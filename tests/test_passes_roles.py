@@ -79,6 +79,26 @@ def test_len_written_explicitly_measures_an_in_buffer(read):
         ("in", "buffer", 1, None), ("len", "int", None, 0)]
 
 
+def test_release_gil_min_bytes_is_kept_where_there_is_data_to_count(read):
+    config = roles_config()
+    rules = (FunctionRule("rl_*", release_gil=True, release_gil_min_bytes=4096),
+             FunctionRule("rl_encrypt", {"data": ParamRole("in-array", "data_len"),
+                                         "out": ParamRole("out-bytes", "out_len")}))
+    binding = plan(read, replace(config, functions=rules))
+    encrypt, init = function(binding, "rl_encrypt"), function(binding, "rl_init")
+    assert (encrypt.release_gil, encrypt.release_gil_min_bytes) == (True, 4096)
+    assert [p.py_name for p in encrypt.data] == ["data"]  # what comes out is not counted
+    # a buffer a len parameter measures is data; a function given none keeps the GIL
+    login = function(plan(read, replace(config, functions=(
+        *rules, FunctionRule("rl_login", {"pin_len": ParamRole("len", "pin")})))), "rl_login")
+    assert [p.py_name for p in login.data] == ["pin"] and login.release_gil
+    assert (init.data, init.release_gil, init.release_gil_min_bytes) == ((), False, 0)
+    # a later rule saying true releases it for every call again
+    always = plan(read, replace(config, functions=(*rules, FunctionRule("rl_encrypt", release_gil=True))))
+    assert (function(always, "rl_encrypt").release_gil, function(always, "rl_encrypt").release_gil_min_bytes) == (
+        True, 0)
+
+
 def test_bad_function_table_settings_are_config_errors(read):
     config = roles_config()
     with pytest.raises(ConfigError, match=r"function_table.getter: the headers declare no function 'nope'"):

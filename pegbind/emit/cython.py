@@ -370,6 +370,13 @@ def cy_stack_buffers(binding: FunctionBinding) -> dict[int, str]:
     return declarations
 
 
+def cy_data_bytes(binding: FunctionBinding) -> str:
+    """The bytes of a call's :attr:`~FunctionBinding.data`, a C expression (``release_gil = { min_bytes = N }``)."""
+    assert binding.call is not None, "the plan-calls pass has run"
+    # each count is of elements (0 for None), at most PY_SSIZE_T_MAX // the element's size
+    return " + ".join(f"<size_t>{binding.call.slots[p.index].count} * {cy_sizeof(p.element)}" for p in binding.data)
+
+
 def cy_fp_typedef(function: Function, name: str) -> str:
     """A ``ctypedef`` of a pointer to ``function``'s type, callable without the GIL."""
     return f"ctypedef {cy_decl(Pointer(function.type), name)}"
@@ -551,6 +558,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "result_annotation": result_annotation,
     "cy_sizeof": cy_sizeof,
     "cy_stack_buffers": cy_stack_buffers,
+    "cy_data_bytes": cy_data_bytes,
     "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
     "cy_primitive": cy_primitive,

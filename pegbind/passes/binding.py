@@ -295,6 +295,9 @@ class FunctionBinding:
     ret: ReturnBinding
     error: ErrorCheck | None = None
     release_gil: bool = False
+    #: with :attr:`release_gil`: released only for a call whose :attr:`data` holds at least this
+    #: many bytes (0: for every call)
+    release_gil_min_bytes: int = 0
     #: dynamic loading with a function table: the C member of the table struct
     #: this function is called through (None: resolved by its symbol name, or
     #: linked at build time)
@@ -316,6 +319,13 @@ class FunctionBinding:
     def inputs(self) -> tuple[ParamBinding, ...]:
         """The parameters the Python caller passes, in order."""
         return tuple(p for p in self.params if p.passed)
+
+    @property
+    def data(self) -> tuple[ParamBinding, ...]:
+        """The data a call is given, whose size is known: ``in-array`` arguments and the buffers a
+        ``len`` parameter measures (what ``release_gil = { min_bytes = N }`` counts)."""
+        return tuple(p for p in self.params if p.role.role == "in-array" or (
+            p.role.role == "in" and p.kind in ("buffer", "writable_buffer") and p.length is not None))
 
     @property
     def outputs(self) -> tuple[ParamBinding, ...]:

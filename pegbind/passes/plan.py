@@ -633,7 +633,7 @@ def plan_function(
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped."""
     roles: dict[str, ParamRole] = {}
     nonnull: set[str] = set()
-    release_gil = config.release_gil
+    release_gil, min_bytes = config.release_gil, 0
     errors = None
     returns_owner: tuple[str, str] | None = None  # (deallocator, the config key that names it)
     role_keys: dict[str, str] = {}
@@ -642,7 +642,7 @@ def plan_function(
         role_keys.update({name: f"{rule.key}.params.{name}" for name in rule.params})
         nonnull.update(rule.nonnull)
         if rule.release_gil is not None:
-            release_gil = rule.release_gil
+            release_gil, min_bytes = rule.release_gil, rule.release_gil_min_bytes
         if rule.errors is not None:
             errors = rule.errors
         if rule.returns_owner is not None:
@@ -786,7 +786,7 @@ def plan_function(
         # C may call the callable from a thread of its own while this one waits for it:
         # that thread needs the GIL (ctypes and cffi release it around every call)
         release_gil = True
-    return FunctionBinding(
+    binding = FunctionBinding(
         function,
         names[("function", function.name)],
         tuple(params),
@@ -795,9 +795,14 @@ def plan_function(
                       returns_owner[0] if returns_owner is not None else None),
         check,
         release_gil,
+        min_bytes if release_gil else 0,
         function.name if function.name in table_fields else None,
         varargs=_varargs_name(used) if function.variadic else None,
     )
+    if min_bytes and release_gil and not binding.data:
+        # no data to count, so never N bytes of it: the GIL is kept (C_DigestInit beside C_Digest)
+        return dataclasses.replace(binding, release_gil=False, release_gil_min_bytes=0)
+    return binding
 
 
 def _varargs_name(used: set[str]) -> str:

@@ -19639,8 +19639,7 @@ cdef class Library:
         else:
             _pb_record_arg_error(pMechanism, CK_MECHANISM, "argument 2 (pMechanism)", True)
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19717,7 +19716,10 @@ cdef class Library:
             _pb_a3 = <_c_CK_BYTE_PTR>_pb_b3
             _pb_l4 = <_c_CK_ULONG>_pb_n3
 
-            with nogil:
+            if <size_t>_pb_n1 * sizeof(_c_CK_BYTE) >= 2048:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            else:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_maybe_pending:
                 _pb_raise_pending()
@@ -19789,7 +19791,10 @@ cdef class Library:
             if <Py_ssize_t>_pb_a2 != _pb_n1:
                 raise OverflowError("argument 2 (pPart) is too long for its length parameter ulPartLen")
 
-            with nogil:
+            if <size_t>_pb_n1 * sizeof(_c_CK_BYTE) >= 2048:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            else:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
             if _pb_maybe_pending:
                 _pb_raise_pending()
@@ -19869,8 +19874,7 @@ cdef class Library:
         _pb_a1 = <_c_CK_BYTE_PTR>_pb_b1
         _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-        with nogil:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20778,7 +20782,10 @@ cdef class Library:
 
             _pb_a3 = NULL
             _pb_l4 = 0
-            with nogil:
+            if <size_t>_pb_n1 * sizeof(_c_CK_BYTE) >= 2048:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            else:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_DigestEncryptUpdate")
@@ -20791,7 +20798,10 @@ cdef class Library:
             _pb_a3 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b3)
             _pb_l4 = <_c_CK_ULONG>_pb_n3
 
-            with nogil:
+            if <size_t>_pb_n1 * sizeof(_c_CK_BYTE) >= 2048:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+            else:
                 _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
             if _pb_maybe_pending:
                 _pb_raise_pending()
