@@ -24,6 +24,15 @@ def repo_root() -> Path:
     return ROOT
 
 
+def one_worker_each(group: str, backends: tuple[str, ...] = ("cython", "cffi", "ctypes")) -> list:
+    """``backends`` as the parameters of a session fixture that builds one module per backend: under
+    ``--dist loadgroup`` (``make test``) the tests of one backend then run on one pytest-xdist worker,
+    which builds that module once, where spread over the workers each built it again.  A file whose
+    module-scoped fixtures build for every backend at once says ``pytestmark = pytest.mark.xdist_group(...)``."""
+    return [pytest.param(backend, id=backend, marks=pytest.mark.xdist_group(f"{group}-{backend}"))
+            for backend in backends]
+
+
 def compile_library(sources, output: Path, *flags: str) -> Path:
     """C ``sources`` compiled by gcc into the shared library ``output``; returns ``output``."""
     subprocess.run(["gcc", "-shared", "-fPIC", *flags, *(str(s) for s in sources), "-o", str(output)], check=True)

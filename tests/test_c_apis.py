@@ -16,7 +16,7 @@ import pickle
 
 import pytest
 
-from conftest import UNOPTIMISED, compile_library, import_from, run_pegbind
+from conftest import UNOPTIMISED, compile_library, one_worker_each, import_from, run_pegbind
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,7 @@ def capi_library(tmp_path_factory, repo_root):
     return folder
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="session", params=one_worker_each("c_apis"))
 def capi(request, capi_library, tmp_path_factory, repo_root):
     backend = request.param
     out = tmp_path_factory.mktemp(f"capi-{backend}")
@@ -463,7 +463,7 @@ def test_what_names_no_length_is_not_checked(capi):
 
 # ---- ownership: what the caller must free ------------------------------------------
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="session", params=one_worker_each("c_apis"))
 def owned(request, capi_library, tmp_path_factory, repo_root):
     """capi.h built with tests/capi/owned.toml, whose rules say which function frees what."""
     backend = request.param
@@ -946,7 +946,7 @@ def test_a_function_pointer_field_takes_a_callable_the_record_keeps(capi):
 
 # ---- the same through load(path) -------------------------------------------------------------
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="session", params=one_worker_each("c_apis"))
 def loaded(request, capi_library, tmp_path_factory, repo_root):
     """capi.h built for ``load(path)`` (cffi's ABI mode), and the test library loaded through it."""
     backend = request.param

@@ -13,7 +13,7 @@ import cmath
 import json
 
 import pytest
-from conftest import UNOPTIMISED, compile_library, can_verify, import_from, run_pegbind
+from conftest import UNOPTIMISED, compile_library, one_worker_each, can_verify, import_from, run_pegbind
 
 pytestmark = pytest.mark.slow
 
@@ -35,7 +35,7 @@ def _build(out, name: str, backend: str, *how: str, library) -> tuple[str, objec
     return result.stderr, import_from(out, name)
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="session", params=one_worker_each("complex"))
 def built(request, cplx_library, tmp_path_factory, repo_root):
     """(the build's warnings, the module) of cplx.h built with tests/complex/roles.toml: its link
     library, and out, inout, in-array and out-array roles for four functions (the rest as they are)."""
@@ -105,7 +105,7 @@ def test_long_double_complex_where_the_ffi_can_pass_it(built):
     assert "record 'struct cplx_wide'" not in warnings
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="session", params=one_worker_each("complex"))
 def dynamic(request, cplx_library, tmp_path_factory, repo_root):
     """(the build's warnings, the module, the library it loaded) of cplx.h with ``--load dynamic``."""
     out = tmp_path_factory.mktemp(f"cplx-dynamic-{request.param}")

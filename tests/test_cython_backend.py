@@ -19,7 +19,8 @@ from pegbind.emit import generate
 from pegbind.passes import run_passes
 from pegbind.target import get_target
 
-pytestmark = pytest.mark.slow
+# one worker under --dist loadgroup: its fixtures build the modules the tests share once (see conftest.one_worker_each)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cython_backend")]
 
 MODULE_NAME = "pegbind_demo_cy"
 

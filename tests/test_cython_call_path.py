@@ -19,7 +19,8 @@ from conftest import build_and_import
 
 from pegbind.config import BindingConfig, FunctionRule, ParamRole
 
-pytestmark = pytest.mark.slow
+# one worker under --dist loadgroup: its fixture builds the module the tests share once (see conftest.one_worker_each)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cython_call_path")]
 
 MODULE_NAME = "pegbind_fastpath_cy"
 

@@ -27,7 +27,8 @@ from pegbind.emit import generate
 from pegbind.passes import run_passes
 from pegbind.pipeline import read_binding
 
-pytestmark = pytest.mark.slow
+# one worker under --dist loadgroup: its fixtures build the modules the tests share once (see conftest.one_worker_each)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cython_roles")]
 
 CLIB = Path(__file__).parent / "clib"
 MODULE_NAME = "pegbind_roles_cy"

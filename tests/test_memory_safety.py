@@ -16,7 +16,9 @@ from conftest import ROOT, run_pegbind
 
 SAFETY = ROOT / "tests" / "safety"
 BACKENDS = ("cython", "cffi", "ctypes")
-pytestmark = pytest.mark.slow
+# one worker under --dist loadgroup: its module fixture builds every backend's module once
+# (see conftest.one_worker_each)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("memory_safety")]
 
 
 @pytest.fixture(scope="module")

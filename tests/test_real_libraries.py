@@ -56,6 +56,13 @@ LIBRARIES = {
                     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} 1 0"),
 }
 BACKENDS = ("cython", "cffi", "ctypes")
+
+
+def backends_of(library: str) -> list:
+    """The backends as parameters of a test of ``library``: under ``--dist loadgroup`` the tests of
+    one library and backend run on one worker, which builds the modules they share (with and
+    without rules) while the other goes on with other work, instead of waiting for it."""
+    return [pytest.param(backend, marks=pytest.mark.xdist_group(f"{library}-{backend}")) for backend in BACKENDS]
 #: what pegbind prints for a declaration it leaves out: located in the original header
 LOCATED_WARNING = re.compile(r"^/[^:]+:\d+:\d+: warning: .+")
 #: warnings about the binding as a whole, which have no header location
@@ -133,8 +140,9 @@ def run_with(module: Built, code: str) -> str:
     return ran.stdout
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("name", sorted(LIBRARIES))
+@pytest.mark.parametrize(("name", "backend"), [
+    pytest.param(name, backend, id=f"{name}-{backend}", marks=pytest.mark.xdist_group(f"{name}-{backend}"))
+    for name in sorted(LIBRARIES) for backend in BACKENDS])
 def test_library_builds_imports_and_does_its_job(name, backend, built):
     library = LIBRARIES[name]
     module = built(name, backend)
@@ -148,7 +156,7 @@ def test_library_builds_imports_and_does_its_job(name, backend, built):
 
 # ---- each library's main job, as its users do it, with nothing but -l and -I ----------
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("sqlite3"))
 def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
     printed = run_with(built("sqlite3", backend), """
         rc, db = m.sqlite3_open(":memory:")
@@ -181,7 +189,7 @@ SQLITE_RULES = ("--function", "sqlite3_mprintf:return=owned(sqlite3_free)",
                                     "sqlite3_mprintf", "sqlite3_free", "SQLITE_*") for flag in ("--include", name)))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("sqlite3"))
 def test_sqlite_exec_calls_back_with_each_row_and_stops_when_one_raises(backend, built):
     printed = run_with(built("sqlite3", backend, *SQLITE_RULES), """
         import gc
@@ -218,7 +226,7 @@ def test_sqlite_exec_calls_back_with_each_row_and_stops_when_one_raises(backend,
     ]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("sqlite3"))
 def test_sqlite_mprintf_formats_its_extra_arguments_into_memory_freed_by_the_rule(backend, built):
     printed = run_with(built("sqlite3", backend, *SQLITE_RULES), """
         print(m.sqlite3_mprintf("%d|%s|%.2f|%lld", 7, "x", 2.5, 2**40))
@@ -236,7 +244,7 @@ def test_sqlite_mprintf_formats_its_extra_arguments_into_memory_freed_by_the_rul
     ]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("expat"))
 def test_expat_calls_handlers_it_keeps_while_it_parses(backend, built):
     printed = run_with(built("expat", backend), """
         import gc
@@ -273,7 +281,7 @@ def test_expat_calls_handlers_it_keeps_while_it_parses(backend, built):
     assert printed.splitlines() == ["True ['root', 'a', '/a', '/root']", "raised root"]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("zlib"))
 def test_zlib_writes_and_reads_a_gzip_file_and_compresses_without_packing(backend, built, tmp_path):
     printed = run_with(built("zlib", backend), f"""
         import os
@@ -293,7 +301,7 @@ def test_zlib_writes_and_reads_a_gzip_file_and_compresses_without_packing(backen
     assert printed.split() == ["100000", "True", "100000", "True", "True", "True", "True", "True", "True"]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("curl"))
 def test_curl_makes_a_handle_and_escapes_with_an_ownership_rule(backend, built):
     module = built("curl", backend, "--function", "curl_easy_escape:return=owned(curl_free)")
     printed = run_with(module, """
@@ -304,7 +312,7 @@ def test_curl_makes_a_handle_and_escapes_with_an_ownership_rule(backend, built):
     assert printed.split() == ["CURL", "b'a%20b'", "b'a'"]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("curl"))
 def test_curl_reads_a_url_through_a_write_callback_and_reports_through_a_cell(backend, built, tmp_path):
     data = bytes(range(256)) * 400  # 100 kB: more than one call of the write callback
     source = tmp_path / "data.bin"
@@ -346,7 +354,7 @@ def test_curl_reads_a_url_through_a_write_callback_and_reports_through_a_cell(ba
     assert (tmp_path / "got.bin").read_bytes() == data
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", backends_of("jansson"))
 def test_jansson_loads_walks_and_dumps_and_frees_with_the_example_rules(backend, built, repo_root):
     config = repo_root / "examples" / "jansson" / "pegbind.toml"
     printed = run_with(built("jansson", backend, "-c", str(config)), """
