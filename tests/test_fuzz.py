@@ -1,9 +1,11 @@
 """A mutation fuzzer over real headers: pegbind ends every run with a result or located diagnostics.
 
-Seeded (``PEGBIND_FUZZ_SEED``, default 1) and bounded in time (``PEGBIND_FUZZ_SECONDS``,
-default 60; set it higher to search longer).  A run fails on an internal error, a
-traceback, or taking longer than :data:`RUN_BOUND` seconds (a hang, not a speed figure:
-those live in benchmarks/).  The failing input is kept in the test's folder.
+Seeded and bounded in time (``PEGBIND_FUZZ_SECONDS``, default 30; set it higher to search
+longer).  Each session draws a new seed, so the runs of the suite search different
+mutations rather than the same ones again; ``PEGBIND_FUZZ_SEED`` replays the one a failure
+names.  A run fails on an internal error, a traceback, or taking longer than
+:data:`RUN_BOUND` seconds (a hang, not a speed figure: those live in benchmarks/).  The
+failing input is kept in the test's folder.
 """
 from __future__ import annotations
 
@@ -59,8 +61,9 @@ def test_mutated_real_headers_never_end_in_an_internal_error(tmp_path):
     headers = [h for h in HEADERS if h.is_file()]
     if len(headers) < len(HEADERS):
         pytest.skip("the setup installs the -dev packages of these headers (scripts/install-system-packages.sh)")
-    rng = random.Random(int(os.environ.get("PEGBIND_FUZZ_SEED", "1")))
-    deadline = time.monotonic() + float(os.environ.get("PEGBIND_FUZZ_SECONDS", "60"))
+    seed = int(os.environ.get("PEGBIND_FUZZ_SEED") or random.SystemRandom().randrange(1 << 32))
+    rng = random.Random(seed)
+    deadline = time.monotonic() + float(os.environ.get("PEGBIND_FUZZ_SECONDS", "30"))
     target = tmp_path / "fuzzed.h"
     runs = 0
     while time.monotonic() < deadline:
@@ -80,6 +83,6 @@ def test_mutated_real_headers_never_end_in_an_internal_error(tmp_path):
         if "internal error" in text or "Traceback" in text or took > RUN_BOUND or status not in (0, 1):
             kept = tmp_path / f"failing-{runs}.h"
             kept.write_bytes(data)
-            pytest.fail(f"run {runs} ({source.name}, {'; '.join(mutations)}) ended with status {status} after "
-                        f"{took:.1f} s; input kept in {kept}:\n{text[-2000:]}")
+            pytest.fail(f"run {runs} of PEGBIND_FUZZ_SEED={seed} ({source.name}, {'; '.join(mutations)}) ended "
+                        f"with status {status} after {took:.1f} s; input kept in {kept}:\n{text[-2000:]}")
     assert runs > 0
