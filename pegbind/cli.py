@@ -269,6 +269,8 @@ def _config_from_args(args: argparse.Namespace, base: BindingConfig | None) -> B
         value = getattr(args, key)
         if value is not None:
             changes[key] = value
+    if args.release_gil:
+        changes["release_gil_min_bytes"] = 0  # in every call, whatever the config's bound
     if args.backends:
         changes["backends"] = tuple(dict.fromkeys(args.backends))
     if args.output_dir:

@@ -123,6 +123,8 @@ class BindingConfig:
     functions: tuple[FunctionRule, ...] = ()
     error_policy: ErrorPolicy | None = None
     release_gil: bool = False  #: default for every function
+    #: with :attr:`release_gil`, the default of :attr:`FunctionRule.release_gil_min_bytes`
+    release_gil_min_bytes: int = 0
     skip_includes: tuple[str, ...] = ()  #: ``<...>`` headers that may be missing
     #: globs over header paths whose declarations are bound besides the library's own
     #: (the named headers, their folders, the -I folders); ``!GLOB`` takes files out
@@ -196,7 +198,7 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
     "strip_prefix": (str,),
     "functions": (list, dict),
     "error_policy": (dict,),
-    "release_gil": (bool,),
+    "release_gil": (bool, dict),
     "skip_includes": (list, str),
     "bind_headers": (list, str),
     "output_dir": (str,),
@@ -303,7 +305,8 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
             reader.fail(prefix + "load", f"expected \"link\" or \"dynamic\", got {table['load']!r}")
         values["load"] = table["load"]
     if "release_gil" in table:
-        values["release_gil"] = table["release_gil"]
+        values["release_gil"], values["release_gil_min_bytes"] = _release_gil(
+            reader, prefix + "release_gil", table["release_gil"])
     if "output_dir" in table:
         values["output_dir"] = _resolve(base_dir, table["output_dir"])
     if "function_table" in table:
@@ -451,6 +454,22 @@ def _callbacks(reader: _Reader, key: str, value: Mapping[str, Any]) -> dict[str,
     return found
 
 
+def _release_gil(reader: _Reader, key: str, value: Any) -> tuple[bool, int]:
+    """``release_gil``: true or false, or ``{ min_bytes = N }`` (released for calls given N bytes of
+    data or more); returns whether it is released and that bound (0: for every call)."""
+    if isinstance(value, bool):
+        return value, 0
+    if isinstance(value, dict):
+        bound = value.get("min_bytes")
+        if set(value) == {"min_bytes"} and type(bound) is int and bound >= 1:
+            return True, bound
+        reader.fail(key, f"expected true, false or {{ min_bytes = N }}, N a positive number of bytes, got {value!r}")
+    else:
+        reader.fail(key, "expected true, false or { min_bytes = N } (release it only for calls given at least "
+                         "N bytes of data)")
+    return False, 0
+
+
 def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule, ...]:
     # Accept an array of tables ([[functions]] with ``match``) or a table keyed by glob.
     if isinstance(value, dict):
@@ -489,18 +508,8 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
         for flag in ("errors", "optional"):
             if flag in item and not isinstance(item[flag], bool):
                 reader.fail(f"{where}.{flag}", "expected true or false")
-        release_gil, min_bytes = item.get("release_gil"), 0
-        if isinstance(release_gil, dict):
-            bound = release_gil.get("min_bytes")
-            if set(release_gil) == {"min_bytes"} and type(bound) is int and bound >= 1:
-                min_bytes = bound
-            else:
-                reader.fail(f"{where}.release_gil", "expected true, false or { min_bytes = N }, N a positive "
-                                                    f"number of bytes, got {release_gil!r}")
-            release_gil = True
-        elif "release_gil" in item and not isinstance(release_gil, bool):
-            reader.fail(f"{where}.release_gil", "expected true, false or { min_bytes = N } (release it only for "
-                                                "calls given at least N bytes of data)")
+        release_gil, min_bytes = (_release_gil(reader, f"{where}.release_gil", item["release_gil"])
+                                  if "release_gil" in item else (None, 0))
         nonnull: tuple[str, ...] = ()
         if item.get("nonnull") is True:
             nonnull = ("*",)

@@ -408,3 +408,15 @@ def test_a_cffi_module_named_like_a_builder_builds(tmp_path):
     done = subprocess.run([sys.executable, "-c", "import x_build; print(x_build.twice(21))"], cwd=tmp_path / "out",
                           capture_output=True, text=True)
     assert done.stdout == "42\n", done.stderr
+
+
+def test_release_gil_flag_releases_it_in_every_call_whatever_the_config_s_bound(tmp_path):
+    from pegbind.cli import _configs_from_args, build_parser
+
+    (tmp_path / "a.h").write_text("int f(void);\n")
+    (tmp_path / "pegbind.toml").write_text('name = "m"\nheaders = ["a.h"]\nrelease_gil = { min_bytes = 4096 }\n')
+    config = str(tmp_path / "pegbind.toml")
+    (bound,) = _configs_from_args(build_parser().parse_args(["generate", "--config", config]))
+    (every,) = _configs_from_args(build_parser().parse_args(["generate", "--config", config, "--release-gil"]))
+    assert (bound.release_gil, bound.release_gil_min_bytes) == (True, 4096)
+    assert (every.release_gil, every.release_gil_min_bytes) == (True, 0)

@@ -203,14 +203,26 @@ def test_release_gil_takes_a_bound_on_the_data_a_call_is_given(tmp_path):
     assert (sign.release_gil, sign.release_gil_min_bytes) == (False, 0)
 
 
-@pytest.mark.parametrize("value", ["{ min_bytes = 0 }", "{ min_bytes = -1 }", '{ min_bytes = "2k" }', "{ min_bytes = 2.5 }",
-                                   "{ min_bytes = true }", "{ bytes = 2 }", "{ min_bytes = 2, max = 3 }", "{}"])
+def test_release_gil_bound_as_every_function_s_default(tmp_path):
+    path = write(tmp_path, 'name = "m"\nheaders = ["a.h"]\nrelease_gil = { min_bytes = 4096 }\n')
+    (config,) = load_config(path)
+    assert (config.release_gil, config.release_gil_min_bytes) == (True, 4096)
+    path = write(tmp_path, 'name = "m"\nheaders = ["a.h"]\nrelease_gil = { min_bytes = "4k" }\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.diagnostics[0].message.startswith("release_gil: expected true, false or { min_bytes = N }")
+
+
+@pytest.mark.parametrize("value", ["{ min_bytes = 0 }", "{ min_bytes = -1 }", '{ min_bytes = "2k" }',
+                                   "{ min_bytes = 2.5 }", "{ min_bytes = true }", "{ bytes = 2 }",
+                                   "{ min_bytes = 2, max = 3 }", "{}"])
 def test_a_release_gil_bound_that_is_no_positive_number_of_bytes_is_an_error(tmp_path, value):
     path = write(tmp_path, f'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nrelease_gil = {value}\n')
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     (diagnostic,) = caught.value.diagnostics
-    assert diagnostic.message.startswith("functions[0].release_gil: expected true, false or { min_bytes = N }, N a positive")
+    assert diagnostic.message.startswith(
+        "functions[0].release_gil: expected true, false or { min_bytes = N }, N a positive")
     assert diagnostic.coord is not None and diagnostic.coord.line == 5
 
 

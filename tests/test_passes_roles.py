@@ -93,6 +93,14 @@ def test_release_gil_min_bytes_is_kept_where_there_is_data_to_count(read):
         *rules, FunctionRule("rl_login", {"pin_len": ParamRole("len", "pin")})))), "rl_login")
     assert [p.py_name for p in login.data] == ["pin"] and login.release_gil
     assert (init.data, init.release_gil, init.release_gil_min_bytes) == ((), False, 0)
+    # the binding's default, which a rule overrides
+    default = plan(read, replace(config, release_gil=True, release_gil_min_bytes=64,
+                                 functions=(rules[1], FunctionRule("rl_login", release_gil=True))))
+    assert (function(default, "rl_encrypt").release_gil, function(default, "rl_encrypt").release_gil_min_bytes) == (
+        True, 64)
+    assert (function(default, "rl_login").release_gil, function(default, "rl_login").release_gil_min_bytes) == (
+        True, 0)
+    assert not function(default, "rl_init").release_gil
     # a later rule saying true releases it for every call again
     always = plan(read, replace(config, functions=(*rules, FunctionRule("rl_encrypt", release_gil=True))))
     assert (function(always, "rl_encrypt").release_gil, function(always, "rl_encrypt").release_gil_min_bytes) == (

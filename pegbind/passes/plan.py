@@ -633,7 +633,7 @@ def plan_function(
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped."""
     roles: dict[str, ParamRole] = {}
     nonnull: set[str] = set()
-    release_gil, min_bytes = config.release_gil, 0
+    release_gil, min_bytes = config.release_gil, config.release_gil_min_bytes
     errors = None
     returns_owner: tuple[str, str] | None = None  # (deallocator, the config key that names it)
     role_keys: dict[str, str] = {}
