@@ -25,10 +25,11 @@ def repo_root() -> Path:
 
 
 def one_worker_each(group: str, backends: tuple[str, ...] = ("cython", "cffi", "ctypes")) -> list:
-    """``backends`` as the parameters of a session fixture that builds one module per backend: under
-    ``--dist loadgroup`` (``make test``) the tests of one backend then run on one pytest-xdist worker,
-    which builds that module once, where spread over the workers each built it again.  A file whose
-    module-scoped fixtures build for every backend at once says ``pytestmark = pytest.mark.xdist_group(...)``."""
+    """``backends`` as the parameters of tests, or of a session fixture, that share one built module
+    per backend: under ``--dist loadgroup`` (``make test``) the tests of one backend then run on one
+    pytest-xdist worker, which builds that module once, where spread over the workers each built it
+    again or waited for the other.  A file whose module-scoped fixtures build for every backend at
+    once says ``pytestmark = pytest.mark.xdist_group(...)``."""
     return [pytest.param(backend, id=backend, marks=pytest.mark.xdist_group(f"{group}-{backend}"))
             for backend in backends]
 

@@ -16,7 +16,7 @@ import pickle
 
 import pytest
 
-from conftest import UNOPTIMISED, compile_library, one_worker_each, import_from, run_pegbind
+from conftest import UNOPTIMISED, compile_library, import_from, one_worker_each, run_pegbind
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ import cmath
 import json
 
 import pytest
-from conftest import UNOPTIMISED, compile_library, one_worker_each, can_verify, import_from, run_pegbind
+from conftest import UNOPTIMISED, can_verify, compile_library, import_from, one_worker_each, run_pegbind
 
 pytestmark = pytest.mark.slow
 

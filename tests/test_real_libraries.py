@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import UNOPTIMISED, exclusively, run_pegbind, session_folder
+from conftest import UNOPTIMISED, exclusively, one_worker_each, run_pegbind, session_folder
 
 pytestmark = pytest.mark.slow
 
@@ -56,13 +56,6 @@ LIBRARIES = {
                     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} 1 0"),
 }
 BACKENDS = ("cython", "cffi", "ctypes")
-
-
-def backends_of(library: str) -> list:
-    """The backends as parameters of a test of ``library``: under ``--dist loadgroup`` the tests of
-    one library and backend run on one worker, which builds the modules they share (with and
-    without rules) while the other goes on with other work, instead of waiting for it."""
-    return [pytest.param(backend, marks=pytest.mark.xdist_group(f"{library}-{backend}")) for backend in BACKENDS]
 #: what pegbind prints for a declaration it leaves out: located in the original header
 LOCATED_WARNING = re.compile(r"^/[^:]+:\d+:\d+: warning: .+")
 #: warnings about the binding as a whole, which have no header location
@@ -141,6 +134,7 @@ def run_with(module: Built, code: str) -> str:
 
 
 @pytest.mark.parametrize(("name", "backend"), [
+    # the groups of one_worker_each(name): a library's other tests run where its modules are built
     pytest.param(name, backend, id=f"{name}-{backend}", marks=pytest.mark.xdist_group(f"{name}-{backend}"))
     for name in sorted(LIBRARIES) for backend in BACKENDS])
 def test_library_builds_imports_and_does_its_job(name, backend, built):
@@ -156,7 +150,7 @@ def test_library_builds_imports_and_does_its_job(name, backend, built):
 
 # ---- each library's main job, as its users do it, with nothing but -l and -I ----------
 
-@pytest.mark.parametrize("backend", backends_of("sqlite3"))
+@pytest.mark.parametrize("backend", one_worker_each("sqlite3"))
 def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
     printed = run_with(built("sqlite3", backend), """
         rc, db = m.sqlite3_open(":memory:")
@@ -189,7 +183,7 @@ SQLITE_RULES = ("--function", "sqlite3_mprintf:return=owned(sqlite3_free)",
                                     "sqlite3_mprintf", "sqlite3_free", "SQLITE_*") for flag in ("--include", name)))
 
 
-@pytest.mark.parametrize("backend", backends_of("sqlite3"))
+@pytest.mark.parametrize("backend", one_worker_each("sqlite3"))
 def test_sqlite_exec_calls_back_with_each_row_and_stops_when_one_raises(backend, built):
     printed = run_with(built("sqlite3", backend, *SQLITE_RULES), """
         import gc
@@ -226,7 +220,7 @@ def test_sqlite_exec_calls_back_with_each_row_and_stops_when_one_raises(backend,
     ]
 
 
-@pytest.mark.parametrize("backend", backends_of("sqlite3"))
+@pytest.mark.parametrize("backend", one_worker_each("sqlite3"))
 def test_sqlite_mprintf_formats_its_extra_arguments_into_memory_freed_by_the_rule(backend, built):
     printed = run_with(built("sqlite3", backend, *SQLITE_RULES), """
         print(m.sqlite3_mprintf("%d|%s|%.2f|%lld", 7, "x", 2.5, 2**40))
@@ -244,7 +238,7 @@ def test_sqlite_mprintf_formats_its_extra_arguments_into_memory_freed_by_the_rul
     ]
 
 
-@pytest.mark.parametrize("backend", backends_of("expat"))
+@pytest.mark.parametrize("backend", one_worker_each("expat"))
 def test_expat_calls_handlers_it_keeps_while_it_parses(backend, built):
     printed = run_with(built("expat", backend), """
         import gc
@@ -281,7 +275,7 @@ def test_expat_calls_handlers_it_keeps_while_it_parses(backend, built):
     assert printed.splitlines() == ["True ['root', 'a', '/a', '/root']", "raised root"]
 
 
-@pytest.mark.parametrize("backend", backends_of("zlib"))
+@pytest.mark.parametrize("backend", one_worker_each("zlib"))
 def test_zlib_writes_and_reads_a_gzip_file_and_compresses_without_packing(backend, built, tmp_path):
     printed = run_with(built("zlib", backend), f"""
         import os
@@ -301,7 +295,7 @@ def test_zlib_writes_and_reads_a_gzip_file_and_compresses_without_packing(backen
     assert printed.split() == ["100000", "True", "100000", "True", "True", "True", "True", "True", "True"]
 
 
-@pytest.mark.parametrize("backend", backends_of("curl"))
+@pytest.mark.parametrize("backend", one_worker_each("curl"))
 def test_curl_makes_a_handle_and_escapes_with_an_ownership_rule(backend, built):
     module = built("curl", backend, "--function", "curl_easy_escape:return=owned(curl_free)")
     printed = run_with(module, """
@@ -312,7 +306,7 @@ def test_curl_makes_a_handle_and_escapes_with_an_ownership_rule(backend, built):
     assert printed.split() == ["CURL", "b'a%20b'", "b'a'"]
 
 
-@pytest.mark.parametrize("backend", backends_of("curl"))
+@pytest.mark.parametrize("backend", one_worker_each("curl"))
 def test_curl_reads_a_url_through_a_write_callback_and_reports_through_a_cell(backend, built, tmp_path):
     data = bytes(range(256)) * 400  # 100 kB: more than one call of the write callback
     source = tmp_path / "data.bin"
@@ -354,7 +348,7 @@ def test_curl_reads_a_url_through_a_write_callback_and_reports_through_a_cell(ba
     assert (tmp_path / "got.bin").read_bytes() == data
 
 
-@pytest.mark.parametrize("backend", backends_of("jansson"))
+@pytest.mark.parametrize("backend", one_worker_each("jansson"))
 def test_jansson_loads_walks_and_dumps_and_frees_with_the_example_rules(backend, built, repo_root):
     config = repo_root / "examples" / "jansson" / "pegbind.toml"
     printed = run_with(built("jansson", backend, "-c", str(config)), """
