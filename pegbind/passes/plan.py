@@ -799,7 +799,7 @@ def plan_function(
         function.name if function.name in table_fields else None,
         varargs=_varargs_name(used) if function.variadic else None,
     )
-    if min_bytes and release_gil and not binding.data:
+    if binding.release_gil_min_bytes and not binding.data:
         # no data to count, so never N bytes of it: the GIL is kept (C_DigestInit beside C_Digest)
         return dataclasses.replace(binding, release_gil=False, release_gil_min_bytes=0)
     return binding
