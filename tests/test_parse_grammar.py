@@ -356,6 +356,14 @@ def test_declarations_of_one_shape_share_a_walk_but_not_its_tokens():
     assert module.record("struct P").packed and not module.record("struct Q").packed
 
 
+def test_deeply_nested_declarations_of_one_shape_are_remade_too():
+    # Syntax nested past what is written out as one expression is remade generically.
+    terms = " + ".join(["1"] * 100)
+    module = clean(f"enum {{ LEFT = {terms} }};\nenum {{ RIGHT = {terms} }};\nenum {{ MORE = {terms} }};\n")
+    assert [(m.name, m.value, m.coord.line) for e in module.enums for m in e.members] == [
+        ("LEFT", 100, 1), ("RIGHT", 100, 2), ("MORE", 100, 3)]
+
+
 def test_identifiers_spelled_like_the_placeholder_or_attribute_words():
     module = clean(
         "typedef int ID;\n"

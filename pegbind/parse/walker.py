@@ -18,9 +18,10 @@ bounded cache.  The walker reads names from the tokens, never from the
 parsed text.
 
 The walk of a shape is shared too: its syntax, made from the first
-declaration of that shape, is remade for the next one with that one's tokens
-in the same places (:func:`_rebind`).  A walk that read an identifier's text
-(an attribute's name, ``offsetof``'s member) is not shared.
+declaration of that shape, is remade for the next ones with their tokens in
+the same places, by a function written for that shape (:func:`_remaker`).  A
+walk that read an identifier's text (an attribute's name, ``offsetof``'s
+member) is not shared.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import dataclasses
 import functools
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,12 +157,13 @@ def _parse_shape(rule: str, text: str) -> Node | PegParseError:
 class _SharedWalk:
     """The syntax the first declaration of a shape gave, and where each of its tokens is."""
 
-    __slots__ = ("syntax", "tokens", "places")
+    __slots__ = ("syntax", "tokens", "remake")
 
     def __init__(self, syntax: Any, tokens: tuple[Token, ...]):
         self.syntax = syntax
         self.tokens = tokens
-        self.places: dict[int, int] | None = None  #: a token's identity -> its index, made at the first reuse
+        #: the syntax remade from another declaration's tokens; made at the first reuse
+        self.remake: Callable[[Sequence[Token]], Any] | None = None
 
 
 #: (rule, shape) -> its shared walk; None for a shape whose syntax depends on more than the
@@ -170,6 +172,16 @@ _WALKS: dict[tuple[str, str], _SharedWalk | None] = {}
 _MAX_WALKS = 1024
 #: the field names of each syntax class, in order (empty for values that hold no token)
 _FIELDS: dict[type, tuple[str, ...]] = {}
+#: syntax nested deeper than this is remade by :func:`_rebind` (Python's own compiler has a nesting limit)
+_MAX_COMPILED_DEPTH = 60
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = (
+            tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ())
+    return names
 
 
 def _rebind(value: Any, places: dict[int, int], tokens: Sequence[Token]) -> Any:
@@ -182,13 +194,53 @@ def _rebind(value: Any, places: dict[int, int], tokens: Sequence[Token]) -> Any:
         return tuple([_rebind(item, places, tokens) for item in value])
     if kind is list:
         return [_rebind(item, places, tokens) for item in value]
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = (
-            tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else ())
+    names = _field_names(kind)
     if not names:
         return value  # a string, a number, None
     return kind(*[_rebind(getattr(value, name), places, tokens) for name in names])
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> Callable[[Sequence[Token]], Any]:
+    """A function of a declaration's tokens giving what :func:`_rebind` gives, written out.
+
+    A shape can stand for thousands of declarations (a generated header's
+    prototypes, PKCS#11's pointer typedefs); walking the shared syntax
+    generically for each costs several times the constructor calls it makes.
+    So the calls are written once as one Python expression -- ``k[3](k[4](t[0], ()), ...)``,
+    nothing of the header's text in it: token places, and classes and other
+    values from ``k`` -- and compiled.  KeyError for a foreign token.
+    """
+    values: list[Any] = []
+
+    def write(value: Any, depth: int) -> str:
+        if depth > _MAX_COMPILED_DEPTH:
+            raise _TooDeep
+        kind = type(value)
+        if kind is Token:
+            return f"t[{places[id(value)]}]"
+        if kind is tuple or kind is list:
+            items = "".join(f"{write(item, depth + 1)}, " for item in value)
+            return f"({items})" if kind is tuple else f"[{items}]"
+        if value is None or kind is bool:
+            return repr(value)
+        names = _field_names(kind)
+        values.append(kind if names else value)
+        if not names:
+            return f"k[{len(values) - 1}]"
+        written = len(values) - 1
+        return f"k[{written}](" + "".join(f"{write(getattr(value, name), depth + 1)}, " for name in names) + ")"
+
+    try:
+        expression = write(syntax, 0)
+    except _TooDeep:
+        _rebind(syntax, places, tokens)  # its KeyError for a foreign token, raised now
+        return functools.partial(_rebind, syntax, places)
+    code = compile(f"lambda t: {expression}", "<pegbind: a shared walk>", "eval")
+    return eval(code, {"__builtins__": {}, "k": tuple(values)})  # noqa: S307 - indices and names of k only
 
 
 def _walk(tree: Node, text: TokenText, rule: str) -> Any:
@@ -198,14 +250,18 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
     shared = _WALKS.get(key, False)
     if shared:
         assert isinstance(shared, _SharedWalk)
-        if shared.places is None:
-            shared.places = {id(token): index for index, token in enumerate(shared.tokens)}
-        if len(shared.places) == len(shared.tokens):  # no token object in two places
+        if shared.remake is None:
+            places = {id(token): index for index, token in enumerate(shared.tokens)}
             try:
-                return _rebind(shared.syntax, shared.places, text.tokens)
+                if len(places) != len(shared.tokens):  # a token object in two places
+                    raise KeyError
+                shared.remake = _remaker(shared.syntax, shared.tokens, places)
             except KeyError:  # a token not of that declaration: the walk is not shared
-                pass
-        _WALKS[key] = shared = None
+                _WALKS[key] = None
+                shared = None
+        if shared is not None:
+            assert shared.remake is not None
+            return shared.remake(text.tokens)
     result = SyntaxWalker(text).visit(tree)
     if shared is False:
         if len(_WALKS) >= _MAX_WALKS:
