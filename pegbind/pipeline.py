@@ -8,10 +8,12 @@ through here, so every front end runs the same phases in the same order.
 from __future__ import annotations
 
 import fnmatch
+import gc
 import logging
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -116,6 +118,27 @@ def preprocess_binding(config: BindingConfig) -> PreprocessResult:
     )
 
 
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for a phase that builds what it keeps.
+
+    The tokens, syntax and model a phase makes stay reachable until it ends,
+    and hardly any of them are in a reference cycle; yet the collector, run
+    every 700 allocations, went through them again and again as they aged: a
+    third of the time of reading a megabyte header (5.2 -> 3.3 s), 3% of a
+    small one.  Reference counting still frees everything else at once; the
+    collector, enabled again, takes the phase's objects in its next pass.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     """Phases 1-2: preprocess and parse into the model.
 
@@ -128,12 +151,13 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     target = get_target(config.target)
     started = time.perf_counter()
     progress.info("reading %s", ", ".join(Path(h).name for h in config.headers))
-    preprocessed = preprocess_binding(config)
-    log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
-             time.perf_counter() - started)
-    started = time.perf_counter()
-    progress.info("parsing %d tokens", len(preprocessed.tokens))
-    module = parse_declarations(preprocessed, target)
+    with _without_cycle_collection():
+        preprocessed = preprocess_binding(config)
+        log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
+                 time.perf_counter() - started)
+        started = time.perf_counter()
+        progress.info("parsing %d tokens", len(preprocessed.tokens))
+        module = parse_declarations(preprocessed, target)
     log.info("parsed %d functions, %d records, %d constants (%.2f s)", len(module.functions), len(module.records),
              len(module.constants), time.perf_counter() - started)
     if strict:
@@ -230,7 +254,8 @@ def _generate_each(
             report(problem)
     started = time.perf_counter()
     progress.info("planning %d functions", len(read.module.functions))
-    binding = run_passes(read.module, config, read.target, exports)
+    with _without_cycle_collection():
+        binding = run_passes(read.module, config, read.target, exports)
     log.info("planned %d functions, %d records (%.2f s)", len(binding.functions), len(binding.records),
              time.perf_counter() - started)
     if report is not None:
@@ -245,8 +270,9 @@ def _generate_each(
     for backend in backends:
         started = time.perf_counter()
         progress.info("writing the %s sources", backend)
-        written[backend] = generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs,
-                                    report=report)
+        with _without_cycle_collection():
+            written[backend] = generate(binding, config, backend=backend, out_dir=out_dir,
+                                        template_dirs=template_dirs, report=report)
         log.info("generated the %s sources in %s (%.2f s)", backend, out_dir, time.perf_counter() - started)
     return written
 
