@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from .frozen import frozen_dataclass
+
 Severity = Literal["error", "warning", "note"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@frozen_dataclass(order=True)  # one per token: see pegbind.frozen
 class Coord:
     """A position in a source file: 1-based line and column, as editors count."""
 

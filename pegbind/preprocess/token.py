@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..diagnostics import Coord
+from ..frozen import frozen_dataclass
 
 TokenKind = Literal["identifier", "number", "char", "string", "punct", "other"]
 
@@ -23,7 +24,7 @@ class ExpansionFrame:
     site: Coord  #: where the macro was invoked (its name token)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()  # one per token: see pegbind.frozen
 class Token:
     """One preprocessing token of the output stream."""
 
