@@ -111,11 +111,13 @@ def lex(text: str, file: str) -> LexedFile:
         logical = text
     line_ends = [m.end() for m in _NEWLINE.finditer(text)]
 
+    def physical(offset: int) -> int:
+        k = bisect_right(splice_at, offset)
+        return offset + splice_shift[k - 1] if k else offset
+
     def coord_of(offset: int) -> tuple[int, int]:
         if splice_at:
-            k = bisect_right(splice_at, offset)
-            if k:
-                offset += splice_shift[k - 1]
+            offset = physical(offset)
         line = bisect_right(line_ends, offset)
         start = line_ends[line - 1] if line else 0
         return line + 1, offset - start + 1
@@ -124,30 +126,38 @@ def lex(text: str, file: str) -> LexedFile:
     current: list[Token] = []
     space = False
     last_token_line = 0
+    # The line of a token's offset: offsets only grow, so the line is moved forward
+    # (a bisect, from where it stands) only when an offset passes the line's end.
+    line, line_start = 1, 0
+    line_end = line_ends[0] if line_ends else len(text) + 1
+    kinds = _KIND_OF_LEAF
     for m in _compiled_lexer().finditer(logical):
         leaf = m.lastgroup
-        if leaf == "NEWLINE":
+        kind = kinds.get(leaf)  # type: ignore[arg-type]
+        if kind is not None:
+            offset = physical(m.start()) if splice_at else m.start()
+            if offset >= line_end:
+                passed = bisect_right(line_ends, offset, line - 1)
+                line, line_start = passed + 1, line_ends[passed - 1]
+                line_end = line_ends[passed] if passed < len(line_ends) else len(text) + 1
+            current.append(Token(kind, m.group(), Coord(file, line, offset - line_start + 1), (), space))
+            last_token_line = line
+            space = False
+        elif leaf == "SPACE":
+            space = True
+        elif leaf == "NEWLINE":
             if current:
                 lines.append(current)
                 current = []
             space = True
-            continue
-        if leaf == "SPACE":
+        else:  # a comment
             space = True
-            continue
-        if leaf in ("LINE_COMMENT", "BLOCK_COMMENT", "UNTERMINATED_COMMENT"):
-            space = True
-            line, col = coord_of(m.start())
-            start = Coord(file, line, col)
+            comment_line, col = coord_of(m.start())
+            start = Coord(file, comment_line, col)
             end_line = coord_of(m.end() - 1)[0]
-            result.comments.append(Comment(m.group(), start, end_line, last_token_line == line))
+            result.comments.append(Comment(m.group(), start, end_line, last_token_line == comment_line))
             if leaf == "UNTERMINATED_COMMENT":
                 result.problems.append(Diagnostic(start, "unterminated comment"))
-            continue
-        line, col = coord_of(m.start())
-        current.append(Token(_KIND_OF_LEAF[leaf], m.group(), Coord(file, line, col), (), space))  # type: ignore[index]
-        last_token_line = line
-        space = False
     if current:
         lines.append(current)
     return result
