@@ -362,6 +362,10 @@ def test_deeply_nested_declarations_of_one_shape_are_remade_too():
     module = clean(f"enum {{ LEFT = {terms} }};\nenum {{ RIGHT = {terms} }};\nenum {{ MORE = {terms} }};\n")
     assert [(m.name, m.value, m.coord.line) for e in module.enums for m in e.members] == [
         ("LEFT", 100, 1), ("RIGHT", 100, 2), ("MORE", 100, 3)]
+    # a chain of 3,000 terms is one node deep per term: remade with the room on the stack the parse had
+    chain = " + ".join(["1"] * 3000)
+    module = clean("".join(f"enum {{ N{i} = {chain} }};\n" for i in range(3)))
+    assert [(m.name, m.value) for e in module.enums for m in e.members] == [("N0", 3000), ("N1", 3000), ("N2", 3000)]
 
 
 def test_identifiers_spelled_like_the_placeholder_or_attribute_words():

@@ -58,7 +58,7 @@ class TokenText:
     name (:func:`pegbind.peg.shape_of`).
     """
 
-    __slots__ = ("tokens", "text", "_starts", "read_text")
+    __slots__ = ("tokens", "text", "_pieces", "_starts", "read_text")
 
     def __init__(self, tokens: Sequence[Token]):
         self.tokens = tuple(tokens)
@@ -66,18 +66,19 @@ class TokenText:
         #: other declarations of the shape (see :func:`_walk`)
         self.read_text = False
         words = grammar_words("declarations")
-        starts: list[int] = []
-        pieces: list[str] = []
-        offset = 0
-        for token in self.tokens:
-            starts.append(offset)
-            piece = token.text
-            if token.kind == "identifier":
-                piece = shape_of(piece, words)
-            pieces.append(piece)
-            offset += len(piece) + 1
-        self._starts = starts
-        self.text = " ".join(pieces) + " "
+        self._pieces = [shape_of(token.text, words) if token.kind == "identifier" else token.text
+                        for token in self.tokens]
+        self.text = " ".join(self._pieces) + " "
+        self._starts: list[int] | None = None  # where each token starts in text: made when first asked
+
+    def _token_starts(self) -> list[int]:
+        if self._starts is None:
+            starts, offset = [], 0
+            for piece in self._pieces:
+                starts.append(offset)
+                offset += len(piece) + 1
+            self._starts = starts
+        return self._starts
 
     def spelling(self, start: int, end: int) -> str:
         """The tokens' own text between two offsets of ``text``, one space between tokens."""
@@ -88,11 +89,11 @@ class TokenText:
         return " ".join(token.text for token in self.tokens[first : last + 1])
 
     def token_at(self, offset: int) -> Token:
-        index = max(0, bisect_right(self._starts, offset) - 1)
+        index = max(0, bisect_right(self._token_starts(), offset) - 1)
         return self.tokens[min(index, len(self.tokens) - 1)]
 
     def index_at(self, offset: int) -> int:
-        return max(0, bisect_right(self._starts, offset) - 1)
+        return max(0, bisect_right(self._token_starts(), offset) - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +239,11 @@ def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> 
         expression = write(syntax, 0)
     except _TooDeep:
         _rebind(syntax, places, tokens)  # its KeyError for a foreign token, raised now
-        return functools.partial(_rebind, syntax, places)
+
+        def remake_deep(tokens: Sequence[Token]) -> Any:
+            with nesting_room():  # _rebind recurses once per level
+                return _rebind(syntax, places, tokens)
+        return remake_deep
     code = compile(f"lambda t: {expression}", "<pegbind: a shared walk>", "eval")
     return eval(code, {"__builtins__": {}, "k": tuple(values)})  # noqa: S307 - indices and names of k only
 
@@ -272,12 +277,17 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
 
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
+    text = TokenText(tokens)
+    shared = _WALKS.get((rule, text.text))
+    if shared is not None and shared.remake is not None:
+        # a shape parsed and walked before: within the nesting limit, which
+        # only the tokens it does not replace by the placeholder decide
+        return shared.remake(text.tokens)
     ending = "declaration" if rule == "declaration" else "expression"
     deep = too_deep(token.text for token in tokens)
     if deep is not None:
         message = f"{ending} nested more than {MAX_NESTING} levels deep (pegbind's limit)"
         return SyntaxProblem(tokens[deep], message, beyond_limit=True)
-    text = TokenText(tokens)
     with nesting_room():
         try:
             tree = _parse_shape(rule, text.text)
