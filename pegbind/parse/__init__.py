@@ -41,7 +41,7 @@ def _read_declarations(
 ) -> ModuleBuilder:
     builder = ModuleBuilder(target, comments=comments, pack_changes=pack_changes)
     for piece in split_declarations(tokens):
-        if is_library is not None and not _may_declare_a_type(piece) and not is_library(piece.tokens[0].coord.file):
+        if is_library is not None and not is_library(piece.tokens[0].coord.file) and not _may_declare_a_type(piece):
             continue
         builder.add_piece(piece)
     return builder

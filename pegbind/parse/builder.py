@@ -120,8 +120,20 @@ _UNSUPPORTED = {
 }
 
 
+#: the words of a basic type as written -> its canonical name, for the spellings met so far
+_PRIMITIVE_NAMES: dict[tuple[str, ...], str] = {}
+
+
 def primitive_name(words: Sequence[Token]) -> str:
     """The canonical name of a basic type written as ``words`` (``long unsigned int`` -> ``unsigned long``)."""
+    written = tuple([word.text for word in words])
+    name = _PRIMITIVE_NAMES.get(written)
+    if name is None:
+        name = _PRIMITIVE_NAMES[written] = _primitive_name(words)  # what it refuses raises, and is not kept
+    return name
+
+
+def _primitive_name(words: Sequence[Token]) -> str:
     spelled = [_SIGNED_SPELLINGS.get(w.text, w.text) for w in words]
     for word, token in zip(spelled, words, strict=True):
         if word in _UNSUPPORTED:
@@ -402,9 +414,9 @@ class ModuleBuilder:
                     f"'{specs.basic[0].text}' cannot be combined with the type name '{specs.typedef_name.text}'",
                     specs.basic[0],
                 )
-            base = TypedefRef(specs.typedef_name.text)
+            return TypedefRef(specs.typedef_name.text, tuple(dict.fromkeys(specs.quals)))
         else:
-            base = Primitive(primitive_name(specs.basic))
+            return Primitive(primitive_name(specs.basic), tuple(dict.fromkeys(specs.quals)))
         if (specs.record is not None or specs.enum is not None) and specs.basic:
             raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
         return base.with_quals(*specs.quals) if specs.quals else base

@@ -57,6 +57,9 @@ DYNAMIC_MACROS = frozenset({"__FILE__", "__LINE__", "__COUNTER__", "__INCLUDE_LE
 # Output must be deterministic: the clock macros are fixed strings.
 _FIXED = {"__DATE__": '"Jan  1 1970"', "__TIME__": '"00:00:00"', "__TIMESTAMP__": '"Thu Jan  1 00:00:00 1970"'}
 
+#: the hide set of a token read from a file: no macro (C11 6.10.3.4)
+_NOTHING_HIDDEN: frozenset[str] = frozenset()
+
 Origin = Literal["user", "standard", "system"]
 
 
@@ -147,7 +150,8 @@ class _Engine:
         self.pack_changes: list[tuple[int, int | None]] = []
         self.pragmas: list[tuple[int, str, Coord]] = []
         builtin = frozenset(DYNAMIC_MACROS | (HAS_OPERATORS - {"__has_feature", "__has_extension"}))
-        self.hooks = ExpansionHooks(self._dynamic, builtin, self._has_operator, self._pragma_operator)
+        self.hooks = ExpansionHooks(self._dynamic, builtin, self._has_operator, self._pragma_operator,
+                                    dynamic_names=DYNAMIC_MACROS)
         self.expander = Expander(self.table, self.sink, self.hooks, self._included_from)
         self.pending: list = []  # text items waiting for expansion
         self._chunk_base = 0  # output index where the chunk being expanded starts
@@ -245,14 +249,14 @@ class _Engine:
                 if token.kind == "other" and is_unterminated(token):
                     quote = token.text.lstrip("u8UL")[0]
                     self.error(token.coord, f"missing terminating {quote} character")
-            self.pending.extend((token, frozenset()) for token in line)
+            self.pending += [(token, _NOTHING_HIDDEN) for token in line]
 
     def _flush(self, *, final: bool) -> None:
         items = self.pending
         self.pending = []
         self._chunk_base = len(self.output)
         out, leftover = self.expander.expand_items(items, final=final)
-        self.output.extend(token for token, _ in out)
+        self.output += [token for token, _ in out]
         self.pending = leftover
 
     def _close(self, frame: _Frame) -> None:

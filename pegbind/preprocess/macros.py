@@ -125,6 +125,8 @@ class ExpansionHooks:
     has_operator: Callable[[str, list[Token], Token], int] = lambda name, args, token: 0
     #: ``_Pragma("...")`` met at the top level: (pragma text, site, output position)
     pragma: Callable[[str, Token, int], None] = lambda text, site, position: None
+    #: the names ``dynamic`` may replace (it is asked about no other identifier)
+    dynamic_names: frozenset[str] = _EMPTY
 
 
 HAS_OPERATORS = frozenset(
@@ -173,6 +175,7 @@ class Expander:
         stack = items[::-1]  # the next token is stack[-1]
         out: list[_Item] = []
         definitions = self.table.definitions
+        dynamic_names = self.hooks.dynamic_names
         while stack:
             item = stack.pop()
             token, hide = item
@@ -188,7 +191,7 @@ class Expander:
                 if name == "_Pragma" and top:
                     if self._pragma_operator(token, stack, len(out)):
                         continue
-                dynamic = self.hooks.dynamic(token)
+                dynamic = self.hooks.dynamic(token) if name in dynamic_names else None
                 out.append((dynamic, hide) if dynamic is not None else item)
                 continue
             if name in hide:
