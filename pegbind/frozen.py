@@ -25,8 +25,8 @@ C = TypeVar("C", bound=type)
 def frozen_dataclass(*, order: bool = False) -> Callable[[C], C]:
     """``@dataclass(frozen=True, slots=True, order=order)``, with the faster ``__init__``."""
     def make(cls: C) -> C:
-        if "__init__" in cls.__dict__:
-            raise TypeError(f"{cls.__name__}: a frozen_dataclass writes its own __init__")
+        if "__init__" in cls.__dict__ or hasattr(cls, "__post_init__"):
+            raise TypeError(f"{cls.__name__}: a frozen_dataclass has the __init__ it writes, and no __post_init__")
         made: C = dataclass(frozen=True, slots=True, order=order, init=False)(cls)  # type: ignore[assignment]
         return _set_through_slots(made)
     return make

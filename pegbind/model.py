@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, NoReturn, TypeVar, cast
 
 from .diagnostics import Coord, Diagnostic
+from .frozen import frozen_dataclass
 
 Qualifier = Literal["const", "volatile", "restrict"]
 RecordKind = Literal["struct", "union"]
@@ -104,7 +105,7 @@ class CType:
         return self.to_c()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Primitive(CType):
     """An arithmetic type or ``void``; ``name`` is one of :data:`PRIMITIVE_NAMES`.
 
@@ -137,7 +138,7 @@ class Primitive(CType):
         return self.name.startswith("unsigned") or self.name == "_Bool"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class TypedefRef(CType):
     """A use of a typedef name, e.g. ``CK_ULONG``; resolved through ``Module.typedefs``."""
 
@@ -148,7 +149,7 @@ class TypedefRef(CType):
         return join_declarator(_qualified(self.quals, self.name), declarator)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class RecordRef(CType):
     """A use of a struct, union or enum; ``key`` is its key in the module registry.
 
@@ -169,7 +170,7 @@ class RecordRef(CType):
         return join_declarator(_qualified(self.quals, name), declarator)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Pointer(CType):
     """``target *quals``."""
 
@@ -184,7 +185,7 @@ class Pointer(CType):
         return self.target.to_c(inner)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Array(CType):
     """``element[length]``; ``length`` None for ``[]`` (flexible or incomplete)."""
 
@@ -197,7 +198,7 @@ class Array(CType):
         return self.element.to_c(f"{declarator}[{size}]")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Param:
     """One parameter of a function or function type."""
 
@@ -209,7 +210,7 @@ class Param:
         return self.type.to_c(self.name or "")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FunctionType(CType):
     """A function type ``ret (params)``; a function pointer is ``Pointer(FunctionType(...))``."""
 
@@ -268,7 +269,7 @@ def unnamed(ctype: CType) -> CType:
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Function:
     """A function declared (not necessarily defined) by a header."""
 
@@ -298,7 +299,7 @@ class Function:
         return self.type.to_c(self.name) + ";"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Field:
     """A member of a struct or union."""
 
@@ -317,7 +318,7 @@ class Field:
         return text + ";"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Record:
     """A struct or union; ``fields`` None when only declared (opaque)."""
 
@@ -341,7 +342,7 @@ class Record:
         return RecordRef(self.kind, self.tag, self.key)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class EnumMember:
     """One enumerator with its computed value."""
 
@@ -351,7 +352,7 @@ class EnumMember:
     doc: str = field(default="", compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Enum:
     """An enumeration; ``members`` empty for a forward declaration."""
 
@@ -367,7 +368,7 @@ class Enum:
         return RecordRef("enum", self.tag, self.key)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Typedef:
     """``typedef type name;``"""
 
@@ -380,7 +381,7 @@ class Typedef:
         return f"typedef {self.type.to_c(self.name)};"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Constant:
     """A named constant: an object-like macro that evaluates, or (for dumps) an enumerator.
 
@@ -397,7 +398,7 @@ class Constant:
     doc: str = field(default="", compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Variable:
     """An ``extern`` object declaration."""
 
@@ -407,7 +408,7 @@ class Variable:
     doc: str = field(default="", compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FunctionAlias:
     """An object-like macro that names a function: a C caller of ``name`` calls ``target``.
 

@@ -11,8 +11,7 @@ declared before (enumerators, typedefs for casts and ``sizeof``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..frozen import frozen_dataclass
 from ..preprocess.token import Token
 
 # --------------------------------------------------------------------------
@@ -20,19 +19,19 @@ from ..preprocess.token import Token
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Number:
     """An integer or floating constant, still spelled as a pp-number."""
 
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CharConstant:
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class StringLiteral:
     """Adjacent string literals, concatenated later (C11 5.1.1.2 phase 6)."""
 
@@ -43,21 +42,21 @@ class StringLiteral:
         return self.tokens[0]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Name:
     """An identifier used as a value (enumerator, or something that is not constant)."""
 
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Unary:
     op: str
     operand: Expr
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Binary:
     op: str
     left: Expr
@@ -65,7 +64,7 @@ class Binary:
     token: Token  #: the operator
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Conditional:
     condition: Expr
     if_true: Expr
@@ -73,40 +72,40 @@ class Conditional:
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Comma:
     items: tuple[Expr, ...]
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Cast:
     type_name: TypeName
     operand: Expr
     token: Token  #: the opening parenthesis
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class SizeofType:
     type_name: TypeName
     token: Token
     alignof: bool = False  #: ``_Alignof(T)`` rather than ``sizeof(T)``
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class SizeofExpr:
     operand: Expr
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Offsetof:
     type_name: TypeName
     member: str
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class NonConstant:
     """A construct that can never be a constant expression (call, subscript, ``++`` ...)."""
 
@@ -125,7 +124,7 @@ Expr = (
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Attribute:
     """An attribute kept from the noise: ``packed``, ``aligned(N)``, ``mode(M)`` (layout),
     ``vector_size(N)`` (a type pegbind cannot bind), ``nonnull(...)``, or an ``asm`` label."""
@@ -139,7 +138,7 @@ class Attribute:
     label: str = ""  #: for asm: the symbol name (``fseeko64`` for ``__asm__ ("" "fseeko64")``)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class RecordSpec:
     """``struct|union [tag] [{ members }]``."""
 
@@ -151,14 +150,14 @@ class RecordSpec:
     lbrace: Token | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Enumerator:
     name: Token
     value: Expr | None
     last: Token  #: last token of the enumerator (for trailing comments)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class EnumSpec:
     tag: Token | None
     members: tuple[Enumerator, ...] | None  #: None without a body
@@ -166,7 +165,7 @@ class EnumSpec:
     keyword: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Specifiers:
     """Declaration specifiers with the one type specifier picked out."""
 
@@ -181,13 +180,13 @@ class Specifiers:
     first: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ArraySuffix:
     length: Expr | None
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ParamsSuffix:
     params: tuple[ParamSyntax, ...]
     variadic: bool
@@ -199,7 +198,7 @@ class ParamsSuffix:
 Suffix = ArraySuffix | ParamsSuffix
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Declarator:
     """``pointers head suffixes`` where head is a name, a nested declarator, or nothing."""
 
@@ -216,26 +215,26 @@ class Declarator:
         return self.inner.name_token if self.inner is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ParamSyntax:
     specifiers: Specifiers
     declarator: Declarator | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class TypeName:
     specifiers: Specifiers
     declarator: Declarator | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class InitDeclarator:
     declarator: Declarator
     attributes: tuple[Attribute, ...]
     has_initializer: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class MemberDeclarator:
     declarator: Declarator | None
     bit_width: Expr | None
@@ -244,20 +243,20 @@ class MemberDeclarator:
     last: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class MemberDeclaration:
     specifiers: Specifiers
     declarators: tuple[MemberDeclarator, ...]
     last: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class StaticAssert:
     condition: Expr
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Declaration:
     specifiers: Specifiers
     declarators: tuple[InitDeclarator, ...]
