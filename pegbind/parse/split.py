@@ -60,6 +60,10 @@ def _opens_function_body(chunk: list[Token]) -> bool:
     return False
 
 
+#: the only tokens that cut, open or close something here; the loop visits only these
+_MARKS = frozenset({";", "{", "}", "extern"})
+
+
 def split_declarations(tokens: Sequence[Token]) -> list[Piece]:
     """Cut ``tokens`` into top-level declarations and function definitions."""
     pieces: list[Piece] = []
@@ -68,25 +72,31 @@ def split_declarations(tokens: Sequence[Token]) -> list[Piece]:
     depth = 0
     in_definition = False
     extern_blocks = 0  # open `extern "C" {` wrappers (always at depth 0)
-    index = 0
     count = len(tokens)
-    while index < count:
+    position = 0  # the tokens before it are taken: in the chunk, or left out
+    for index in [i for i, token in enumerate(tokens) if token.text in _MARKS]:
+        if index < position:
+            continue  # left out with the `extern "C"` before it
+        if index > position:  # the tokens since the last mark, which cut nothing
+            if not chunk:
+                start = position
+            chunk += tokens[position:index]
+        position = index + 1
         token = tokens[index]
         text = token.text
         if depth == 0 and text == "extern" and index + 1 < count and tokens[index + 1].kind == "string":
             # `extern "C" {` opens a wrapper; `extern "C" int f(void);` keeps `extern` only.
             if index + 2 < count and tokens[index + 2].text == "{":
                 extern_blocks += 1
-                index += 3
+                position = index + 3
                 continue
             if not chunk:
                 start = index
             chunk.append(token)
-            index += 2
+            position = index + 2
             continue
         if depth == 0 and text == "}" and not chunk and extern_blocks:
             extern_blocks -= 1
-            index += 1
             continue
         if not chunk:
             start = index
@@ -99,7 +109,6 @@ def split_declarations(tokens: Sequence[Token]) -> list[Piece]:
             if depth < 0:
                 pieces.append(Piece("unbalanced", (token,), index))
                 chunk, depth = [], 0
-                index += 1
                 continue
         chunk.append(token)
         if depth == 0 and (text == ";" or (text == "}" and in_definition)):
@@ -107,7 +116,10 @@ def split_declarations(tokens: Sequence[Token]) -> list[Piece]:
                 pieces.append(Piece("definition" if in_definition else "declaration", tuple(chunk), start))
             chunk = []
             in_definition = False
-        index += 1
+    if position < count:
+        if not chunk:
+            start = position
+        chunk += tokens[position:]
     if chunk:
         pieces.append(Piece("unterminated", tuple(chunk), start))
     return pieces
