@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
 
 from ..config import BindingConfig, ParamRole
@@ -628,9 +629,14 @@ def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kin
 
 def plan_function(
     module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
-    table_fields: frozenset[str] = frozenset(),
+    table_fields: frozenset[str], module_names: AbstractSet[str], cell_types: tuple[CellBinding, ...],
 ) -> FunctionBinding:
-    """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped."""
+    """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped.
+
+    ``module_names``: the module-level names (``names``' values), which no parameter
+    may hide; ``cell_types``: :func:`plan_cells` on ``target``.  Both are the
+    same for every function, so :func:`plan_functions` works them out once.
+    """
     roles: dict[str, ParamRole] = {}
     nonnull: set[str] = set()
     release_gil, min_bytes = config.release_gil, config.release_gil_min_bytes
@@ -692,8 +698,6 @@ def plan_function(
                               f"writes back through a pointer, and {function.params[length[index]].name!r} is "
                               "passed by value (the caller gives the size): drop at_most")
 
-    module_names = set(names.values())
-    cell_types = plan_cells(target)[0]
     params = []
     used: set[str] = {"self"}  # wrappers may be methods of the Library
     position = 0  # among the arguments the Python caller passes
@@ -834,6 +838,8 @@ def plan_functions(
     a function they do not export is left out too: all of those in one warning.
     """
     table_fields = table_function_fields(module, table.struct_key) if table is not None else frozenset()
+    module_names = frozenset(names.values())
+    cell_types = plan_cells(target)[0]
     bound, declared_only, dropped = [], [], []
     unexported: list[Function] = []
     for function in module.functions:
@@ -843,7 +849,8 @@ def plan_functions(
             unexported.append(function)
             continue
         try:
-            bound.append(plan_function(module, config, names, function, target, table_fields))
+            bound.append(plan_function(module, config, names, function, target, table_fields, module_names,
+                                       cell_types))
         except Unsupported as exc:
             dropped.append(Diagnostic(function.coord, f"function {function.name!r} is not wrapped: {exc}", "warning"))
             if function.variadic:
