@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import PegbindError
+from .frozen import frozen_dataclass
 
 if TYPE_CHECKING:
     from .config import BindingConfig
@@ -37,7 +37,7 @@ BuildStep = Callable[["BindingConfig", "list[Path]", Path], Path]
 CSourceStep = Callable[["BindingConfig", "list[Path]", Path, str], Path]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Backend:
     """One back end: how its sources are rendered and how they become an importable module."""
 

@@ -14,12 +14,13 @@ import keyword
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from pathlib import Path
 from typing import Any
 
 from .backends import backend_names
 from .diagnostics import ConfigError, Coord, Diagnostic
+from .frozen import frozen_dataclass
 from .tomlkeys import locate
 
 try:  # Python 3.11+
@@ -31,7 +32,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len", "null")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ParamRole:
     """How one parameter is presented to Python (``out``, ``in-array(len)``, ``out owned(free)`` ...)."""
 
@@ -48,7 +49,7 @@ class ParamRole:
     at_most: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ErrorPolicy:
     """Return values that mean failure turn into exceptions.
 
@@ -62,7 +63,7 @@ class ErrorPolicy:
     codes: str = "*"  #: glob over constant names that are error codes, e.g. ``CKR_*``
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FunctionRule:
     """Per-function settings, matched against the C function name by ``pattern`` (glob)."""
 
@@ -89,7 +90,7 @@ class FunctionRule:
         return fnmatch.fnmatchcase(name, self.pattern)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FunctionTable:
     """Functions reached through a table returned by a getter (``C_GetFunctionList``)."""
 
@@ -101,7 +102,7 @@ class FunctionTable:
 COMMAND_LINE = "<command line>"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class BindingConfig:
     """One binding: which headers, how to read them, what to generate and how to load it."""
 

@@ -39,7 +39,7 @@ class Coord:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Diagnostic:
     """One problem found in the input, located in the original header or config."""
 

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from .config import BindingConfig
 from .diagnostics import Diagnostic
+from .frozen import frozen_dataclass
 from .target import get_target
 from .toolchain import host_target, search_dirs
 
@@ -46,7 +47,7 @@ _SCRIPT_GROUP = re.compile(r"\b(?:INPUT|GROUP)\s*\(")
 _SCRIPT_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Exports:
     """The symbols the linked libraries define, and what could not be read."""
 

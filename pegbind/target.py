@@ -12,10 +12,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 
 from .diagnostics import Coord, Diagnostic, PegbindError
+from .frozen import frozen_dataclass
 from .model import (
     COMPLEX_PARTS,
     Array,
@@ -38,7 +39,7 @@ from .resources import compilers_dir
 DEFAULT_TARGET = "linux-x86_64"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CompilerFacts:
     """What the compiler pegbind stands in for (gcc 12, as Debian ships it for the target)
     predefines and answers: ``pegbind/data/compilers/TARGET.json``, written from the real
@@ -69,7 +70,7 @@ def compiler_facts(target: str) -> CompilerFacts:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class TargetInfo:
     """What a C compiler for one target knows before reading any header."""
 
@@ -223,7 +224,7 @@ class LayoutError(PegbindError):
     """A type has no size: incomplete, opaque, a function, or unknown."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FieldLayout:
     """Where one member of a record sits.
 
@@ -242,7 +243,7 @@ class FieldLayout:
     align: int  #: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class RecordLayout:
     """Size, alignment and member placement of one complete struct or union."""
 

@@ -23,7 +23,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from dataclasses import dataclass
+
+from .frozen import frozen_dataclass
 
 #: Debian's multiarch name of each Linux target (its folder in /usr/include and /usr/lib)
 MULTIARCH = {"linux-x86_64": "x86_64-linux-gnu", "linux-i386": "i386-linux-gnu", "linux-aarch64": "aarch64-linux-gnu"}
@@ -76,7 +77,7 @@ def compiler_for(target: str) -> list[str] | None:
     return command if shutil.which(command[0]) else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class SearchDirs:
     """What ``-print-search-dirs`` says (existing folders only, in the compiler's order)."""
 

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, VerifyError
 from .emit.env import make_environment
+from .frozen import frozen_dataclass
 from .model import (
     Array,
     Constant,
@@ -67,7 +68,7 @@ _UNSIGNED_NAMES = frozenset({"_Bool", "unsigned char", "unsigned short", "unsign
 _MAX_REBUILDS = 8
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Mismatch:
     """One disagreement: what was checked, pegbind's answer and the compiler's."""
 
@@ -128,7 +129,7 @@ class _Check:
 _PLAIN_GCC = (None, "gcc", "cc")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Toolchain:
     """How the probe is built for one target."""
 

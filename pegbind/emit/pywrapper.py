@@ -22,9 +22,9 @@ from __future__ import annotations
 import dataclasses
 import keyword
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Any
 
+from ..frozen import frozen_dataclass
 from ..model import Array, CType, Pointer, assert_never
 from ..passes.binding import (
     BindingModel,
@@ -187,7 +187,7 @@ def input_specs(binding: BindingModel, classes: dict[str, str], f: FunctionBindi
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FieldPlan:
     """One record attribute as every backend presents it."""
 

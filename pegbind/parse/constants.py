@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import re
 import struct
-from dataclasses import dataclass
 from typing import Protocol
 
+from ..frozen import frozen_dataclass
 from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
 from ..peg import MAX_NESTING, nesting_room
 from ..preprocess.literals import (
@@ -43,7 +43,7 @@ class NotConstant(Exception):
         self.token = token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Value:
     """A constant's value and type.
 

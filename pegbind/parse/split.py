@@ -12,9 +12,9 @@ here, so the grammar never sees them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
+from ..frozen import frozen_dataclass
 from ..preprocess.token import Token
 
 PieceKind = Literal["declaration", "definition", "unbalanced", "unterminated"]
@@ -24,7 +24,7 @@ _NOISE_CALLS = frozenset({"__attribute__", "__attribute", "__declspec", "__asm__
                           "_Alignas", "alignas"})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Piece:
     """One top-level unit: its tokens and where it starts in the whole stream."""
 

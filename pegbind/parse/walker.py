@@ -30,7 +30,6 @@ import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from parsimonious.exceptions import IncompleteParseError
@@ -40,6 +39,7 @@ from parsimonious.expressions import Sequence as PegSequence
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
+from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, grammar_words, nesting_room, shape_of, too_deep
 from ..peg import grammar as compiled_grammar
 from ..preprocess.token import Token
@@ -96,7 +96,7 @@ class TokenText:
         return max(0, bisect_right(self._token_starts(), offset) - 1)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class SyntaxProblem:
     """Where and why the grammar stopped."""
 
@@ -348,7 +348,7 @@ def _apply(operator: _Word, operands: list[s.Expr]) -> None:
     operands[-1] = s.Binary(operator.text, operands[-1], right, operator.token)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Word:
     """A keyword leaf: what kind of specifier it is, and its token."""
 
@@ -357,25 +357,25 @@ class _Word:
     token: Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Head:
     name: Token | None
     inner: s.Declarator | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _BitWidth:
     expr: s.Expr
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Tagged:
     tag: Token
     attributes: tuple[s.Attribute, ...]
     body: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Body:
     items: Any
     attributes: tuple[s.Attribute, ...]

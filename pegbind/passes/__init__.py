@@ -11,11 +11,12 @@ from __future__ import annotations
 import difflib
 import keyword
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
 from ..diagnostics import ConfigError, Diagnostic, PegbindError
+from ..frozen import frozen_dataclass
 from ..model import Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from .binding import (
@@ -65,7 +66,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassState:
     """What the passes have worked out so far."""
 

@@ -34,11 +34,12 @@ wrapper (:class:`~pegbind.passes.callplan.CallPlan`), which every backend render
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import ErrorPolicy, ParamRole
 from ..diagnostics import Diagnostic
+from ..frozen import frozen_dataclass
 from ..model import Constant, CType, Enum, Function, Module, Record, TypeNode
 from ..target import TargetInfo
 
@@ -89,7 +90,7 @@ INPUT_ROLES = ("in", "inout", "in-array")
 OUTPUT_ROLES = ("out", "inout", "out-bytes", "out-array")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ParamBinding:
     """One C parameter and how the Python caller supplies it.
 
@@ -192,7 +193,7 @@ class ParamBinding:
         return f"C parameter {self.index + 1} ({self.py_name})"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CallbackValue:
     """One argument of a callback, or its result: how it crosses between C and the Python callable.
 
@@ -212,7 +213,7 @@ class CallbackValue:
     int_range: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CallbackBinding:
     """A function pointer parameter, which takes a Python callable (or None, or a
     ``FunctionPointer`` of the same type): C calls the callable through a closure.
@@ -257,7 +258,7 @@ class CallbackBinding:
         return repr(int(self.on_error or 0))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CallbackClass:
     """A function pointer typedef a parameter is declared with (``curl_write_callback``): a class
     whose instances are C function pointers made from Python callables, made once and passed
@@ -267,7 +268,7 @@ class CallbackClass:
     callback: CallbackBinding
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ReturnBinding:
     ctype: CType
     #: ``int``/``bool``/``float``/``enum``/``record``/``record_ptr``/``handle``/``pointer``/``string``/``void``
@@ -277,7 +278,7 @@ class ReturnBinding:
     owner: str | None = None  #: as :attr:`ParamBinding.owner`, for the result (config ``returns``)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ErrorCheck:
     """The error policy as it applies to one function: raise unless ``ret == success``."""
 
@@ -285,7 +286,7 @@ class ErrorCheck:
     success: int  #: the success value, resolved from a constant name when needed
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FunctionBinding:
     """A wrapped function: the C declaration plus its Python face."""
 
@@ -353,7 +354,7 @@ class FunctionBinding:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FieldBinding:
     """A record member visible from Python, read and assigned by its ``kind``.
 
@@ -446,7 +447,7 @@ class FieldBinding:
     elided_in_repr: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class AnonymousType:
     """A struct, union or enum with no name, written inside a record's definition.
 
@@ -480,7 +481,7 @@ class AnonymousType:
         return names[-1] if names else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class RecordBinding:
     """A struct/union with a Python class."""
 
@@ -498,7 +499,7 @@ class RecordBinding:
     kept_by_records: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class HandleBinding:
     """An opaque type, seen from Python only through pointers to it: an incomplete
     struct/union (``sqlite3``), or a typedef of ``void`` (libcurl's ``CURL``).
@@ -518,7 +519,7 @@ class HandleBinding:
     record: Record | None = None  #: the incomplete record (None for a typedef of void)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Deallocator:
     """A C function that frees what another function returns (config ``owned(F)``).
 
@@ -534,7 +535,7 @@ class Deallocator:
     function: FunctionBinding | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CellBinding:
     """A cell class: one C object of an arithmetic type, made by Python (``c_ulong(5)``).
 
@@ -556,7 +557,7 @@ class CellBinding:
     promoted: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PointerElements:
     """What ``p[i]`` and ``p[start:stop]`` read through a ``Pointer`` of one C type.
 
@@ -577,20 +578,20 @@ class PointerElements:
     enum_key: str | None = None  #: for ``enum``: the enum's key
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class EnumBinding:
     enum: Enum
     py_name: str | None  #: the IntEnum class name (None for an untagged, untypedef'd enum)
     members: tuple[tuple[str, int], ...]  #: (Python name, value)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ConstantBinding:
     constant: Constant
     py_name: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ErrorClasses:
     """The exceptions of a module with an error policy.
 
@@ -607,7 +608,7 @@ class ErrorClasses:
     codes: tuple[tuple[str, str, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class FunctionTableBinding:
     """``load(path)`` reaches functions through a table a getter fills (PKCS#11's ``C_GetFunctionList``).
 
@@ -622,7 +623,7 @@ class FunctionTableBinding:
     error: ErrorCheck | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class BindingModel:
     """The module after the passes, ready for an emitter."""
 

@@ -14,15 +14,15 @@ Python-wrapper renderer (:mod:`pegbind.emit.pywrapper`).  ``pegbind dump
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from ..frozen import frozen_dataclass
 from ..model import Array, CType, Module, Pointer
 from ..target import LayoutError, TargetInfo, integer_range, size_align
 from .binding import FunctionBinding, ParamBinding
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Slot:
     """The local names a wrapper uses for one parameter (``_pb_<what><index>``)."""
 
@@ -48,7 +48,7 @@ class Slot:
 # ---- the steps, in the order a wrapper runs them ------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CheckNotNone:
     """A ``nonnull`` pointer parameter: ``None`` raises TypeError with :attr:`message`."""
 
@@ -58,7 +58,7 @@ class CheckNotNone:
     kind: Literal["check_not_none"] = "check_not_none"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassIn:
     """An ``in`` parameter converted into what C receives."""
 
@@ -76,7 +76,7 @@ class PassIn:
     kind: Literal["pass_in"] = "pass_in"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassNull:
     """A ``null`` parameter: C receives NULL (a pointer) or 0 (an integer)."""
 
@@ -86,7 +86,7 @@ class PassNull:
     kind: Literal["pass_null"] = "pass_null"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassCell:
     """An ``out``/``inout`` parameter: C receives a pointer to a cell the wrapper owns."""
 
@@ -96,7 +96,7 @@ class PassCell:
     kind: Literal["pass_cell"] = "pass_cell"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassArray:
     """An ``in-array`` parameter: C receives the items of a sequence (or a buffer) and their count."""
 
@@ -105,7 +105,7 @@ class PassArray:
     kind: Literal["pass_array"] = "pass_array"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassLength:
     """A ``len`` parameter: the element count of the parameter it measures.
 
@@ -129,7 +129,7 @@ class PassLength:
     kind: Literal["pass_length"] = "pass_length"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CheckLength:
     """A length the header states (``crc32(crc, buf, len)``): one larger than what the
     buffer holds raises ValueError(:attr:`message`), before C reads or writes past it.
@@ -152,7 +152,7 @@ class CheckLength:
     kind: Literal["check_length"] = "check_length"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassUserData:
     """A callable given with the function's user-data pointer (:attr:`CallbackBinding.user_data`),
     after both are converted: a backend that reaches callables through that pointer may put
@@ -169,7 +169,7 @@ class PassUserData:
     kind: Literal["pass_user_data"] = "pass_user_data"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class PassVarargs:
     """The extra arguments of a variadic function: what the caller passes after the inputs,
     each converted by C's default argument promotions for the target (the runtime's
@@ -190,7 +190,7 @@ class PassVarargs:
     kind: Literal["pass_varargs"] = "pass_varargs"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class OutBuffer:
     """An ``out-bytes``/``out-array`` parameter, and the ``len`` cell that reports its length (if any)."""
 
@@ -200,7 +200,7 @@ class OutBuffer:
     length_slot: Slot | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Probe:
     """The first of two calls: NULL buffers and zero lengths; C stores the sizes it needs."""
 
@@ -208,7 +208,7 @@ class Probe:
     kind: Literal["probe"] = "probe"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Capacity:
     """An out buffer whose size the config bounds (``at_most``): ``count`` elements, no probe."""
 
@@ -217,7 +217,7 @@ class Capacity:
     kind: Literal["capacity"] = "capacity"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Allocate:
     """The memory of an out buffer, ``slot.count`` elements of ``element_size`` bytes."""
 
@@ -232,7 +232,7 @@ class Allocate:
     kind: Literal["allocate"] = "allocate"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CheckFreer:
     """What the call gives back is owned and freed by the deallocator ``name``: a library
     that lacks it (another version) makes the call raise AttributeError first, not leak."""
@@ -241,14 +241,14 @@ class CheckFreer:
     kind: Literal["check_freer"] = "check_freer"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Call:
     """The C call; with an error policy, a result other than success raises."""
 
     kind: Literal["call"] = "call"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Disown:
     """The function is a deallocator: the object passed as its first argument, if it owned
     the memory, no longer does (the call freed it) and is closed."""
@@ -258,7 +258,7 @@ class Disown:
     kind: Literal["disown"] = "disown"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CopyBack:
     """An ``in-array`` of records C may have written into: copied back into the caller's objects."""
 
@@ -267,14 +267,14 @@ class CopyBack:
     kind: Literal["copy_back"] = "copy_back"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ConvertReturn:
     """The C result made the Python value ``_pb_ret``."""
 
     kind: Literal["convert_return"] = "convert_return"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CollectOutput:
     """An output parameter's Python value, after the call (out buffers cut to the length C reports)."""
 
@@ -289,7 +289,7 @@ Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | C
         | CollectOutput)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Release:
     """What a wrapper gives back when it ends, however it ends: a buffer export or allocated memory."""
 
@@ -298,7 +298,7 @@ class Release:
     slot: Slot
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CallPlan:
     """The wrapper of one function, as steps every backend renders."""
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from parsimonious.exceptions import ParseError as GrammarParseError
 from parsimonious.exceptions import VisitationError
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
+from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, nesting_room, too_deep
 from ..peg import grammar as compiled_grammar
 from ..target import TargetInfo, get_target
@@ -45,13 +45,13 @@ class ExpressionError(Exception):
         self.token = token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Value:
     value: int
     unsigned: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Poison:
     """An error in an operand; it becomes the result only if that operand is used."""
 

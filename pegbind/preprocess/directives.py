@@ -12,7 +12,6 @@ NSS's pkcs11f.h are read several times and repeat the same lines.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 from parsimonious.exceptions import ParseError as GrammarParseError
@@ -21,12 +20,13 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..diagnostics import Coord
+from ..frozen import frozen_dataclass
 from ..peg import grammar as compiled_grammar
 from ..peg import grammar_words, shape_of
 from .token import Token
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Directive:
     """A parsed directive; the token fields are the original tokens of the line."""
 

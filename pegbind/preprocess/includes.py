@@ -38,12 +38,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..frozen import frozen_dataclass
 from ..packages import package_files
 from ..resources import fallback_include_dir, standard_include_dir
 from ..toolchain import CROSS_TRIPLES, MULTIARCH, host_target, search_dirs
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class _Layout:
     """Where one kind of system keeps the C library's headers for a target."""
 
@@ -77,7 +78,7 @@ def system_include_dirs(target: str) -> list[str] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class SearchDir:
     path: str
     origin: str  #: origin of the files found there

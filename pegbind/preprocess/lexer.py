@@ -22,6 +22,7 @@ from parsimonious.expressions import OneOf, Regex
 from parsimonious.grammar import Grammar
 
 from ..diagnostics import Coord, Diagnostic
+from ..frozen import frozen_dataclass
 from ..peg import grammar as compiled_grammar
 from .token import Token, TokenKind
 
@@ -41,7 +42,7 @@ _KIND_OF_LEAF: dict[str, TokenKind] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Comment:
     """A comment as written, with where it starts and ends."""
 

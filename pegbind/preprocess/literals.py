@@ -19,8 +19,8 @@ are more than one is a multi-character constant (bytes big-endian in an
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 
+from ..frozen import frozen_dataclass
 from ..target import TargetInfo
 
 PREFIXES = ("", "u8", "u", "U", "L")
@@ -41,7 +41,7 @@ class LiteralError(ValueError):
         self.message = message
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CharacterValue:
     """A character constant as gcc evaluates it."""
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..diagnostics import Coord, DiagnosticSink
+from ..frozen import frozen_dataclass
 from .lexer import tokenize
 from .token import ExpansionFrame, Token
 
@@ -38,7 +39,7 @@ _PASTE = "##"
 _Item = tuple[Token, frozenset[str]]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class Macro:
     """One macro definition."""
 
@@ -63,7 +64,7 @@ class Macro:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class MacroEvent:
     """One change to the table, in the order the preprocessor met them."""
 

@@ -7,7 +7,6 @@ passed (``expansion``), so a later layer can say
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from ..diagnostics import Coord
@@ -16,7 +15,7 @@ from ..frozen import frozen_dataclass
 TokenKind = Literal["identifier", "number", "char", "string", "punct", "other"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class ExpansionFrame:
     """One macro expansion a token passed through."""
 

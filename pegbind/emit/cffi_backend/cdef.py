@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...diagnostics import Diagnostic, PegbindError
+from ...frozen import frozen_dataclass
 from ...model import (
     Array,
     CType,
@@ -222,7 +222,7 @@ def cffi_function_decl(module: Module, target, function, by_symbol: bool = False
                                ret=integer_char(module, target, function.ret)).to_c()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class CdefChunk:
     """Declarations passed to one ``ffi.cdef`` call (one ``pack`` value)."""
 

@@ -1,8 +1,7 @@
 """The cffi spelling of the wrapper steps (:class:`CffiWriter`), rendered by :mod:`pegbind.emit.pywrapper`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...frozen import frozen_dataclass
 from ...model import Array, CType, Pointer, Primitive
 from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot
@@ -217,7 +216,7 @@ class CffiWriter(WrapperWriter):
         return s.struct
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class RenderedWrapper:
     """One wrapper: its source, a module function or a Library method as the module is loaded."""
 

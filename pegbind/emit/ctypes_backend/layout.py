@@ -7,10 +7,10 @@ member elsewhere, and bitfields as plain storage units read and written by
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Diagnostic
+from ...frozen import frozen_dataclass
 from ...model import Array, CType, FunctionType, Pointer, Primitive, Record, RecordRef, TypedefRef, assert_never
 from ...passes.binding import BindingModel
 from ...passes.select import is_synthetic
@@ -34,7 +34,7 @@ from .speller import CtypesSpeller, CtypesSpellingError, ctypes_attr
 # of a suitably aligned type gives the class the record's alignment.
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class StructMember:
     """One ``_fields_`` entry."""
 
@@ -43,7 +43,7 @@ class StructMember:
     anonymous: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class BitAccess:
     """How the record class reaches one named bitfield inside its storage member.
 
@@ -90,7 +90,7 @@ class BitAccess:
         return f"{unit} & {keep:#x} | {shifted}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class StructPlan:
     """A ``Structure``/``Union`` class of the generated module."""
 

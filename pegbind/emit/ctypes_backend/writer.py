@@ -6,9 +6,8 @@ it passes exactly as C expects (see :meth:`CtypesWriter.bare_call`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...diagnostics import Diagnostic
+from ...frozen import frozen_dataclass
 from ...model import CType
 from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
@@ -329,7 +328,7 @@ class CtypesWriter(WrapperWriter):
         return f"_ct.CFUNCTYPE({', '.join([self.restype(f), *argtypes])})"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass()
 class RenderedWrapper:
     """One wrapper: its prototype and its source, a module function or a Library method as the
     module is loaded."""
