@@ -170,3 +170,28 @@ def test_a_type_names_no_parameters_a_declaration_keeps_them(tmp_path, capsys):
     assert model["records"]["struct s"]["fields"][0]["type"] == "void (*)(int, cb)"
     module = parse_declarations(preprocess([header], target="linux-x86_64"), get_target("linux-x86_64"))
     assert module.find_function("get_init").to_c() == "int (*get_init(const char *name))(CTX *ctx, int flags);"
+
+
+@pytest.mark.parametrize("name", ["sqlite3", "nss-pkcs11"])
+def test_what_reading_a_header_made_is_freed_without_the_cycle_collector(name):
+    # A reference cycle through the preprocessor's engine once kept every token read
+    # until a full collection of the cycle collector: seconds, on a large header.
+    import gc
+
+    from pegbind.config import BindingConfig
+    from pegbind.pipeline import read_binding
+
+    header, include_dirs, _ = HEADERS[name]
+    config = BindingConfig(name="cycles", headers=(Path(header),), include_dirs=tuple(map(Path, include_dirs)))
+    read_binding(config, strict=False)  # caches and lazy imports filled first
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = read_binding(config, strict=False)
+        assert result.module.functions
+        del result
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()

@@ -179,8 +179,13 @@ class ModuleBuilder:
         self.function_aliases: dict[str, FunctionAlias] = {}
         self.values: dict[str, Value] = {}
         self.diagnostics: list[Diagnostic] = []
-        self.evaluator = Evaluator(self)
         self._piece: Piece | None = None
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """An evaluator of constant expressions in this scope (made on use: it keeps no state,
+        and kept here it would make the builder and it a reference cycle)."""
+        return Evaluator(self)
 
     # -- results ---------------------------------------------------------------
     def module(self, library_files: frozenset[str] | None = None, macro_names: frozenset[str] = frozenset()) -> Module:

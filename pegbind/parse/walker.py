@@ -205,6 +205,27 @@ class _TooDeep(Exception):
     pass
 
 
+def _written(value: Any, depth: int, places: dict[int, int], values: list[Any]) -> str:
+    """``value`` as the expression :func:`_remaker` compiles; classes and other values go into ``values``."""
+    if depth > _MAX_COMPILED_DEPTH:
+        raise _TooDeep
+    kind = type(value)
+    if kind is Token:
+        return f"t[{places[id(value)]}]"
+    if kind is tuple or kind is list:
+        items = "".join(f"{_written(item, depth + 1, places, values)}, " for item in value)
+        return f"({items})" if kind is tuple else f"[{items}]"
+    if value is None or kind is bool:
+        return repr(value)
+    names = _field_names(kind)
+    values.append(kind if names else value)
+    if not names:
+        return f"k[{len(values) - 1}]"
+    written = len(values) - 1
+    arguments = "".join(f"{_written(getattr(value, name), depth + 1, places, values)}, " for name in names)
+    return f"k[{written}]({arguments})"
+
+
 def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> Callable[[Sequence[Token]], Any]:
     """A function of a declaration's tokens giving what :func:`_rebind` gives, written out.
 
@@ -216,28 +237,11 @@ def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> 
     values from ``k`` -- and compiled.  KeyError for a foreign token.
     """
     values: list[Any] = []
-
-    def write(value: Any, depth: int) -> str:
-        if depth > _MAX_COMPILED_DEPTH:
-            raise _TooDeep
-        kind = type(value)
-        if kind is Token:
-            return f"t[{places[id(value)]}]"
-        if kind is tuple or kind is list:
-            items = "".join(f"{write(item, depth + 1)}, " for item in value)
-            return f"({items})" if kind is tuple else f"[{items}]"
-        if value is None or kind is bool:
-            return repr(value)
-        names = _field_names(kind)
-        values.append(kind if names else value)
-        if not names:
-            return f"k[{len(values) - 1}]"
-        written = len(values) - 1
-        return f"k[{written}](" + "".join(f"{write(getattr(value, name), depth + 1)}, " for name in names) + ")"
-
     try:
-        expression = write(syntax, 0)
+        expression: str | None = _written(syntax, 0, places, values)
     except _TooDeep:
+        expression = None
+    if expression is None:
         _rebind(syntax, places, tokens)  # its KeyError for a foreign token, raised now
 
         def remake_deep(tokens: Sequence[Token]) -> Any:
