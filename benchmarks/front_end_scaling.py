@@ -1,7 +1,8 @@
 """How the front end's time grows with its input: flat expressions, nesting, long lines.
 
 Each input is generated at doubling sizes and read as ``pegbind dump`` reads it
-(preprocess, parse, model), in one warm process, median and p99 over rounds.
+(preprocess, parse, model), in one warm process, median and p99 over rounds;
+the long line also through the whole ``generate`` of a ctypes module.
 Linear growth shows as a steady time per unit (per term, per level, per KiB)
 down each table.  Nesting stops at pegbind's limit (``pegbind.peg.MAX_NESTING``):
 deeper input is a located error, also timed.
@@ -23,7 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from pegbind.config import BindingConfig  # noqa: E402  (the checkout, not an installed copy)
 from pegbind.peg import MAX_NESTING  # noqa: E402
-from pegbind.pipeline import read_binding  # noqa: E402
+from pegbind.pipeline import generate_sources, read_binding  # noqa: E402
 
 BEGIN = "<!-- front_end_scaling: begin (written by benchmarks/front_end_scaling.py) -->"
 END = "<!-- front_end_scaling: end -->"
@@ -32,9 +33,12 @@ SECTION_HEAD = """## Front end scaling — `benchmarks/front_end_scaling.py`
 Time to read a generated header (preprocess, parse, model) against its size, in
 one warm process: a flat `enum { E = 1 + 1 + ... }`, a macro nested in
 parentheses up to pegbind's limit of 256 levels (and past it: a located error),
-and one long line of declarations.  A steady time per unit down a table is
-linear growth.
+and one long line of declarations, also through the whole `generate` (planning
+and writing the ctypes module).  A steady time per unit down a table is linear
+growth.
 """
+#: rounds of the whole generate, which takes several times as long as the read
+GENERATE_ROUNDS = 3
 
 
 def flat(terms: int) -> str:
@@ -55,23 +59,29 @@ def long_line(kib: int) -> str:
     return "".join(declarations) + "\n"
 
 
-def time_read(source: str, folder: Path, rounds: int) -> tuple[float, float]:
+def time_read(source: str, folder: Path, rounds: int, *, generate: bool = False) -> tuple[float, float]:
+    """Median and p99 of reading ``source`` as a header; with ``generate``, of the whole
+    ``generate`` of its ctypes module (planning and writing too)."""
     header = folder / "scaling.h"
     header.write_text(source)
-    config = BindingConfig(name="scaling", headers=(str(header),))
+    config = BindingConfig(name="scaling", headers=(header,))
     samples = []
     for _ in range(rounds):
         start = time.perf_counter()
-        read_binding(config, strict=False)
+        if generate:
+            generate_sources(config, backends=["ctypes"], out_dir=folder / "out")
+        else:
+            read_binding(config, strict=False)
         samples.append(time.perf_counter() - start)
     samples.sort()
     return statistics.median(samples), samples[min(len(samples) - 1, round(0.99 * (len(samples) - 1)))]
 
 
-def table(title: str, unit: str, sizes: list[int], make: Callable[[int], str], folder: Path, rounds: int) -> list[str]:
+def table(title: str, unit: str, sizes: list[int], make: Callable[[int], str], folder: Path, rounds: int, *,
+          generate: bool = False) -> list[str]:
     lines = [f"**{title}**", "", f"| {unit} | median ms | p99 ms | µs per {unit} |", "|---:|---:|---:|---:|"]
     for size in sizes:
-        median, p99 = time_read(make(size), folder, rounds)
+        median, p99 = time_read(make(size), folder, rounds, generate=generate)
         lines.append(f"| {size:,} | {median * 1e3:.1f} | {p99 * 1e3:.1f} | {median * 1e6 / size:.1f} |")
     return lines + [""]
 
@@ -112,6 +122,9 @@ def main() -> int:
                        folder, args.rounds)
         lines += table("One long line of declarations", "KiB", [64, 128, 256, 512, 1024], long_line, folder,
                        args.rounds)
+        time_read(long_line(4), folder, 1, generate=True)  # warm-up: templates loaded
+        lines += table(f"The same declarations, the whole generate of a ctypes module ({GENERATE_ROUNDS} rounds)",
+                       "KiB", [64, 128, 256, 512, 1024], long_line, folder, GENERATE_ROUNDS, generate=True)
     publish(lines, args.write_readme, BEGIN, END, SECTION_HEAD)
     return 0
 
