@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from pegbind.config import BindingConfig  # noqa: E402  (the checkout, not an installed copy)
+from pegbind.parse.walker import forget_shapes  # noqa: E402
 from pegbind.peg import MAX_NESTING  # noqa: E402
 from pegbind.pipeline import generate_sources, read_binding  # noqa: E402
 
@@ -67,6 +68,7 @@ def time_read(source: str, folder: Path, rounds: int, *, generate: bool = False)
     config = BindingConfig(name="scaling", headers=(header,))
     samples = []
     for _ in range(rounds):
+        forget_shapes()  # each round parses as a new process would: no shape is known yet
         start = time.perf_counter()
         if generate:
             generate_sources(config, backends=["ctypes"], out_dir=folder / "out")

@@ -63,6 +63,7 @@ def phases(header: str, include_dirs: list[str], rounds: int) -> dict[str, list[
     """pegbind's phases in this process (after one warm-up round)."""
     from pegbind.config import BindingConfig
     from pegbind.parse import parse_declarations
+    from pegbind.parse.walker import forget_shapes
     from pegbind.pipeline import preprocess_binding
     from pegbind.target import get_target, layouts
 
@@ -70,6 +71,7 @@ def phases(header: str, include_dirs: list[str], rounds: int) -> dict[str, list[
     target = get_target(None)
     times: dict[str, list[float]] = {"preprocess": [], "parse + constants": [], "layouts": []}
     for round_number in range(rounds + 1):
+        forget_shapes()  # every shape parsed again, as in a new process
         a = time.perf_counter()
         pp = preprocess_binding(config)
         b = time.perf_counter()

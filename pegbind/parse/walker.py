@@ -252,6 +252,13 @@ def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> 
     return eval(code, {"__builtins__": {}, "k": tuple(values)})  # noqa: S307 - indices and names of k only
 
 
+def forget_shapes() -> None:
+    """Drop every shape's parse and walk this process keeps, as a new process starts
+    (for measurements of a cold parse; the caches are bounded anyway)."""
+    _parse_shape.cache_clear()
+    _WALKS.clear()
+
+
 def _walk(tree: Node, text: TokenText, rule: str) -> Any:
     """The syntax of ``tree``, parsed from ``text``: remade from the walk of an earlier
     declaration of the same shape where that walk read nothing but the tokens' places."""
