@@ -126,8 +126,8 @@ class ExpansionHooks:
     has_operator: Callable[[str, list[Token], Token], int] = lambda name, args, token: 0
     #: ``_Pragma("...")`` met at the top level: (pragma text, site, output position)
     pragma: Callable[[str, Token, int], None] = lambda text, site, position: None
-    #: the names ``dynamic`` may replace (it is asked about no other identifier)
-    dynamic_names: frozenset[str] = _EMPTY
+    #: the names ``dynamic`` may replace (it is asked about no other identifier); None: any
+    dynamic_names: frozenset[str] | None = None
 
 
 HAS_OPERATORS = frozenset(
@@ -192,7 +192,7 @@ class Expander:
                 if name == "_Pragma" and top:
                     if self._pragma_operator(token, stack, len(out)):
                         continue
-                dynamic = self.hooks.dynamic(token) if name in dynamic_names else None
+                dynamic = self.hooks.dynamic(token) if dynamic_names is None or name in dynamic_names else None
                 out.append((dynamic, hide) if dynamic is not None else item)
                 continue
             if name in hide:
