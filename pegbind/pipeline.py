@@ -132,17 +132,21 @@ def _without_cycle_collection() -> Iterator[None]:
     untraversed (freezing and unfreezing moves every object there): enabled
     again, the collector would otherwise go through all of it at the next
     allocation, 0.13 to 0.24 s after reading a megabyte header.  A cycle that
-    is garbage is still found, by the next full collection.
+    is garbage is still found, by the next full collection.  A process that
+    froze objects itself (``gc.freeze()`` before forking) keeps them frozen:
+    the phase's objects are then left to the collector.
     """
     if not gc.isenabled():
         yield
         return
+    host_froze = gc.get_freeze_count() > 0
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if not host_froze:
+            gc.freeze()
+            gc.unfreeze()
         gc.enable()
 
 

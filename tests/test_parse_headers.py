@@ -195,3 +195,33 @@ def test_what_reading_a_header_made_is_freed_without_the_cycle_collector(name):
     finally:
         if enabled:
             gc.enable()
+
+
+def test_reading_leaves_the_collector_as_the_caller_had_it(tmp_path):
+    # Paused while a phase builds, enabled again after; what a host froze stays frozen.
+    import gc
+
+    from pegbind.config import BindingConfig
+    from pegbind.pipeline import read_binding
+
+    header = tmp_path / "small.h"
+    header.write_text("struct point { int x, y; };\nint area(struct point *p);\n")
+    config = BindingConfig(name="small", headers=(header,))
+    was_enabled = gc.isenabled()
+    try:
+        gc.enable()
+        read_binding(config)
+        assert gc.isenabled()
+        gc.disable()
+        read_binding(config)
+        assert not gc.isenabled()
+        gc.enable()
+        held = [object() for _ in range(10)], {"a": []}
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        read_binding(config)
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+        del held
+    finally:
+        gc.unfreeze()
+        (gc.enable if was_enabled else gc.disable)()
