@@ -11,23 +11,27 @@ that only show in time:
   ``object.__setattr__(self, "name", value)``, which finds the slot on the
   class again for every field of every instance: a Token with its Coord is
   made in 0.8 us instead of 1.4 us.
-- ``__repr__``, ``__eq__``, ``__hash__`` and the order methods are made from
-  the fields by closures.  :mod:`dataclasses` writes each method as source
-  and compiles it: with some 130 classes that was 85 ms of every ``pegbind``
-  run, about half of its imports, and it is now about half of that (the
-  frozen ``__setattr__`` and ``__delattr__`` are still written by it).  The
-  closures compare and hash at about half the speed, and the pipeline hardly
-  compares or hashes these objects (sqlite3.h's generate: 313 comparisons).
+- Every other method (``__repr__``, ``__eq__``, ``__hash__``, the order
+  methods, the frozen ``__setattr__`` and ``__delattr__``, and the state
+  pickling and copying use) is a closure over the fields.  :mod:`dataclasses`
+  writes each as source and compiles it: with some 130 classes that was
+  85 ms of every ``pegbind`` run, about half of its imports.  The closures
+  compare and hash at about half the speed, and the pipeline hardly compares
+  or hashes these objects (sqlite3.h's generate: 313 comparisons).
 
-Instances are otherwise the same: frozen (``FrozenInstanceError``), compared
-and hashed by the fields that take part, printed alike, and replaced, copied
-and pickled as before (tests compare both kinds of class).
+Instances are otherwise the same: frozen (``FrozenInstanceError``, also for
+a name that is no field, where CPython 3.11's own slotted class raises a
+``TypeError``), compared and hashed by the fields that take part, printed
+alike, and replaced, copied and pickled as before (tests compare both kinds
+of class).  :mod:`dataclasses` records the class as not frozen, so a plain
+``@dataclass(frozen=True)`` cannot derive from it.
 """
 from __future__ import annotations
 
+import inspect
 import reprlib
 from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, fields
+from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
@@ -35,7 +39,7 @@ C = TypeVar("C", bound=type)
 
 #: what a frozen_dataclass writes; a class that defines one of them itself is refused
 _WRITTEN = frozenset({"__init__", "__repr__", "__eq__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__",
-                      "__post_init__"})
+                      "__setattr__", "__delattr__", "__getstate__", "__setstate__", "__post_init__"})
 
 
 @dataclass_transform(frozen_default=True)
@@ -45,15 +49,19 @@ def frozen_dataclass(*, order: bool = False) -> Callable[[C], C]:
         written = sorted(_WRITTEN & {name for klass in cls.__mro__[:-1] for name in vars(klass)})
         if written:
             raise TypeError(f"{cls.__name__}: a frozen_dataclass writes {', '.join(written)} itself")
-        # dataclasses still makes the fields, the slots, __match_args__, the frozen
-        # __setattr__ and __delattr__, and the state pickling uses
-        made: C = dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)(cls)  # type: ignore[assignment]
+        undocumented = not cls.__doc__
+        if undocumented:  # or dataclasses reads object's own signature from its text (a compile each time)
+            cls.__doc__ = cls.__name__
+        # dataclasses still makes the fields, the slots and __match_args__
+        made: C = dataclass(slots=True, init=False, repr=False, eq=False)(cls)  # type: ignore[assignment]
         every = fields(made)
         for field in every:
             if not field.init:
                 raise TypeError(f"{cls.__name__}.{field.name}: every field of a frozen_dataclass is given to __init__")
         _add_init(made, every)
         _add_methods(made, every, order)
+        if undocumented:  # as dataclasses words it
+            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
         return made
     return make
 
@@ -119,9 +127,33 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool) -> None:
     def __hash__(self: Any) -> int:
         return hash(hashed(self))
 
-    _attach(cls, __repr__)
-    _attach(cls, __eq__)
-    _attach(cls, __hash__)
+    names = frozenset(field.name for field in every)
+    setters = [getattr(cls, field.name).__set__ for field in every]
+    getters = [attrgetter(field.name) for field in every]
+
+    # what a subclass's own attributes go to, as super(cls, self) would find it
+    inherited_set = next(vars(k)["__setattr__"] for k in cls.__mro__[1:] if "__setattr__" in vars(k))
+    inherited_delete = next(vars(k)["__delattr__"] for k in cls.__mro__[1:] if "__delattr__" in vars(k))
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        inherited_set(self, name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        inherited_delete(self, name)
+
+    def __getstate__(self: Any) -> list[Any]:  # what pickle and copy keep of a slotted instance
+        return [get(self) for get in getters]
+
+    def __setstate__(self: Any, state: list[Any]) -> None:
+        for set_field, value in zip(setters, state, strict=True):
+            set_field(self, value)
+
+    for method in (__repr__, __eq__, __hash__, __setattr__, __delattr__, __getstate__, __setstate__):
+        _attach(cls, method)
     if order:
         def __lt__(self: Any, other: Any) -> Any:
             return compared(self) < compared(other) if other.__class__ is self.__class__ else NotImplemented
