@@ -129,7 +129,7 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool) -> None:
 
     names = frozenset(field.name for field in every)
     setters = [getattr(cls, field.name).__set__ for field in every]
-    getters = [attrgetter(field.name) for field in every]
+    every_value = _values([field.name for field in every])
 
     # what a subclass's own attributes go to, as super(cls, self) would find it
     inherited_set = next(vars(k)["__setattr__"] for k in cls.__mro__[1:] if "__setattr__" in vars(k))
@@ -146,7 +146,7 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool) -> None:
         inherited_delete(self, name)
 
     def __getstate__(self: Any) -> list[Any]:  # what pickle and copy keep of a slotted instance
-        return [get(self) for get in getters]
+        return list(every_value(self))
 
     def __setstate__(self: Any, state: list[Any]) -> None:
         for set_field, value in zip(setters, state, strict=True):

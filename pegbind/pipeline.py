@@ -120,7 +120,8 @@ def preprocess_binding(config: BindingConfig) -> PreprocessResult:
 
 @contextmanager
 def _without_cycle_collection() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for a phase that builds what it keeps.
+    """Python's cyclic garbage collector paused for a phase that builds what it keeps
+    (reading the headers; planning and writing the sources).
 
     The tokens, syntax and model a phase makes stay reachable until it ends,
     and hardly any of them are in a reference cycle; yet the collector, run
@@ -150,6 +151,7 @@ def _without_cycle_collection() -> Iterator[None]:
         gc.enable()
 
 
+@_without_cycle_collection()
 def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     """Phases 1-2: preprocess and parse into the model.
 
@@ -162,13 +164,12 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     target = get_target(config.target)
     started = time.perf_counter()
     progress.info("reading %s", ", ".join(Path(h).name for h in config.headers))
-    with _without_cycle_collection():
-        preprocessed = preprocess_binding(config)
-        log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
-                 time.perf_counter() - started)
-        started = time.perf_counter()
-        progress.info("parsing %d tokens", len(preprocessed.tokens))
-        module = parse_declarations(preprocessed, target)
+    preprocessed = preprocess_binding(config)
+    log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
+             time.perf_counter() - started)
+    started = time.perf_counter()
+    progress.info("parsing %d tokens", len(preprocessed.tokens))
+    module = parse_declarations(preprocessed, target)
     log.info("parsed %d functions, %d records, %d constants (%.2f s)", len(module.functions), len(module.records),
              len(module.constants), time.perf_counter() - started)
     if strict:
@@ -193,6 +194,7 @@ def _clashing_backends(backends: Sequence[str], name: str, out_dir: Path) -> lis
             if any(claims[i] & other for j, other in enumerate(claims) if j != i)]
 
 
+@_without_cycle_collection()
 def _generate_each(
     config: BindingConfig,
     backends: Sequence[str],
@@ -265,8 +267,7 @@ def _generate_each(
             report(problem)
     started = time.perf_counter()
     progress.info("planning %d functions", len(read.module.functions))
-    with _without_cycle_collection():
-        binding = run_passes(read.module, config, read.target, exports)
+    binding = run_passes(read.module, config, read.target, exports)
     log.info("planned %d functions, %d records (%.2f s)", len(binding.functions), len(binding.records),
              time.perf_counter() - started)
     if report is not None:
@@ -281,9 +282,8 @@ def _generate_each(
     for backend in backends:
         started = time.perf_counter()
         progress.info("writing the %s sources", backend)
-        with _without_cycle_collection():
-            written[backend] = generate(binding, config, backend=backend, out_dir=out_dir,
-                                        template_dirs=template_dirs, report=report)
+        written[backend] = generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs,
+                                    report=report)
         log.info("generated the %s sources in %s (%.2f s)", backend, out_dir, time.perf_counter() - started)
     return written
 

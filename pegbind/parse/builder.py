@@ -406,6 +406,7 @@ class ModuleBuilder:
     # -- types -----------------------------------------------------------------
     def base_type(self, specs: s.Specifiers, typedef_key: str | None, last: Token | None = None) -> CType:
         """The type named by declaration specifiers (C11 6.7.2), qualifiers included."""
+        quals = tuple(dict.fromkeys(specs.quals))
         base: CType
         if specs.record is not None:
             base = self.record_type(specs.record, typedef_key, specs.first, last)
@@ -419,12 +420,12 @@ class ModuleBuilder:
                     f"'{specs.basic[0].text}' cannot be combined with the type name '{specs.typedef_name.text}'",
                     specs.basic[0],
                 )
-            return TypedefRef(specs.typedef_name.text, tuple(dict.fromkeys(specs.quals)))
+            return TypedefRef(specs.typedef_name.text, quals)  # made with its qualifiers
         else:
-            return Primitive(primitive_name(specs.basic), tuple(dict.fromkeys(specs.quals)))
-        if (specs.record is not None or specs.enum is not None) and specs.basic:
+            return Primitive(primitive_name(specs.basic), quals)
+        if specs.basic:
             raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
-        return base.with_quals(*specs.quals) if specs.quals else base
+        return base.with_quals(*quals) if quals else base
 
     def apply(self, declarator: s.Declarator, base: CType, *, in_parameter: bool = False) -> tuple[Token | None, CType]:
         """The declared name and type: pointers bind first, then suffixes, then the inner declarator (C11 6.7.6).

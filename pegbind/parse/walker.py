@@ -226,7 +226,7 @@ def _written(value: Any, depth: int, places: dict[int, int], values: list[Any]) 
     return f"k[{written}]({arguments})"
 
 
-def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> Callable[[Sequence[Token]], Any]:
+def _remaker(syntax: Any, tokens: tuple[Token, ...]) -> Callable[[Sequence[Token]], Any] | None:
     """A function of a declaration's tokens giving what :func:`_rebind` gives, written out.
 
     A shape can stand for thousands of declarations (a generated header's
@@ -234,15 +234,22 @@ def _remaker(syntax: Any, tokens: tuple[Token, ...], places: dict[int, int]) -> 
     generically for each costs several times the constructor calls it makes.
     So the calls are written once as one Python expression -- ``k[3](k[4](t[0], ()), ...)``,
     nothing of the header's text in it: token places, and classes and other
-    values from ``k`` -- and compiled.  KeyError for a foreign token.
+    values from ``k`` -- and compiled.  None where the syntax holds a token object twice, or
+    one not of ``tokens``: it cannot be remade from token places.
     """
+    places = {id(token): index for index, token in enumerate(tokens)}
+    if len(places) != len(tokens):
+        return None
     values: list[Any] = []
     try:
-        expression: str | None = _written(syntax, 0, places, values)
+        expression = _written(syntax, 0, places, values)
+    except KeyError:
+        return None
     except _TooDeep:
-        expression = None
-    if expression is None:
-        _rebind(syntax, places, tokens)  # its KeyError for a foreign token, raised now
+        try:
+            _rebind(syntax, places, tokens)  # its KeyError for a foreign token, found now
+        except KeyError:
+            return None
 
         def remake_deep(tokens: Sequence[Token]) -> Any:
             with nesting_room():  # _rebind recurses once per level
@@ -267,17 +274,10 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
     if shared:
         assert isinstance(shared, _SharedWalk)
         if shared.remake is None:
-            places = {id(token): index for index, token in enumerate(shared.tokens)}
-            try:
-                if len(places) != len(shared.tokens):  # a token object in two places
-                    raise KeyError
-                shared.remake = _remaker(shared.syntax, shared.tokens, places)
-            except KeyError:  # a token not of that declaration: the walk is not shared
-                _WALKS[key] = None
-                shared = None
-        if shared is not None:
-            assert shared.remake is not None
+            shared.remake = _remaker(shared.syntax, shared.tokens)
+        if shared.remake is not None:
             return shared.remake(text.tokens)
+        _WALKS[key] = shared = None  # not shared after all
     result = SyntaxWalker(text).visit(tree)
     if shared is False:
         if len(_WALKS) >= _MAX_WALKS:

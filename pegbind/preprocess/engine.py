@@ -57,8 +57,6 @@ DYNAMIC_MACROS = frozenset({"__FILE__", "__LINE__", "__COUNTER__", "__INCLUDE_LE
 # Output must be deterministic: the clock macros are fixed strings.
 _FIXED = {"__DATE__": '"Jan  1 1970"', "__TIME__": '"00:00:00"', "__TIMESTAMP__": '"Thu Jan  1 00:00:00 1970"'}
 
-#: identifiers the expander replaces although no #define names them
-_EXPANDED_WITHOUT_DEFINITION = DYNAMIC_MACROS | {"_Pragma"}
 #: the hide set of a token read from a file: no macro (C11 6.10.3.4)
 _NOTHING_HIDDEN: frozenset[str] = frozenset()
 
@@ -265,13 +263,9 @@ class _Engine:
                 if token.kind == "other" and is_unterminated(token):
                     quote = token.text.lstrip("u8UL")[0]
                     self.error(token.coord, f"missing terminating {quote} character")
-            if not self.pending:
-                # A line naming no macro, nothing dynamic and no _Pragma, with no
-                # invocation waiting for it, is its own expansion: most lines of a header.
-                words = {token.text for token in line if token.kind == "identifier"}
-                if self.table.definitions.keys().isdisjoint(words) and _EXPANDED_WITHOUT_DEFINITION.isdisjoint(words):
-                    self.output += line
-                    continue
+            if not self.pending and self.expander.changes_nothing(line):
+                self.output += line  # no invocation waits for it, and it names no macro
+                continue
             self.pending += [(token, _NOTHING_HIDDEN) for token in line]
 
     def _flush(self, *, final: bool) -> None:

@@ -170,6 +170,16 @@ class Expander:
         finally:
             self._budget, self._depth = saved
 
+    def changes_nothing(self, tokens: Sequence[Token]) -> bool:
+        """Whether top-level text ``tokens``, with nothing before them waiting, is its own
+        expansion: none of its identifiers is a macro, a dynamic name or ``_Pragma``
+        (most lines of a header; the caller need not hand them to :meth:`expand_items`)."""
+        words = {token.text for token in tokens if token.kind == "identifier"}
+        if "_Pragma" in words or not self.table.definitions.keys().isdisjoint(words):
+            return False
+        dynamic = self.hooks.dynamic_names
+        return not words if dynamic is None else dynamic.isdisjoint(words)  # None: any name may be dynamic
+
     # ---- the rescanning loop (6.10.3.4) -------------------------------------------------------
 
     def _rescan(self, items: list[_Item], *, top: bool, final: bool, in_if: bool) -> tuple[list[_Item], list[_Item]]:
