@@ -205,6 +205,11 @@ class Param:
     name: str | None  #: None for an unnamed parameter
     type: CType  #: as declared (array and function parameters are *not* adjusted here)
     coord: Coord | None = field(default=None, compare=False)
+    #: an array parameter whose length is an earlier parameter (a variable length array,
+    #: C11 6.7.6.2): that parameter's name, ``*`` first when its pointee is the length
+    #: (``size_t n, char buf[n]`` -> ``"n"``; ``size_t *n, char buf[*n]`` -> ``"*n"``).
+    #: C adjusts the array to a pointer either way, so the type does not change.
+    length_from: str | None = field(default=None, compare=False)
 
     def to_c(self) -> str:
         return self.type.to_c(self.name or "")

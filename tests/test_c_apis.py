@@ -456,6 +456,35 @@ def test_a_length_in_a_cell_is_checked_too(capi):
         capi.capi_copy(bytearray(16), capi.c_ulong(16), b"x", 2)
 
 
+def test_an_array_parameter_states_its_own_length(capi):
+    # int capi_pack(size_t input_size, const unsigned char input_buffer[input_size],
+    #               size_t *encoded_size, unsigned char encoded_buffer[(*encoded_size)])
+    out = bytearray(8)
+    size = capi.c_ulong(len(out))
+    assert capi.capi_pack(3, b"abc", size, out) == 1
+    assert out[:size.value] == b"ABC"
+    with pytest.raises(ValueError, match=r"^argument 1 \(input_size\): 4 is more than argument 2 "
+                                         r"\(input_buffer\) holds \(3 bytes\)$"):
+        capi.capi_pack(4, b"abc", capi.c_ulong(8), bytearray(8))
+    with pytest.raises(ValueError, match=r"^argument 3 \(encoded_size\): 9 is more than argument 4 "
+                                         r"\(encoded_buffer\) holds \(8 bytes\)$"):
+        capi.capi_pack(3, b"abc", capi.c_ulong(9), bytearray(8))
+    assert capi.capi_pack(3, b"abc", capi.c_ulong(2), bytearray(2)) == 0  # what C refuses, it refuses itself
+    assert capi.capi_vla_sum(3, array.array("i", [1, 2, 3])) == 6
+    with pytest.raises(ValueError, match=r"^argument 1 \(n\): 4 is more than argument 2 \(values\) holds "
+                                         r"\(3 items\)$"):
+        capi.capi_vla_sum(4, array.array("i", [1, 2, 3]))
+
+
+def test_a_size_named_after_a_later_buffer_is_not_taken_for_the_one_before(capi):
+    # capi_pack without the stated lengths: encoded_size follows input_buffer, but is named after
+    # encoded_buffer; taken for input_buffer's length, it refused this call (brotli's encoder)
+    out = bytearray(8)
+    size = capi.c_ulong(len(out))
+    assert capi.capi_pack_names(3, b"abc", size, out) == 1
+    assert out[:size.value] == b"ABC"
+
+
 def test_what_names_no_length_is_not_checked(capi):
     # nArg follows a string but counts something else: nothing is refused
     assert capi.capi_define("f", 5) == 105

@@ -27,6 +27,15 @@ def test_names_that_state_a_length(pointer, length, unit):
     assert length_unit(pointer, length, frozenset({pointer, length})) == unit
 
 
+@pytest.mark.parametrize(("pointer", "length", "others", "unit"), [
+    ("destBuf", "destLen", ("destOffset",), "items"),  # the stem starts the pointer's own name too
+    ("data", "data_size", ("data_flags",), "bytes"),
+    ("key", "key_len", ("keyring",), "items"),  # keyring is not named after key
+])
+def test_other_parameters_sharing_the_stem_do_not_take_the_length(pointer, length, others, unit):
+    assert length_unit(pointer, length, frozenset({pointer, length, *others})) == unit
+
+
 @pytest.mark.parametrize(("pointer", "length", "others"), [
     ("zFunctionName", "nArg", ()),  # sqlite3_create_function: the number of SQL arguments
     ("s", "c", ()),  # memset's fill byte
@@ -36,6 +45,8 @@ def test_names_that_state_a_length(pointer, length, unit):
     ("dest", "pos", ()),
     ("out_pos", "out_size", ("out",)),  # liblzma: out_size is the size of out, two parameters back
     ("in_pos", "in_size", ("in",)),
+    ("input_buffer", "encoded_size", ("encoded_buffer",)),  # brotli: the size of the buffer after it
+    ("src", "dstLen", ("dstBuf",)),
     ("name", None, ()),
     (None, "len", ()),
 ])

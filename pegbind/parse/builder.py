@@ -460,7 +460,9 @@ class ModuleBuilder:
                 name, ctype = None, base
             else:
                 name, ctype = self.apply(param.declarator, base, in_parameter=True)
-            params.append(Param(name.text if name else None, ctype, (name or param.specifiers.first).coord))
+            length_from = _length_from(param.declarator, params) if isinstance(ctype, Array) else None
+            params.append(Param(name.text if name else None, ctype, (name or param.specifiers.first).coord,
+                                length_from))
         # `f(void)`: one unnamed parameter of type void means no parameters (C11 6.7.6.3p10)
         if len(params) == 1 and params[0].name is None and params[0].type == Primitive("void"):
             return ()
@@ -654,3 +656,22 @@ class ModuleBuilder:
         self.enums[key] = Enum(tag, key, tuple(members), packed, where.coord,
                                (existing.doc if existing is not None else "") or self.doc(first))
         return ref
+
+
+def _length_from(declarator: s.Declarator | None, earlier: Sequence[Param]) -> str | None:
+    """For an array parameter whose length names an earlier parameter, ``n`` or ``*n``
+    (``const uint8_t buf[n]``, brotli's ``uint8_t encoded_buffer[*encoded_size]``): that
+    spelling (see :attr:`Param.length_from`); None for any other length."""
+    if declarator is None or declarator.pointers or declarator.inner is not None or not declarator.suffixes:
+        return None
+    outer = declarator.suffixes[0]
+    if not isinstance(outer, s.ArraySuffix) or outer.length is None:
+        return None
+    length, star = outer.length, ""
+    if isinstance(length, s.Unary) and length.op == "*":
+        length, star = length.operand, "*"
+    if not isinstance(length, s.Name):
+        return None
+    named = any(p.name == length.token.text for p in earlier)
+    return star + length.token.text if named else None
+

@@ -496,8 +496,10 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     ``size`` count bytes (the same for ``void`` and character pointers).  Any
     other name states no length: ``nArg`` after ``zFunctionName``, ``flags``,
     ``mode``, ``c`` after ``memset``'s ``s``, ``maxlen`` (a bound, not a length).
-    Nor does a name whose stem is another parameter of the function (``others``):
-    liblzma's ``out_size`` after ``size_t *out_pos`` is the size of ``out``.
+    Nor does a name whose stem is another parameter of the function (``others``), or
+    starts another's name where it does not start the pointer's: liblzma's ``out_size``
+    after ``size_t *out_pos`` is the size of ``out``, brotli's ``encoded_size`` after
+    ``input_buffer`` that of ``encoded_buffer``.
     """
     if not pointer or not length:
         return None
@@ -506,6 +508,9 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         stem = length[: -len(suffix)] if length.endswith(suffix) else ""
         if stem and stem != pointer and stem in others:
             return None
+        if stem and not _named_after(pointer, stem) and any(
+                _named_after(other, stem) for other in others if other not in (pointer, length)):
+            return None
     if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
         return "bytes"
     if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in ("len", "length", "count", "_len"):
@@ -513,25 +518,56 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     return None
 
 
-def _bounds(module: Module, params: list[ParamBinding], explicit: set[str]) -> dict[int, tuple[int, str]]:
-    """Length parameter index -> (the pointer it bounds, its unit): a length the header states
-    by the name of the integer right after a pointer the caller passes; a role the config gives
-    that integer (``n = "in"``) says it is no such length."""
+def _named_after(name: str, stem: str) -> bool:
+    """Whether ``name`` is ``stem`` or starts with it as a word (``encoded_buffer``, ``encodedBuffer``)."""
+    if not name.startswith(stem):
+        return False
+    rest = name[len(stem):]
+    return not rest or rest[0] == "_" or (rest[0].isupper() and not stem[-1:].isupper())
+
+
+def _bounds(module: Module, function: Function, params: list[ParamBinding],
+            explicit: set[str]) -> dict[int, tuple[int, str]]:
+    """Length parameter index -> (the pointer it bounds, its unit): a length the header states.
+
+    An array parameter states its own (``size_t n, const uint8_t buf[n]``, or ``*n`` in a
+    cell, C11 6.7.6.2): it counts items.  Otherwise the name of the integer right after a
+    pointer the caller passes may state it (:func:`length_unit`).  A role the config gives
+    that integer (``n = "in"``) says it is no such length.
+    """
     found: dict[int, tuple[int, str]] = {}
+    index_of = {p.c_name: p.index for p in params if p.c_name}
+    for declared, pointer in zip(function.params, params, strict=True):
+        if declared.length_from is None:
+            continue
+        length = params[index_of[declared.length_from.lstrip("*")]]
+        in_a_cell = declared.length_from.startswith("*")
+        if _may_bound(module, pointer, length, explicit) == ("cell" if in_a_cell else "value"):
+            found[length.index] = (pointer.index, "items")
+    stated = {pointer for pointer, _ in found.values()}
     names = frozenset(p.c_name for p in params if p.c_name)
     for pointer, length in zip(params, params[1:], strict=False):
-        if pointer.role.role != "in" or pointer.kind not in ("buffer", "writable_buffer", "cstring"):
-            continue
-        if pointer.length is not None or length.role.role != "in" or (length.c_name or "") in explicit:
-            continue  # a buffer a len role measures, or a length the config speaks of
-        integer = length.kind == "int" and isinstance(module.resolve(length.ctype), Primitive)
-        in_a_cell = length.kind == "writable_buffer" and length.cell_tag[:1] in ("i", "u")  # uLongf *destLen
-        if not (integer or in_a_cell):
+        if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
             continue
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is not None:
             found[length.index] = (pointer.index, unit)
     return found
+
+
+def _may_bound(module: Module, pointer: ParamBinding, length: ParamBinding,
+               explicit: set[str]) -> Literal["value", "cell", ""]:
+    """Whether ``length`` may state the length of ``pointer``, a buffer the caller passes:
+    ``value`` as an integer, ``cell`` as a pointer to one (``uLongf *destLen``), else ``""``."""
+    if pointer.role.role != "in" or pointer.kind not in ("buffer", "writable_buffer", "cstring"):
+        return ""
+    if pointer.length is not None or length.role.role != "in" or (length.c_name or "") in explicit:
+        return ""  # a buffer a len role measures, or a length the config speaks of
+    if length.kind == "int" and isinstance(module.resolve(length.ctype), Primitive):
+        return "value"
+    if length.kind == "writable_buffer" and length.cell_tag[:1] in ("i", "u"):
+        return "cell"
+    return ""
 
 
 def _resolve_success(module: Module, value: str | int) -> int:
@@ -767,7 +803,7 @@ def plan_function(
         if planned.callback is not None:
             params[index] = dataclasses.replace(planned, callback=dataclasses.replace(
                 planned.callback, keeper=keeper, user_data=user_data))
-    for index, (pointer, unit) in _bounds(module, params, set(roles)).items():
+    for index, (pointer, unit) in _bounds(module, function, params, set(roles)).items():
         params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
     for index, planned in enumerate(params):
         if planned.role.owner is not None:

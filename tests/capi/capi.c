@@ -102,6 +102,22 @@ int capi_copy(unsigned char *dest, unsigned long *destLen, const unsigned char *
     *destLen = srcLen;
     return 0;
 }
+int capi_pack(size_t input_size, const unsigned char input_buffer[input_size],
+              size_t *encoded_size, unsigned char encoded_buffer[(*encoded_size)]) {
+    if (input_size > *encoded_size) return 0;
+    for (size_t i = 0; i < input_size; i++) encoded_buffer[i] = (unsigned char)toupper(input_buffer[i]);
+    *encoded_size = input_size;
+    return 1;
+}
+int capi_pack_names(size_t input_size, const unsigned char *input_buffer,
+                    size_t *encoded_size, unsigned char *encoded_buffer) {
+    return capi_pack(input_size, input_buffer, encoded_size, encoded_buffer);
+}
+int capi_vla_sum(int n, const int values[n]) {
+    int s = 0;
+    for (int i = 0; i < n; i++) s += values[i];
+    return s;
+}
 int capi_define(const char *name, int nArg) { return (int)strlen(name) * 100 + nArg; }
 int capi_status(int op, int *current, long *highwater) { *current = op * 2; *highwater = (long)op << 40; return 0; }
 void capi_scale(double *value, float factor) { *value *= factor; }

@@ -91,6 +91,16 @@ int capi_escape(CAPI_EASY *easy, const char *string, int length);
 int capi_checksum(const void *data, size_t size);
 /* As compress2: dest holds *destLen bytes; *destLen becomes what was written. */
 int capi_copy(unsigned char *dest, unsigned long *destLen, const unsigned char *src, unsigned long srcLen);
+/* As brotli's BrotliEncoderCompress: each array parameter states its length (C99's
+   variable length array parameters), the length before the array, one of them in a cell.
+   Named by the names alone, encoded_size would follow input_buffer. */
+int capi_pack(size_t input_size, const unsigned char input_buffer[input_size],
+              size_t *encoded_size, unsigned char encoded_buffer[(*encoded_size)]);
+/* The same without the stated lengths: encoded_size is named after encoded_buffer. */
+int capi_pack_names(size_t input_size, const unsigned char *input_buffer,
+                    size_t *encoded_size, unsigned char *encoded_buffer);
+/* Items, not bytes: a count before an array of int. */
+int capi_vla_sum(int n, const int values[n]);
 /* Names that state no length: nArg counts something else. */
 int capi_define(const char *name, int nArg);
 /* Scalars C writes through pointers: cells. */
