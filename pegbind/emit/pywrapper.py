@@ -89,6 +89,27 @@ class UnspellableError(ValueError):
 # --------------------------------------------------------------------------
 
 
+#: the largest int CPython keeps in one 30-bit digit, whose comparisons it specialises
+SMALL_INT = (1 << 30) - 1
+
+
+def in_range(value: str, lo: int, hi: int, first: str | None = None) -> str:
+    """A test that the int ``value`` is in [lo, hi], as CPython 3.11 runs it fastest.
+
+    Two comparisons joined by ``and``, not one chained (``lo <= v <= hi``):
+    CPython specialises ``v >= lo`` followed by a jump when both ints are small
+    (one 30-bit digit), never the chained form.  A bound of a 32- or 64-bit
+    type is not small, so the small range is tried first: about 10 ns less
+    for one value.  ``first``: the expression the first comparison reads
+    ``value`` from (an assignment expression converting it).
+    """
+    first = first or value
+    small_lo, small_hi = max(lo, -SMALL_INT), min(hi, SMALL_INT)
+    if (small_lo, small_hi) == (lo, hi):
+        return f"({first} >= {lo} and {value} <= {hi})"
+    return f"({first} >= {small_lo} and {value} <= {small_hi} or {value} >= {lo} and {value} <= {hi})"
+
+
 def arg_label(param: ParamBinding) -> str:
     """How messages name a parameter: ``argument 1 (a)``, as the Cython backend does."""
     return param.label
@@ -309,7 +330,7 @@ class WrapperWriter(ABC):
             lo, hi = r.int_range  # type: ignore[misc]  # set for int results
             # an exact int in range goes back as it is; anything else through the shared check
             body = (f"result = function({args})\n"
-                    f"            if result.__class__ is int and {lo} <= result <= {hi}:\n"
+                    f"            if result.__class__ is int and {in_range('result', lo, hi)}:\n"
                     f"                return result\n"
                     f"            return _pb_index(result, {what}, {lo}, {hi})")
         elif r.kind == "bool":
@@ -346,25 +367,28 @@ class WrapperWriter(ABC):
             self.callback_factory(cb)
         return self.callbacks
 
-    def callback_arg(self, f: FunctionBinding, p: ParamBinding, keeper: str) -> tuple[list[str], str]:
+    def callback_arg(self, f: FunctionBinding, p: ParamBinding, s: Slot, keeper: str) -> tuple[list[str], str]:
         """What is passed for a ``callback`` parameter: NULL, a FunctionPointer's address, or a new
         closure's; and the statements before, which keep a typedef class's FunctionPointer."""
         cb = p.callback
         assert cb is not None
         factory = self.callback_factory(cb)
-        # what the closure is kept under: the slot the function sets (only the same one replaces it)
-        key = repr((f.function.name, p.index))
+        key = repr(f.callback_key(p))
         call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
+        other = f"{self.null} if {p.py_name} is None else {self.as_parameter(p, call)}"
         # a FunctionPointer made once (a typedef's class) is passed without a call, kept as its
         # closure would be: C may call it after the caller dropped it
         cls = self.callback_class(cb)
         if not (cls and self.passes_as_is(p, cls)):
-            return [], f"{self.null} if {p.py_name} is None else {self.as_parameter(p, call)}"
+            return [], other
         keep = (f"_pb_callbacks[{key}] = {p.py_name}" if keeper == "None"
                 else f"_pb_keep_callback({keeper}, {key}, {p.py_name})")
-        return ([f"if {p.py_name}.__class__ is {cls}:", f"    {keep}"],
-                f"{self.null} if {p.py_name} is None else {p.py_name}._ptr if {p.py_name}.__class__ is {cls} "
-                f"else {self.as_parameter(p, call)}")
+        return ([f"if {p.py_name}.__class__ is {cls}:", f"    {keep}",
+                 f"    {s.arg} = {self.class_pointer(p.py_name)}", "else:", f"    {s.arg} = {other}"], s.arg)
+
+    def class_pointer(self, value: str) -> str:
+        """What is passed for an instance ``value`` of a function pointer typedef's class."""
+        return f"{value}._ptr"
 
     def pointer_result(self, address: str) -> str:
         """What a closure returns to C for a pointer result at the int ``address`` (0: NULL)."""
@@ -601,7 +625,7 @@ class WrapperWriter(ABC):
                 case PassIn(param=p, slot=s) if p.kind == "callback":
                     keeper = p.callback.keeper if p.callback is not None else None
                     keeps = "None" if keeper is None else f.params[keeper].py_name
-                    lines, args[p.index] = self.callback_arg(f, p, keeps)
+                    lines, args[p.index] = self.callback_arg(f, p, s, keeps)
                     out += lines
                 case PassIn(param=p, slot=s):
                     if step.measured:  # a buffer a ``len`` parameter is measured from: its length in elements

@@ -343,6 +343,11 @@ class FunctionBinding:
         """How many values the Python result holds (0: None, 1: the value, more: a tuple)."""
         return int(self.returns_value) + len(self.outputs)
 
+    def callback_key(self, p: ParamBinding) -> str:
+        """What a callable passed for ``p`` is kept under: the slot this function sets, which
+        only the same function's same parameter replaces (one string, whose hash is kept)."""
+        return f"{self.function.name} {p.index}"
+
     @property
     def probe(self) -> bool:
         """Whether the two-call size probe applies (an out buffer whose length is a pointer, and

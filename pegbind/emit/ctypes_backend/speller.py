@@ -13,10 +13,6 @@ class CtypesSpellingError(UnspellableError):
     """A C type with no ctypes equivalent (``__int128``, a function by value)."""
 
 
-#: the largest int CPython keeps in one 30-bit digit, whose comparisons it specialises
-_SMALL_INT = (1 << 30) - 1
-
-
 def ctypes_attr(name: str) -> str:
     """The attribute a C member is reached by on a ctypes Structure (Python keywords are renamed)."""
     return f"_pb_{name}" if keyword.iskeyword(name) else name

@@ -11,8 +11,8 @@ from ...frozen import frozen_dataclass
 from ...model import CType
 from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
-from ..pywrapper import WrapperWriter, arg_label, min_bytes
-from .speller import _SMALL_INT, CtypesSpeller, CtypesSpellingError
+from ..pywrapper import SMALL_INT, WrapperWriter, arg_label, in_range, min_bytes
+from .speller import CtypesSpeller, CtypesSpellingError
 
 
 def ctypes_arg(binding: BindingModel, param: ParamBinding) -> str:
@@ -91,6 +91,8 @@ class CtypesWriter(WrapperWriter):
         role = p.role.role
         if role == "in" and p.kind in _BARE_POINTER_KINDS:
             return True
+        if role == "in" and p.kind == "callback":
+            return True  # a closure object, None, or a c_void_p of another function's address
         if role == "null" and self._is_pointer(p.ctype):
             return True
         if role in _BARE_POINTER_ROLES or (role == "len" and p.by_pointer):
@@ -113,7 +115,7 @@ class CtypesWriter(WrapperWriter):
             return value
         lo, _ = self.int_range(ctype)
         wide = "_ct.c_int64" if lo < 0 else "_ct.c_uint64"
-        small = f"{value} <= {_SMALL_INT} and {value} >= {-_SMALL_INT}" if lo < 0 else f"{value} <= {_SMALL_INT}"
+        small = f"{value} <= {SMALL_INT} and {value} >= {-SMALL_INT}" if lo < 0 else f"{value} <= {SMALL_INT}"
         return f"({value} if {small} else {wide}({value}))"
 
     # ---- the fast path -----------------------------------------------------
@@ -135,19 +137,11 @@ class CtypesWriter(WrapperWriter):
         if (p.kind in ("int", "enum") and p.role.role in ("in", "inout")) or p.is_input:
             lo, hi = self.int_range(p.element if p.role.role == "inout" else p.ctype)  # type: ignore[arg-type]
             lo = max(lo, 0) if p.is_input else lo
-            # Two comparisons, not one chained: CPython 3.11 specialises "x >= 0"
-            # when both ints are small (one 30-bit digit), not the chained form.
-            # A bound of a 32- or 64-bit type is not small, so the small range
-            # is tried first: about 20 ns less for two int arguments.
-            small_lo, small_hi = max(lo, -_SMALL_INT), min(hi, _SMALL_INT)
             # Where no argtype says what C wants (a bare call), ctypes passes
             # anything it knows how to: an object's _as_parameter_, a record by
             # value.  So the value is first made an exact int (operator.index,
             # which also takes IntEnum and __index__ objects without a retry).
-            first = f"({name} := _pb_exact_int({name}))" if self.bare else name
-            if (small_lo, small_hi) == (lo, hi):
-                return f"({first} >= {lo} and {name} <= {hi})"
-            return f"({first} >= {small_lo} and {name} <= {small_hi} or {name} >= {lo} and {name} <= {hi})"
+            return in_range(name, lo, hi, f"({name} := _pb_exact_int({name}))" if self.bare else None)
         if p.kind == "bool" and p.role.role in ("in", "inout"):
             return f"({name}.__class__ is bool or {name}.__class__ is int)"
         return ""
@@ -168,6 +162,15 @@ class CtypesWriter(WrapperWriter):
 
     def length_value(self, p: ParamBinding, value: str) -> str:
         return self.bare_int(value, p.ctype) if self.bare else value
+
+    def class_pointer(self, value: str) -> str:
+        # a bare call passes the closure itself, which ctypes hands C as its code
+        # address; with argtypes (c_void_p) the address goes as an int
+        return f"{value}._closure" if self.bare else super().class_pointer(value)
+
+    def as_parameter(self, p: ParamBinding, pointer: str) -> str:
+        # without argtypes an int would pass as a C int: an address goes in a c_void_p
+        return f"_ct.c_void_p({pointer})" if self.bare else pointer
 
     def exact_int(self, p: ParamBinding) -> list[str]:
         # a bare call's guard has made every int argument an exact int already

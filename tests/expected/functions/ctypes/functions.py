@@ -1717,7 +1717,7 @@ _f_integrate = _pb_symbol(_pb_libraries, 'integrate', _pt_integrate)
 def integrate(f, from_, to, /):
     'integrate(f: Callable[[float], float] | FunctionPointer | None, from_: float, to: float, /) -> float\n\nC: double integrate(double (*f)(double), double from, double to);'
     try:
-        _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)), from_, to)
+        _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, 'integrate 0'), from_, to)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
@@ -1725,7 +1725,7 @@ def integrate(f, from_, to, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     f, from_, to, = _pb_fix((('callback', 'argument 1 (f)', 'double (*)(double)', True), ('float', 'argument 2 (from_)'), ('float', 'argument 3 (to)')), (f, from_, to,))
-    _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, ('integrate', 0)), from_, to)
+    _pb_r = _f_integrate(None if f is None else _pb_callback(f, _pb_callback_0, 'double (*)(double)', None, 'integrate 0'), from_, to)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

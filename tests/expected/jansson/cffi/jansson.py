@@ -1886,7 +1886,7 @@ def _pb_callback_0(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void *', None), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -1904,7 +1904,7 @@ def _pb_callback_1(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(None if a0 == _NULL else _string(a0), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and -2147483648 <= result <= 2147483647:
+            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
                 return result
             return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -3442,8 +3442,11 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if callback.__class__ is json_load_callback_t:
-            _pb_keep_callback(error, ('json_load_callback', 0), callback)
-        _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
+            _pb_keep_callback(error, 'json_load_callback 0', callback)
+            _pb_a0 = callback._ptr
+        else:
+            _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0'))
+        _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
@@ -3452,8 +3455,11 @@ def json_load_callback(callback, data, flags, error, /):
         _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     if callback.__class__ is json_load_callback_t:
-        _pb_keep_callback(error, ('json_load_callback', 0), callback)
-    _pb_r = _f_json_load_callback(_NULL if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
+        _pb_keep_callback(error, 'json_load_callback 0', callback)
+        _pb_a0 = callback._ptr
+    else:
+        _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0'))
+    _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
@@ -3594,8 +3600,11 @@ def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if callback.__class__ is json_dump_callback_t:
-            _pb_keep_callback(json, ('json_dump_callback', 1), callback)
-        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
+            _pb_keep_callback(json, 'json_dump_callback 1', callback)
+            _pb_a1 = callback._ptr
+        else:
+            _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1'))
+        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
@@ -3604,8 +3613,11 @@ def json_dump_callback(json, callback, data, flags, /):
         _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     if callback.__class__ is json_dump_callback_t:
-        _pb_keep_callback(json, ('json_dump_callback', 1), callback)
-    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _NULL if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1))), _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
+        _pb_keep_callback(json, 'json_dump_callback 1', callback)
+        _pb_a1 = callback._ptr
+    else:
+        _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1'))
+    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *'), _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3619,10 +3631,16 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     'json_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
     try:
         if malloc_fn.__class__ is json_malloc_t:
-            _pb_callbacks[('json_set_alloc_funcs', 0)] = malloc_fn
+            _pb_callbacks['json_set_alloc_funcs 0'] = malloc_fn
+            _pb_a0 = malloc_fn._ptr
+        else:
+            _pb_a0 = _NULL if malloc_fn is None else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, 'json_set_alloc_funcs 0'))
         if free_fn.__class__ is json_free_t:
-            _pb_callbacks[('json_set_alloc_funcs', 1)] = free_fn
-        _f_json_set_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0))), _NULL if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1))))
+            _pb_callbacks['json_set_alloc_funcs 1'] = free_fn
+            _pb_a1 = free_fn._ptr
+        else:
+            _pb_a1 = _NULL if free_fn is None else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, 'json_set_alloc_funcs 1'))
+        _f_json_set_alloc_funcs(_pb_a0, _pb_a1)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         return None
@@ -3630,10 +3648,16 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
         _pb_not_kept(_pb_raised)
     malloc_fn, free_fn, = _pb_fix((('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True)), (malloc_fn, free_fn,))
     if malloc_fn.__class__ is json_malloc_t:
-        _pb_callbacks[('json_set_alloc_funcs', 0)] = malloc_fn
+        _pb_callbacks['json_set_alloc_funcs 0'] = malloc_fn
+        _pb_a0 = malloc_fn._ptr
+    else:
+        _pb_a0 = _NULL if malloc_fn is None else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, 'json_set_alloc_funcs 0'))
     if free_fn.__class__ is json_free_t:
-        _pb_callbacks[('json_set_alloc_funcs', 1)] = free_fn
-    _f_json_set_alloc_funcs(_NULL if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _ffi.cast('json_malloc_t', _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0))), _NULL if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1))))
+        _pb_callbacks['json_set_alloc_funcs 1'] = free_fn
+        _pb_a1 = free_fn._ptr
+    else:
+        _pb_a1 = _NULL if free_fn is None else _ffi.cast('json_free_t', _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, 'json_set_alloc_funcs 1'))
+    _f_json_set_alloc_funcs(_pb_a0, _pb_a1)
     if _pb_pending:
         _pb_raise_kept()
     return None

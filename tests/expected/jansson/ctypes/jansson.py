@@ -1951,7 +1951,7 @@ def _pb_callback_0(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void *', None), a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -1969,7 +1969,7 @@ def _pb_callback_1(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and -2147483648 <= result <= 2147483647:
+            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
                 return result
             return _pb_index(result, 'the result of a callback int (*)(char *, unsigned long, void *)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -2087,7 +2087,7 @@ _pt_json_dumpf = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_void_p, _ct.
 _pt_json_dumpfd = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_int32, _ct.c_uint64)
 _pt_json_dump_file = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_char_p, _ct.c_uint64)
 _pt_json_dump_callback = _ct.CFUNCTYPE(_ct.c_int32, _ct.POINTER(_S0), _ct.c_void_p, _ct.c_void_p, _ct.c_uint64)
-_pt_json_set_alloc_funcs = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_void_p)
+_pt_json_set_alloc_funcs = _ct.CFUNCTYPE(None)
 _pt_json_get_alloc_funcs = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_void_p)
 _pt_jansson_version_str = _ct.CFUNCTYPE(_ct.c_char_p)
 _pt_jansson_version_cmp = _ct.CFUNCTYPE(_ct.c_int32)
@@ -3805,8 +3805,11 @@ def json_load_callback(callback, data, flags, error, /):
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             if callback.__class__ is json_load_callback_t:
-                _pb_keep_callback(error, ('json_load_callback', 0), callback)
-            _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+                _pb_keep_callback(error, 'json_load_callback 0', callback)
+                _pb_a0 = callback._ptr
+            else:
+                _pb_a0 = None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0')
+            _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3815,8 +3818,11 @@ def json_load_callback(callback, data, flags, error, /):
         _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     if callback.__class__ is json_load_callback_t:
-        _pb_keep_callback(error, ('json_load_callback', 0), callback)
-    _pb_r = _f_json_load_callback(None if callback is None else callback._ptr if callback.__class__ is json_load_callback_t else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, ('json_load_callback', 0)), None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+        _pb_keep_callback(error, 'json_load_callback 0', callback)
+        _pb_a0 = callback._ptr
+    else:
+        _pb_a0 = None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0')
+    _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -3981,8 +3987,11 @@ def json_dump_callback(json, callback, data, flags, /):
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             if callback.__class__ is json_dump_callback_t:
-                _pb_keep_callback(json, ('json_dump_callback', 1), callback)
-            _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+                _pb_keep_callback(json, 'json_dump_callback 1', callback)
+                _pb_a1 = callback._ptr
+            else:
+                _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1')
+            _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
@@ -3991,8 +4000,11 @@ def json_dump_callback(json, callback, data, flags, /):
         _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     if callback.__class__ is json_dump_callback_t:
-        _pb_keep_callback(json, ('json_dump_callback', 1), callback)
-    _pb_r = _f_json_dump_callback(None if json is None else json._s, None if callback is None else callback._ptr if callback.__class__ is json_dump_callback_t else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, ('json_dump_callback', 1)), None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+        _pb_keep_callback(json, 'json_dump_callback 1', callback)
+        _pb_a1 = callback._ptr
+    else:
+        _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1')
+    _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -4009,10 +4021,16 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     'json_set_alloc_funcs(malloc_fn: Callable[[int], Pointer | None] | FunctionPointer | None, free_fn: Callable[[Pointer | None], None] | FunctionPointer | None, /) -> None\n\nC: void json_set_alloc_funcs(json_malloc_t malloc_fn, json_free_t free_fn);'
     try:
         if malloc_fn.__class__ is json_malloc_t:
-            _pb_callbacks[('json_set_alloc_funcs', 0)] = malloc_fn
+            _pb_callbacks['json_set_alloc_funcs 0'] = malloc_fn
+            _pb_a0 = malloc_fn._closure
+        else:
+            _pb_a0 = None if malloc_fn is None else _ct.c_void_p(_pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, 'json_set_alloc_funcs 0'))
         if free_fn.__class__ is json_free_t:
-            _pb_callbacks[('json_set_alloc_funcs', 1)] = free_fn
-        _f_json_set_alloc_funcs(None if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0)), None if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1)))
+            _pb_callbacks['json_set_alloc_funcs 1'] = free_fn
+            _pb_a1 = free_fn._closure
+        else:
+            _pb_a1 = None if free_fn is None else _ct.c_void_p(_pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, 'json_set_alloc_funcs 1'))
+        _f_json_set_alloc_funcs(_pb_a0, _pb_a1)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         return None
@@ -4020,10 +4038,16 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
         _pb_not_kept(_pb_raised)
     malloc_fn, free_fn, = _pb_fix((('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True)), (malloc_fn, free_fn,))
     if malloc_fn.__class__ is json_malloc_t:
-        _pb_callbacks[('json_set_alloc_funcs', 0)] = malloc_fn
+        _pb_callbacks['json_set_alloc_funcs 0'] = malloc_fn
+        _pb_a0 = malloc_fn._closure
+    else:
+        _pb_a0 = None if malloc_fn is None else _ct.c_void_p(_pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, 'json_set_alloc_funcs 0'))
     if free_fn.__class__ is json_free_t:
-        _pb_callbacks[('json_set_alloc_funcs', 1)] = free_fn
-    _f_json_set_alloc_funcs(None if malloc_fn is None else malloc_fn._ptr if malloc_fn.__class__ is json_malloc_t else _pb_callback(malloc_fn, _pb_callback_2, 'void *(*)(unsigned long)', None, ('json_set_alloc_funcs', 0)), None if free_fn is None else free_fn._ptr if free_fn.__class__ is json_free_t else _pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, ('json_set_alloc_funcs', 1)))
+        _pb_callbacks['json_set_alloc_funcs 1'] = free_fn
+        _pb_a1 = free_fn._closure
+    else:
+        _pb_a1 = None if free_fn is None else _ct.c_void_p(_pb_callback(free_fn, _pb_callback_3, 'void (*)(void *)', None, 'json_set_alloc_funcs 1'))
+    _f_json_set_alloc_funcs(_pb_a0, _pb_a1)
     if _pb_pending:
         _pb_raise_kept()
     return None

@@ -18700,7 +18700,7 @@ def _pb_callback_0(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18718,7 +18718,7 @@ def _pb_callback_1(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void **', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18736,7 +18736,7 @@ def _pb_callback_2(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18769,7 +18769,7 @@ def _pb_callback_4(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, a1, a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18787,7 +18787,7 @@ def _pb_callback_5(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_view_at(CK_INFO, a0, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18805,7 +18805,7 @@ def _pb_callback_6(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18823,7 +18823,7 @@ def _pb_callback_7(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18841,7 +18841,7 @@ def _pb_callback_8(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_SLOT_INFO, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18859,7 +18859,7 @@ def _pb_callback_9(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_TOKEN_INFO, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18877,7 +18877,7 @@ def _pb_callback_10(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18895,7 +18895,7 @@ def _pb_callback_11(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_MECHANISM_INFO, a2, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18913,7 +18913,7 @@ def _pb_callback_12(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18931,7 +18931,7 @@ def _pb_callback_13(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18949,7 +18949,7 @@ def _pb_callback_14(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18967,7 +18967,7 @@ def _pb_callback_15(function):
     def trampoline(a0):
         try:
             result = function(a0)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18985,7 +18985,7 @@ def _pb_callback_16(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_SESSION_INFO, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19003,7 +19003,7 @@ def _pb_callback_17(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19021,7 +19021,7 @@ def _pb_callback_18(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19039,7 +19039,7 @@ def _pb_callback_19(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19057,7 +19057,7 @@ def _pb_callback_20(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19075,7 +19075,7 @@ def _pb_callback_21(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19093,7 +19093,7 @@ def _pb_callback_22(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, a1)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19111,7 +19111,7 @@ def _pb_callback_23(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19129,7 +19129,7 @@ def _pb_callback_24(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19147,7 +19147,7 @@ def _pb_callback_25(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, a1, None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19165,7 +19165,7 @@ def _pb_callback_26(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19183,7 +19183,7 @@ def _pb_callback_27(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19201,7 +19201,7 @@ def _pb_callback_28(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19219,7 +19219,7 @@ def _pb_callback_29(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19237,7 +19237,7 @@ def _pb_callback_30(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19255,7 +19255,7 @@ def _pb_callback_31(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_view_at(CK_ATTRIBUTE, a4, None), a5, None if not a6 else _pb_pointer(a6, 'unsigned long *', None), None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19273,7 +19273,7 @@ def _pb_callback_32(function):
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19291,7 +19291,7 @@ def _pb_callback_33(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_view_at(CK_ATTRIBUTE, a5, None), a6, None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19309,7 +19309,7 @@ def _pb_callback_34(function):
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, None if not a3 else _pb_view_at(CK_ATTRIBUTE, a3, None), a4, None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19327,7 +19327,7 @@ def _pb_callback_35(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19345,7 +19345,7 @@ def _pb_callback_36(function):
     def trampoline(a0, a1):
         try:
             result = function(None if not a0 else _pb_view_at(CK_INTERFACE, a0, None), None if not a1 else _pb_pointer(a1, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19363,7 +19363,7 @@ def _pb_callback_37(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'unsigned char *', None), None if not a1 else _pb_view_at(CK_VERSION, a1, None), None if not a2 else _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19381,7 +19381,7 @@ def _pb_callback_38(function):
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), a5)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19399,7 +19399,7 @@ def _pb_callback_39(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6, None if not a7 else _pb_pointer(a7, 'unsigned char *', None), None if not a8 else _pb_pointer(a8, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19417,7 +19417,7 @@ def _pb_callback_40(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19435,7 +19435,7 @@ def _pb_callback_41(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None), a7)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19453,7 +19453,7 @@ def _pb_callback_42(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19471,7 +19471,7 @@ def _pb_callback_43(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -19489,7 +19489,7 @@ def _pb_callback_44(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0

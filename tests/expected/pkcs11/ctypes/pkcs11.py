@@ -17836,7 +17836,7 @@ def _pb_callback_0(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17854,7 +17854,7 @@ def _pb_callback_1(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void **', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17872,7 +17872,7 @@ def _pb_callback_2(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17905,7 +17905,7 @@ def _pb_callback_4(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, a1, a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17923,7 +17923,7 @@ def _pb_callback_5(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_view_at(CK_INFO, _S1, a0, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17941,7 +17941,7 @@ def _pb_callback_6(function):
     def trampoline(a0):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17959,7 +17959,7 @@ def _pb_callback_7(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17977,7 +17977,7 @@ def _pb_callback_8(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_SLOT_INFO, _S2, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -17995,7 +17995,7 @@ def _pb_callback_9(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_TOKEN_INFO, _S3, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18013,7 +18013,7 @@ def _pb_callback_10(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18031,7 +18031,7 @@ def _pb_callback_11(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_MECHANISM_INFO, _S8, a2, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18049,7 +18049,7 @@ def _pb_callback_12(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18067,7 +18067,7 @@ def _pb_callback_13(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18085,7 +18085,7 @@ def _pb_callback_14(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18103,7 +18103,7 @@ def _pb_callback_15(function):
     def trampoline(a0):
         try:
             result = function(a0)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18121,7 +18121,7 @@ def _pb_callback_16(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_SESSION_INFO, _S4, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18139,7 +18139,7 @@ def _pb_callback_17(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18157,7 +18157,7 @@ def _pb_callback_18(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18175,7 +18175,7 @@ def _pb_callback_19(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18193,7 +18193,7 @@ def _pb_callback_20(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18211,7 +18211,7 @@ def _pb_callback_21(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18229,7 +18229,7 @@ def _pb_callback_22(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, a1)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18247,7 +18247,7 @@ def _pb_callback_23(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18265,7 +18265,7 @@ def _pb_callback_24(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18283,7 +18283,7 @@ def _pb_callback_25(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, _S5, a1, None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18301,7 +18301,7 @@ def _pb_callback_26(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18319,7 +18319,7 @@ def _pb_callback_27(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18337,7 +18337,7 @@ def _pb_callback_28(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18355,7 +18355,7 @@ def _pb_callback_29(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18373,7 +18373,7 @@ def _pb_callback_30(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18391,7 +18391,7 @@ def _pb_callback_31(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, _S5, a2, None), a3, None if not a4 else _pb_view_at(CK_ATTRIBUTE, _S5, a4, None), a5, None if not a6 else _pb_pointer(a6, 'unsigned long *', None), None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18409,7 +18409,7 @@ def _pb_callback_32(function):
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18427,7 +18427,7 @@ def _pb_callback_33(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_view_at(CK_ATTRIBUTE, _S5, a5, None), a6, None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18445,7 +18445,7 @@ def _pb_callback_34(function):
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, _S7, a1, None), a2, None if not a3 else _pb_view_at(CK_ATTRIBUTE, _S5, a3, None), a4, None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18463,7 +18463,7 @@ def _pb_callback_35(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18481,7 +18481,7 @@ def _pb_callback_36(function):
     def trampoline(a0, a1):
         try:
             result = function(None if not a0 else _pb_view_at(CK_INTERFACE, _S11, a0, None), None if not a1 else _pb_pointer(a1, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18499,7 +18499,7 @@ def _pb_callback_37(function):
     def trampoline(a0, a1, a2, a3):
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'unsigned char *', None), None if not a1 else _pb_view_at(CK_VERSION, _S0, a1, None), None if not a2 else _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18517,7 +18517,7 @@ def _pb_callback_38(function):
     def trampoline(a0, a1, a2, a3, a4, a5):
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), a5)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18535,7 +18535,7 @@ def _pb_callback_39(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6, None if not a7 else _pb_pointer(a7, 'unsigned char *', None), None if not a8 else _pb_pointer(a8, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18553,7 +18553,7 @@ def _pb_callback_40(function):
     def trampoline(a0, a1, a2, a3, a4):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18571,7 +18571,7 @@ def _pb_callback_41(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None), a7)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18589,7 +18589,7 @@ def _pb_callback_42(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None))
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18607,7 +18607,7 @@ def _pb_callback_43(function):
     def trampoline(a0, a1, a2):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -18625,7 +18625,7 @@ def _pb_callback_44(function):
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6)
-            if result.__class__ is int and 0 <= result <= 18446744073709551615:
+            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0

@@ -1915,7 +1915,7 @@ def _pb_callback_0(function):
     def trampoline(a0, a1):
         try:
             result = function(None if not a0 else _pb_view_at(node, a0, None), None if not a1 else _pb_view_at(node, a1, None))
-            if result.__class__ is int and -2147483648 <= result <= 2147483647:
+            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
                 return result
             return _pb_index(result, 'the result of a callback int (*)(struct node *, struct node *)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0

@@ -1440,7 +1440,7 @@ def _pb_callback_0(function):
     def trampoline(a0, a1):
         try:
             result = function(a0, a1)
-            if result.__class__ is int and -2147483648 <= result <= 2147483647:
+            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
                 return result
             return _pb_index(result, 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
@@ -1470,8 +1470,8 @@ def _pb_callback_1(function):
 
 # ---- functions ---------------------------------------------------------
 _pt_sum_all = _ct.CFUNCTYPE(_ct.c_uint64)
-_pt_apply = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c_int32, _ct.c_int32)
-_pt_each = _ct.CFUNCTYPE(None, _ct.c_void_p, _ct.c_void_p)
+_pt_apply = _ct.CFUNCTYPE(_ct.c_int32)
+_pt_each = _ct.CFUNCTYPE(None)
 
 _pb_libraries = _pb_open((), ())
 _f_sum_all = _pb_symbol(_pb_libraries, 'sum_all', _pt_sum_all)
@@ -1515,10 +1515,13 @@ _f_apply = _pb_symbol(_pb_libraries, 'apply', _pt_apply)
 def apply(op, a, b, /):
     'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
     try:
-        if (a >= -1073741823 and a <= 1073741823 or a >= -2147483648 and a <= 2147483647) and (b >= -1073741823 and b <= 1073741823 or b >= -2147483648 and b <= 2147483647):
+        if ((a := _pb_exact_int(a)) >= -1073741823 and a <= 1073741823 or a >= -2147483648 and a <= 2147483647) and ((b := _pb_exact_int(b)) >= -1073741823 and b <= 1073741823 or b >= -2147483648 and b <= 2147483647):
             if op.__class__ is binary_op_ptr:
-                _pb_callbacks[('apply', 0)] = op
-            _pb_r = _f_apply(None if op is None else op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)), a, b)
+                _pb_callbacks['apply 0'] = op
+                _pb_a0 = op._closure
+            else:
+                _pb_a0 = None if op is None else _ct.c_void_p(_pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, 'apply 0'))
+            _pb_r = _f_apply(_pb_a0, a, b)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
@@ -1527,8 +1530,11 @@ def apply(op, a, b, /):
         _pb_not_kept(_pb_raised)
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
     if op.__class__ is binary_op_ptr:
-        _pb_callbacks[('apply', 0)] = op
-    _pb_r = _f_apply(None if op is None else op._ptr if op.__class__ is binary_op_ptr else _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, ('apply', 0)), a, b)
+        _pb_callbacks['apply 0'] = op
+        _pb_a0 = op._closure
+    else:
+        _pb_a0 = None if op is None else _ct.c_void_p(_pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, 'apply 0'))
+    _pb_r = _f_apply(_pb_a0, a, b)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -1545,8 +1551,11 @@ def each(cb, user_data, /):
     'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
         if cb.__class__ is callback:
-            _pb_callbacks[('each', 0)] = cb
-        _f_each(None if cb is None else cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)), None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
+            _pb_callbacks['each 0'] = cb
+            _pb_a0 = cb._closure
+        else:
+            _pb_a0 = None if cb is None else _ct.c_void_p(_pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, 'each 0'))
+        _f_each(_pb_a0, None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         return None
@@ -1554,8 +1563,11 @@ def each(cb, user_data, /):
         _pb_not_kept(_pb_raised)
     cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
     if cb.__class__ is callback:
-        _pb_callbacks[('each', 0)] = cb
-    _f_each(None if cb is None else cb._ptr if cb.__class__ is callback else _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, ('each', 0)), None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
+        _pb_callbacks['each 0'] = cb
+        _pb_a0 = cb._closure
+    else:
+        _pb_a0 = None if cb is None else _ct.c_void_p(_pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, 'each 0'))
+    _f_each(_pb_a0, None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
     if _pb_pending:
         _pb_raise_kept()
     return None
