@@ -17,6 +17,7 @@ from pkcs11.h:211)
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,7 +79,9 @@ class Diagnostic:
 
 
 @functools.lru_cache(maxsize=64)
-def _read_lines(path: str) -> tuple[str, ...] | None:
+def _read_lines(path: str, size: int, mtime: int) -> tuple[str, ...] | None:
+    """The lines of ``path`` as it was when it had that ``size`` and ``mtime`` (the cache's key:
+    a process may render diagnostics of a file, rewrite it and render those of the new text)."""
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -87,7 +90,11 @@ def _read_lines(path: str) -> tuple[str, ...] | None:
 
 
 def _source_line(path: str, line: int) -> str | None:
-    lines = _read_lines(path)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    lines = _read_lines(path, stat.st_size, stat.st_mtime_ns)
     if lines is None or not 1 <= line <= len(lines):
         return None
     return lines[line - 1].rstrip("\r")
