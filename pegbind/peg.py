@@ -22,7 +22,8 @@ import pickle
 import re
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Iterator
 from pathlib import Path
 
 import parsimonious.expressions
@@ -32,7 +33,7 @@ from parsimonious.grammar import Grammar
 from .regen import cache_dir
 from .resources import read_grammar
 
-__all__ = ["grammar", "grammar_words", "PLACEHOLDER", "cache_dir"]
+__all__ = ["grammar", "grammar_words", "PLACEHOLDER", "TextCache", "cache_dir"]
 
 #: what stands for an identifier that a grammar never names (see :func:`grammar_words`)
 PLACEHOLDER = "ID"
@@ -168,3 +169,63 @@ def nesting_room() -> Iterator[None]:
         yield
     finally:
         sys.setrecursionlimit(before)
+
+
+_ABSENT = object()
+
+
+class TextCache:
+    """The most recently used results of a parse, bounded by their number and by the total
+    length of the texts they were parsed from.
+
+    What a parse keeps grows with its text (a declaration's tree takes about
+    half a kilobyte a character, its walk a tenth of that), so a bound on the
+    number alone let a long-lived process (a build hook, a test run, the fuzz
+    test) hold gigabytes of huge one-off texts: a generated enum, a declaration
+    run together with the next, an ``#if`` nested 3,000 deep.  Such a text,
+    over an eighth of the bound, is not kept at all: it is seldom seen twice.
+    """
+
+    def __init__(self, entries: int, chars: int):
+        self._items: OrderedDict[Hashable, tuple[int, object]] = OrderedDict()
+        self._entries = entries
+        self._chars = chars
+        self._held = 0  #: the length of the texts of what is kept
+
+    def get(self, key: Hashable, default: object = None) -> object:
+        found = self._items.get(key, _ABSENT)
+        if found is _ABSENT:
+            return default
+        self._items.move_to_end(key)
+        return found[1]  # type: ignore[index]
+
+    def put(self, key: Hashable, size: int, value: object) -> None:
+        """Keep ``value`` under ``key``, parsed from a text of ``size`` characters."""
+        self.pop(key)
+        if size > self._chars // 8:
+            return
+        self._items[key] = (size, value)
+        self._held += size
+        while len(self._items) > self._entries or self._held > self._chars:
+            self._held -= self._items.popitem(last=False)[1][0]
+
+    def pop(self, key: Hashable) -> None:
+        found = self._items.pop(key, None)
+        if found is not None:
+            self._held -= found[0]
+
+    def clear(self) -> None:
+        self._items.clear()
+        self._held = 0
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def chars(self) -> int:
+        """The length of the texts of what is kept."""
+        return self._held
+

@@ -80,3 +80,30 @@ def test_grammar_words_never_include_the_placeholder() -> None:
     assert peg.shape_of("CK_ULONG", peg.grammar_words("declarations")) == peg.PLACEHOLDER
     assert peg.shape_of("aligned", peg.grammar_words("declarations")) == "aligned"
     assert peg.shape_of("élan", peg.grammar_words("declarations")) == "élan"
+
+
+def test_a_text_cache_is_bounded_by_its_texts_length_and_keeps_the_latest():
+    from pegbind.peg import TextCache
+
+    cache = TextCache(entries=3, chars=80)
+    for name in "abcd":
+        cache.put(name, 10, name.upper())
+    assert len(cache) == 3 and "a" not in cache and cache.get("b") == "B"  # "b" is now the latest used
+    cache.put("e", 10, "E")
+    assert [key for key in "abcde" if key in cache] == ["b", "d", "e"]
+    cache.put("huge", 11, "H")  # over an eighth of the bound: never kept
+    assert "huge" not in cache and cache.chars == 30
+    cache.put("f", 10, "F")
+    cache.put("g", 10, "G")
+    assert len(cache) == 3 and cache.chars == 30
+    many = TextCache(entries=100, chars=40)
+    for name in "pqrstu":
+        many.put(name, 5, name)
+    many.put("v", 5, "v")
+    many.put("w", 5, "w")
+    many.put("x", 5, "x")
+    assert many.chars <= 40 and "p" not in many and "x" in many
+    many.pop("x")
+    assert "x" not in many and many.get("x", "gone") == "gone"
+    many.clear()
+    assert len(many) == 0 and many.chars == 0

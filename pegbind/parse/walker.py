@@ -26,7 +26,6 @@ member) is not shared.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -40,7 +39,7 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..frozen import frozen_dataclass
-from ..peg import MAX_NESTING, grammar_words, nesting_room, shape_of, too_deep
+from ..peg import MAX_NESTING, TextCache, grammar_words, nesting_room, shape_of, too_deep
 from ..peg import grammar as compiled_grammar
 from ..preprocess.token import Token
 from . import syntax as s
@@ -144,15 +143,23 @@ def _describe(error: PegParseError, text: TokenText, ending: str) -> SyntaxProbl
     return SyntaxProblem(token, f"expected {expected} before '{token.text}'")
 
 
-# A tree takes about 23 kB (sqlite3.h: 285 shapes, 6.5 MB), so the cache is
-# bounded; NSS's pkcs11.h has 163 shapes, sqlite3.h 285.
-@functools.lru_cache(maxsize=512)
+#: (rule, shape) -> its parse tree or error, for shapes whose declarations are not remade
+#: from a shared walk (see _walk); a tree takes about half a kilobyte a character of its shape
+_TREES = TextCache(entries=512, chars=1 << 15)
+
+
 def _parse_shape(rule: str, text: str) -> Node | PegParseError:
     """The parse tree of one declaration shape, or the error; shared by same-shaped text."""
-    try:
-        return declaration_grammar()[rule].parse(text)
-    except PegParseError as error:  # IncompleteParseError too: told apart by the caller
-        return error
+    key = (rule, text)
+    tree = _TREES.get(key)
+    if tree is None:
+        try:
+            tree = declaration_grammar()[rule].parse(text)
+        except PegParseError as error:  # IncompleteParseError too: told apart by the caller
+            # kept without its traceback, whose frames hold the whole run that raised it
+            tree = error.with_traceback(None)
+        _TREES.put(key, len(text), tree)
+    return tree
 
 
 class _SharedWalk:
@@ -169,8 +176,7 @@ class _SharedWalk:
 
 #: (rule, shape) -> its shared walk; None for a shape whose syntax depends on more than the
 #: places of its tokens (its walk read an identifier's text, or a token stands in two places)
-_WALKS: dict[tuple[str, str], _SharedWalk | None] = {}
-_MAX_WALKS = 1024
+_WALKS = TextCache(entries=1024, chars=1 << 18)
 #: the field names of each syntax class, in order (empty for values that hold no token)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 #: syntax nested deeper than this is remade by :func:`_rebind` (Python's own compiler has a nesting limit)
@@ -262,38 +268,39 @@ def _remaker(syntax: Any, tokens: tuple[Token, ...]) -> Callable[[Sequence[Token
 def forget_shapes() -> None:
     """Drop every shape's parse and walk this process keeps, as a new process starts
     (for measurements of a cold parse; the caches are bounded anyway)."""
-    _parse_shape.cache_clear()
+    _TREES.clear()
     _WALKS.clear()
 
 
 def _walk(tree: Node, text: TokenText, rule: str) -> Any:
-    """The syntax of ``tree``, parsed from ``text``: remade from the walk of an earlier
-    declaration of the same shape where that walk read nothing but the tokens' places."""
-    key = (rule, text.text)
-    shared = _WALKS.get(key, False)
-    if shared:
-        assert isinstance(shared, _SharedWalk)
-        if shared.remake is None:
-            shared.remake = _remaker(shared.syntax, shared.tokens)
-        if shared.remake is not None:
-            return shared.remake(text.tokens)
-        _WALKS[key] = shared = None  # not shared after all
+    """The syntax of ``tree``, parsed from ``text``; the first of a shape is kept as its
+    shared walk where it read nothing but the tokens' places (see :func:`parse_syntax`)."""
     result = SyntaxWalker(text).visit(tree)
-    if shared is False:
-        if len(_WALKS) >= _MAX_WALKS:
-            _WALKS.clear()
-        _WALKS[key] = None if text.read_text else _SharedWalk(result, text.tokens)
+    key = (rule, text.text)
+    if key not in _WALKS:
+        if text.read_text:
+            _WALKS.put(key, len(text.text), None)
+        else:
+            _WALKS.put(key, len(text.text), _SharedWalk(result, text.tokens))
+            _TREES.pop(key)  # the shape's other declarations are remade from the walk
     return result
 
 
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
     text = TokenText(tokens)
-    shared = _WALKS.get((rule, text.text))
-    if shared is not None and shared.remake is not None:
+    key = (rule, text.text)
+    shared = _WALKS.get(key)
+    if shared is not None:
         # a shape parsed and walked before: within the nesting limit, which
         # only the tokens it does not replace by the placeholder decide
-        return shared.remake(text.tokens)
+        assert isinstance(shared, _SharedWalk)
+        if shared.remake is None:
+            with nesting_room():  # deep syntax is checked by a walk that recurses once per level
+                shared.remake = _remaker(shared.syntax, shared.tokens)
+        if shared.remake is not None:
+            return shared.remake(text.tokens)
+        _WALKS.put(key, len(text.text), None)  # not shared after all: parsed and walked each time
     ending = "declaration" if rule == "declaration" else "expression"
     deep = too_deep(token.text for token in tokens)
     if deep is not None:

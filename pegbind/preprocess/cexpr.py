@@ -15,7 +15,6 @@ as the parse layer's constant evaluator decodes them.
 """
 from __future__ import annotations
 
-import functools
 import re
 
 from parsimonious.exceptions import ParseError as GrammarParseError
@@ -24,7 +23,7 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..frozen import frozen_dataclass
-from ..peg import MAX_NESTING, nesting_room, too_deep
+from ..peg import MAX_NESTING, TextCache, nesting_room, too_deep
 from ..peg import grammar as compiled_grammar
 from ..target import TargetInfo, get_target
 from .literals import LiteralError, character_constant
@@ -305,9 +304,21 @@ class ExpressionVisitor(NodeVisitor):
         return visited_children or node
 
 
-@functools.lru_cache(maxsize=4096)
+#: the result of each #if expression text evaluated lately, for a target (by name)
+_RESULTS = TextCache(entries=4096, chars=1 << 20)
+
+
 def _evaluate_text(text: str, target_name: str) -> tuple[int | None, str | None, int]:
-    """(value, error message, error offset) for a joined expression text (cached: the target by name)."""
+    """(value, error message, error offset) for a joined expression text."""
+    key = (text, target_name)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _evaluate_new(text, target_name)
+        _RESULTS.put(key, len(text), result)
+    return result  # type: ignore[return-value]
+
+
+def _evaluate_new(text: str, target_name: str) -> tuple[int | None, str | None, int]:
     if not text.strip():
         return None, "#if with no expression", 0
     try:

@@ -21,8 +21,8 @@ from parsimonious.nodes import Node, NodeVisitor
 
 from ..diagnostics import Coord
 from ..frozen import frozen_dataclass
+from ..peg import TextCache, grammar_words, shape_of
 from ..peg import grammar as compiled_grammar
-from ..peg import grammar_words, shape_of
 from .token import Token
 
 
@@ -238,9 +238,20 @@ class DirectiveVisitor(NodeVisitor):
 _NODE_ONLY = frozenset({"param", "INCLUDE_KEYWORD", "null_directive", "rest", "IDENTIFIER"})
 
 
-@functools.lru_cache(maxsize=8192)
+#: the shape of each directive text parsed lately (``#define NAME value`` shapes repeat)
+_SHAPES = TextCache(entries=8192, chars=1 << 20)
+
+
 def _shape_of(text: str) -> _Shape | tuple[str, int]:
     """Parse one rebuilt directive text; ("!", offset) when the grammar rejects it."""
+    shape = _SHAPES.get(text)
+    if shape is None:
+        shape = _read_shape(text)
+        _SHAPES.put(text, len(text), shape)
+    return shape  # type: ignore[return-value]
+
+
+def _read_shape(text: str) -> _Shape | tuple[str, int]:
     try:
         tree = directive_grammar().parse(text)
     except GrammarParseError as err:
