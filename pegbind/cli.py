@@ -427,23 +427,21 @@ def _cmd_dump(args: argparse.Namespace, config: BindingConfig) -> int:
     if args.stage == "preprocessed":
         from .preprocess import render_preprocessed
 
-        sys.stdout.write(render_preprocessed(preprocess_binding(config)))
+        _write_out(render_preprocessed(preprocess_binding(config)))
         return EXIT_OK
     if args.stage == "plan":
-        import json
-
-        from .dump import dump_plans
+        from .dump import dump_plans, json_text
         from .exports import linked_exports
         from .passes import run_passes
 
         read = read_binding(config)
         binding = run_passes(read.module, config, read.target, linked_exports(config))
-        sys.stdout.write(json.dumps(dump_plans(binding), indent=2, ensure_ascii=False) + "\n")
+        _write_out(json_text(dump_plans(binding)))
         return EXIT_OK
     from .dump import dump_json
 
     read = read_binding(config, strict=False)
-    sys.stdout.write(dump_json(read))
+    _write_out(dump_json(read))
     errors = [d for d in read.module.diagnostics if d.severity == "error"]
     if errors:
         _report(errors)
@@ -534,6 +532,21 @@ def run() -> NoReturn:
             pass
         os._exit(status)
     sys.exit(status)
+
+
+def _write_out(text: str) -> None:
+    """``text`` on stdout, whatever its error handler: a byte a header held that is not UTF-8
+    goes out as that byte, as ``gcc -E`` passes it on (a strict stream would refuse it)."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        encoding = sys.stdout.encoding or "utf-8"
+        try:
+            data = text.encode(encoding, "surrogateescape")
+        except UnicodeEncodeError:  # a character the stream's encoding has no byte for
+            data = text.encode(encoding, "backslashreplace")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
 
 
 def _chatter(args: argparse.Namespace) -> None:

@@ -92,3 +92,58 @@ def test_runs_of_prefix_operators_and_chains_of_casts_end_in_a_result_or_a_locat
     status, _, err = _dump(tmp_path, "#if " + "!" * 3000 + "1\n#endif\n", capsys)
     assert status == 1 and "internal error" not in err
     assert ":1:261: error: #if expression nested more than 256 levels deep (pegbind's limit)" in err
+
+
+def test_a_rewritten_header_is_quoted_as_it_now_reads(tmp_path, capsys):
+    # a process (a build hook, a test run) may read a header, rewrite it and read it again:
+    # the line under a diagnostic is the new one, not the one read first
+    status, _, err = _dump(tmp_path, "int first(int;\n", capsys)
+    assert status == 1 and "  1 | int first(int;\n" in err
+    status, _, err = _dump(tmp_path, "long second(long;\n", capsys)
+    assert status == 1 and "  1 | long second(long;\n" in err and "first" not in err
+
+
+def test_a_syntax_error_does_not_keep_the_run_that_met_it_alive(tmp_path, capsys):
+    # A shape's parse error is kept for the next declaration of that shape; it once kept
+    # its traceback too, and through its frames every token and macro of the run that
+    # raised it: a process reading many headers (the fuzz test) grew by gigabytes.
+    import gc
+
+    from pegbind.preprocess.engine import PreprocessResult
+
+    for name in ("first", "second"):
+        status, _, _ = _dump(tmp_path, f"int {name}(int;\n#define LIMIT_{name} 1\n", capsys)
+        assert status == 1
+    gc.collect()
+    assert not [o for o in gc.get_objects() if isinstance(o, PreprocessResult)]
+
+
+def test_bytes_that_are_not_utf8_end_an_identifier_as_in_gcc(tmp_path, capsys):
+    # "#define GUARD_H<bytes>" defines GUARD_H, the bytes its body (gcc warns of the missing
+    # blank); read as part of the name, the guard guarded nothing, and the header below,
+    # including itself twice, was read 2**200 times
+    header = tmp_path / "t.h"
+    header.write_bytes(b'#ifndef GUARD_H\n#define GUARD_H\xff\xfe\n#include "t.h"\n#include "t.h"\n'
+                       b'int once(void);\n#define STRAY G\xffH\n#endif\n')
+    status = main(["dump", str(header)])  # to a strict UTF-8 stream, as capsys's is
+    import json
+    model = json.loads(capsys.readouterr().out)  # the bytes as JSON escapes, read back as Python read them
+    assert status == 0 and list(model["functions"]) == ["once"]
+    assert [d["message"] for d in model["diagnostics"]] == [
+        "macro GUARD_H is not a constant: expands to '\udcff\udcfe'",
+        "macro STRAY is not a constant: expands to 'G\udcffH'",
+    ]
+
+
+def test_a_header_including_itself_twice_without_a_guard_stops_at_a_limit(tmp_path, capsys):
+    # 2**200 files within the depth limit (gcc reads them all): each too deep site is said
+    # once, and no file is entered past pegbind's limit of #include entries
+    status, _, err = _dump(tmp_path, '#include "t.h"\n#include "t.h"\nint x;\n', capsys)
+    assert status == 1
+    errors = [line for line in err.splitlines() if ": error: " in line]
+    assert errors == [
+        f"{tmp_path / 't.h'}:1:1: error: #include nested depth 200 exceeds maximum of 200",
+        f"{tmp_path / 't.h'}:2:1: error: #include nested depth 200 exceeds maximum of 200",
+        f"{tmp_path / 't.h'}:1:1: error: #include entered more than 20000 files (pegbind's limit): a header "
+        "without a guard that includes itself more than once?",
+    ]

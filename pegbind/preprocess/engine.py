@@ -49,6 +49,11 @@ from .token import Token
 
 #: nesting of #include beyond which a file is not opened (a guard-less file including itself)
 MAX_INCLUDE_DEPTH = 200
+#: files entered by #include in one run beyond which no more are: a guard-less file that
+#: includes itself twice enters 2**200 of them within the depth limit (gcc has no such
+#: limit, and runs as long).  A guarded header read again is not entered, so real header
+#: sets stay far below it (GTK's enter about a thousand).
+MAX_INCLUDES = 20_000
 
 _CONDITIONALS = frozenset({"if", "ifdef", "ifndef", "elif", "else", "endif"})
 #: macros whose value depends on where (or when) they are expanded, not on their definition
@@ -145,6 +150,8 @@ class _Engine:
         self.files: list[str] = []
         self.once: set[str] = set()
         self.guards: dict[str, str] = {}
+        self.entered = 0  #: files #include entered (see MAX_INCLUDES)
+        self.too_deep: set[Coord] = set()  #: the #include sites said to nest too deep
         self.counter = 0
         self.base_file = ""
         self.pack: int | None = None
@@ -453,7 +460,15 @@ class _Engine:
         if guard is not None and guard in self.table.definitions:
             return  # guarded and already read: reading it again would produce nothing
         if len(self.frames) >= MAX_INCLUDE_DEPTH:
-            self.error(site, f"#include nested depth {len(self.frames)} exceeds maximum of {MAX_INCLUDE_DEPTH}")
+            if site not in self.too_deep:  # once a site: a file including itself twice reaches it 2**n times
+                self.too_deep.add(site)
+                self.error(site, f"#include nested depth {len(self.frames)} exceeds maximum of {MAX_INCLUDE_DEPTH}")
+            return
+        self.entered += 1
+        if self.entered > MAX_INCLUDES:
+            if self.entered == MAX_INCLUDES + 1:  # said once; every later #include is passed over
+                self.error(site, f"#include entered more than {MAX_INCLUDES} files (pegbind's limit): "
+                                 f"a header without a guard that includes itself more than once?")
             return
         self._open(path, origin, site, chain_index)
 
