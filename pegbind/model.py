@@ -457,6 +457,9 @@ class Module:
     #: the object-like macros defined when the headers end (every origin)
     macro_names: frozenset[str] = field(default=frozenset(), compare=False)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: what later layers work out from the module once and keep with it, so that it lives
+    #: exactly as long as the module does (record layouts per target, :mod:`pegbind.target`)
+    _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index: dict[tuple[str, str], Declaration] = {}

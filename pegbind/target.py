@@ -326,12 +326,6 @@ def enum_constant_type(module: Module, enum: Enum, value: int, target: TargetInf
     return enum_type(module, enum, target)
 
 
-# Layouts are cached per module object; the module itself is kept in the cache
-# entry so its id cannot be reused by another object while the entry lives.
-_CACHE_MODULES = 8
-_layout_cache: dict[int, tuple[Module, dict[tuple[str, str], RecordLayout]]] = {}
-
-
 def integer_primitive(module: Module, ctype: CType, target: TargetInfo) -> str | None:
     """The primitive integer type behind ``ctype`` (typedefs resolved, an enum's underlying type), else None."""
     resolved = module.resolve(ctype)
@@ -352,14 +346,8 @@ def integer_range(module: Module, ctype: CType, target: TargetInfo) -> tuple[int
 
 
 def _cache_for(module: Module) -> dict[tuple[str, str], RecordLayout]:
-    entry = _layout_cache.get(id(module))
-    if entry is not None and entry[0] is module:
-        return entry[1]
-    while len(_layout_cache) >= _CACHE_MODULES:
-        _layout_cache.pop(next(iter(_layout_cache)))
-    table: dict[tuple[str, str], RecordLayout] = {}
-    _layout_cache[id(module)] = (module, table)
-    return table
+    """The record layouts worked out for ``module``, kept with it: they live as long as it does."""
+    return module._derived.setdefault("layouts", {})
 
 
 def size_align(module: Module, ctype: CType, target: TargetInfo) -> tuple[int, int]:
