@@ -305,7 +305,7 @@ class ExpressionVisitor(NodeVisitor):
 
 
 #: the result of each #if expression text evaluated lately, for a target (by name)
-_RESULTS = TextCache(entries=4096, chars=1 << 20)
+_RESULTS = TextCache(entries=4096, chars=1 << 18)
 
 
 def _evaluate_text(text: str, target_name: str) -> tuple[int | None, str | None, int]:

@@ -239,7 +239,7 @@ _NODE_ONLY = frozenset({"param", "INCLUDE_KEYWORD", "null_directive", "rest", "I
 
 
 #: the shape of each directive text parsed lately (``#define NAME value`` shapes repeat)
-_SHAPES = TextCache(entries=8192, chars=1 << 20)
+_SHAPES = TextCache(entries=8192, chars=1 << 18)
 
 
 def _shape_of(text: str) -> _Shape | tuple[str, int]:
