@@ -59,6 +59,10 @@ class Exports:
     dependencies: tuple[Path, ...] = ()
     #: static archives among the libraries: their functions are linked into the module
     archives: tuple[Path, ...] = ()
+    #: those of :attr:`archives` that are not part of a linker script naming a shared
+    #: object too (as glibc's libc.so names libc_nonshared.a beside libc.so.6): what
+    #: they define is found nowhere at run time (a ctypes module cannot load them)
+    lone_archives: tuple[Path, ...] = ()
     #: why some library could not be read (a damaged file), one message each
     problems: tuple[Diagnostic, ...] = ()
     #: extra C sources are compiled in: they may define what the libraries do not
@@ -233,6 +237,7 @@ class _Reading:
     folders: Sequence[Path]
     files: list[Path]
     archives: list[Path]
+    beside_shared: list[Path]  #: archives a linker script names beside a shared object
     symbols: set[str]
     problems: list[Diagnostic]
     seen: set[Path]
@@ -257,7 +262,10 @@ class _Reading:
                     names = _archive_symbols(real)
                     self.archives.append(path)
                 else:
+                    files, archives = len(self.files), len(self.archives)
                     self.read(_script_inputs(real, self.folders))
+                    if any(path not in self.archives for path in self.files[files:]):
+                        self.beside_shared += self.archives[archives:]
                     continue
             except (OSError, ELFError) as exc:
                 self.problems.append(Diagnostic(None, f"cannot read the symbols of {path}: {exc}; which of its "
@@ -300,10 +308,11 @@ def linked_exports(config: BindingConfig) -> Exports | None:
             not_found.append(name)
         else:
             found.append(path)
-    reading = _Reading(folders, [], [], set(), [], set(), {})
+    reading = _Reading(folders, [], [], [], set(), [], set(), {})
     reading.read(found)
     return Exports(
         tuple(reading.files), frozenset(reading.symbols), tuple(not_found),
-        tuple(_dependencies(reading.needed, reading.seen)), tuple(reading.archives), tuple(reading.problems),
+        tuple(_dependencies(reading.needed, reading.seen)), tuple(reading.archives),
+        tuple(path for path in reading.archives if path not in reading.beside_shared), tuple(reading.problems),
         bool(config.sources),
     )

@@ -240,11 +240,11 @@ def _generate_each(
         inputs.files += [str(p) for p in (*exports.libraries, *exports.dependencies)] if exports is not None else []
         inputs.folders += read.preprocessed.search_dirs
         inputs.folders += [str(p) for p in library_folders(config)] if config.link else []
-    if exports is not None and exports.archives and "ctypes" in backends:
+    if exports is not None and exports.lone_archives and "ctypes" in backends:
         raise ConfigError(Diagnostic(at("link"),
-                                     f"{config.key('link')}: {exports.archives[0]} is a static library, and a ctypes "
-                                     "module opens its libraries when imported: link a shared one, or use the Cython "
-                                     "or cffi backend"))
+                                     f"{config.key('link')}: {exports.lone_archives[0]} is a static library, and a "
+                                     "ctypes module opens its libraries when imported: link a shared one, or use the "
+                                     "Cython or cffi backend"))
     missing = exports.not_found if exports is not None else ()
     if linking and missing:
         # what the linker would say after every other step, said first and at the key

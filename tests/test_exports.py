@@ -51,7 +51,7 @@ def test_a_shared_object_exports_its_visible_functions(tmp_path, lib):
 def test_a_static_archive_is_read_by_nm_and_said_to_be_one(tmp_path, lib):
     exports = linked_exports(config(tmp_path, "two"))
     assert exports is not None and exports.complete
-    assert exports.archives == (lib / "libtwo.a",) and exports.defines("two_f")
+    assert exports.archives == exports.lone_archives == (lib / "libtwo.a",) and exports.defines("two_f")
 
 
 def test_a_folder_gives_its_shared_object_before_its_archive_and_before_later_folders(tmp_path, lib):
@@ -70,6 +70,10 @@ def test_a_linker_script_stands_for_the_files_it_names(tmp_path, lib):
     assert exports is not None and exports.complete
     assert exports.defines("one_f") and exports.defines("two_f")
     assert set(exports.libraries) == {lib / "libone.so", lib / "libtwo.a"}
+    # an archive beside a shared object is part of it, as glibc's libc_nonshared.a of libc.so
+    assert exports.archives == (lib / "libtwo.a",) and exports.lone_archives == ()
+    (lib / "libarchived.so").write_text(f"GROUP ( {lib / 'libtwo.a'} )\n")  # a script of archives alone
+    assert linked_exports(config(tmp_path, "archived")).lone_archives == (lib / "libtwo.a",)
 
 
 def test_what_a_needed_library_defines_is_found_through_its_run_path(tmp_path, lib):
