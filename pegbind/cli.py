@@ -669,7 +669,7 @@ def _each(args: argparse.Namespace, configs: list[BindingConfig]) -> int:
     status = EXIT_OK
     for code, out, err in results:
         sys.stderr.write(err)
-        sys.stdout.write(out)
+        _write_out(out)
         status = max(status, code)
     return status
 

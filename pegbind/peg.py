@@ -179,10 +179,10 @@ class TextCache:
     length of the texts they were parsed from.
 
     What a parse keeps grows with its text (a declaration's tree takes about
-    half a kilobyte a character, its walk a tenth of that), so a bound on the
-    number alone let a long-lived process (a build hook, a test run, the fuzz
-    test) hold gigabytes of huge one-off texts: a generated enum, a declaration
-    run together with the next, an ``#if`` nested 3,000 deep.  Such a text,
+    half a kilobyte a character, its walk a fifth of that), so with a bound on
+    the number alone a long-lived process (a build hook, a test run, the fuzz
+    test) could hold gigabytes of huge one-off texts: a generated enum, a
+    declaration run together with the next, an ``#if`` nested 3,000 deep.  Such a text,
     over an eighth of the bound, is not kept at all: it is seldom seen twice.
     """
 

@@ -163,9 +163,11 @@ class ParamBinding:
     cells: tuple[str, ...] = ()
     #: the :attr:`CellBinding.tag` of :attr:`cells`
     cell_tag: str = ""
-    #: for an integer (or a pointer to one) that states the length of the pointer just
-    #: before it (``crc32(crc, buf, len)``): the index of that pointer; the call refuses
-    #: a length that buffer does not hold (see :func:`pegbind.passes.plan.length_unit`)
+    #: for an integer (or a pointer to one) that states the length of a pointer: the
+    #: pointer just before it, by name (``crc32(crc, buf, len)``, see
+    #: :func:`pegbind.passes.plan.length_unit`), or an array parameter declared with it
+    #: (``size_t n, const uint8_t buf[n]``): the index of that pointer; the call refuses
+    #: a length that buffer does not hold
     bounds: int | None = None
     #: what :attr:`bounds` counts: ``bytes``, or ``items`` of the pointer's element type
     bound_unit: Literal["bytes", "items", ""] = ""

@@ -52,7 +52,7 @@ MAX_INCLUDE_DEPTH = 200
 #: files entered by #include in one run beyond which no more are: a guard-less file that
 #: includes itself twice enters 2**200 of them within the depth limit (gcc has no such
 #: limit, and runs as long).  A guarded header read again is not entered, so real header
-#: sets stay far below it (GTK's enter about a thousand).
+#: sets stay far below it (libxml2's parser.h enters 136 files, curl.h 108).
 MAX_INCLUDES = 20_000
 
 _CONDITIONALS = frozenset({"if", "ifdef", "ifndef", "elif", "else", "endif"})
