@@ -362,14 +362,14 @@ def c_source(binding: BindingModel) -> str:
     if binding.load == "dynamic":
         return text
     called = called_functions(binding)
-    if binding.weak_references:
-        checks = "".join(f"    defined[{i}] = {name} != 0;\n" for i, name in enumerate(called))
-        weak = weak_lines(called)
-    else:
-        # referred to strongly, every function is there once the module loads; comparing
-        # its address with 0 would make gcc say so (a note even under -w) for each one
-        checks, weak = f"    for (int i = 0; i < {len(called)}; i++) defined[i] = 1;\n", ""
-    return text + weak + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
+    weak = weak_lines(called) if binding.weak_references else ""
+    # Each address is compared with 0 through a function's parameter: compared directly, the
+    # address of a function referred to strongly, or defined in the header (gmp.h's inline
+    # ones), makes gcc say it is never 0, a note per function even under -w.
+    checks = "".join(f"    defined[{i}] = {DEFINED_CHECK}_one((void (*)(void)){name});\n"
+                     for i, name in enumerate(called))
+    one = f"static int {DEFINED_CHECK}_one(void (*function)(void)) {{ return function != 0; }}\n"
+    return text + weak + one + f"static void {DEFINED_CHECK}(unsigned char *defined)\n{{\n{checks}}}\n"
 
 
 def cffi_ctype(key: str, binding: BindingModel, pointer: bool = False) -> str:

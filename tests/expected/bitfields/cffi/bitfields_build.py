@@ -71,7 +71,7 @@ struct after_pop {
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "bitfields.h"\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
+SOURCE = '#include "bitfields.h"\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

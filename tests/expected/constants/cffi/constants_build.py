@@ -21,7 +21,7 @@ typedef long CK_LONG;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "constants.h"\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
+SOURCE = '#include "constants.h"\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

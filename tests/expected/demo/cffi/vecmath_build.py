@@ -38,7 +38,7 @@ const char *vm_version(void);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "vecmath.h"\n#if defined(__ELF__)\n#pragma weak vm_add\n#pragma weak vm_scale\n#pragma weak vm_distance\n#pragma weak vm_midpoint\n#pragma weak vm_checksum\n#pragma weak vm_fill\n#pragma weak vm_version\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = vm_add != 0;\n    defined[1] = vm_scale != 0;\n    defined[2] = vm_distance != 0;\n    defined[3] = vm_midpoint != 0;\n    defined[4] = vm_checksum != 0;\n    defined[5] = vm_fill != 0;\n    defined[6] = vm_version != 0;\n}\n'
+SOURCE = '#include "vecmath.h"\n#if defined(__ELF__)\n#pragma weak vm_add\n#pragma weak vm_scale\n#pragma weak vm_distance\n#pragma weak vm_midpoint\n#pragma weak vm_checksum\n#pragma weak vm_fill\n#pragma weak vm_version\n#endif\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = _pegbind_defined_one((void (*)(void))vm_add);\n    defined[1] = _pegbind_defined_one((void (*)(void))vm_scale);\n    defined[2] = _pegbind_defined_one((void (*)(void))vm_distance);\n    defined[3] = _pegbind_defined_one((void (*)(void))vm_midpoint);\n    defined[4] = _pegbind_defined_one((void (*)(void))vm_checksum);\n    defined[5] = _pegbind_defined_one((void (*)(void))vm_fill);\n    defined[6] = _pegbind_defined_one((void (*)(void))vm_version);\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

@@ -24,7 +24,7 @@ enum color mix(enum color a, enum color b);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "enums.h"\n#if defined(__ELF__)\n#pragma weak mix\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = mix != 0;\n}\n'
+SOURCE = '#include "enums.h"\n#if defined(__ELF__)\n#pragma weak mix\n#endif\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = _pegbind_defined_one((void (*)(void))mix);\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

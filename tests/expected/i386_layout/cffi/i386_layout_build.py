@@ -27,7 +27,7 @@ struct mixed {
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "i386_layout.h"\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
+SOURCE = '#include "i386_layout.h"\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

@@ -77,7 +77,7 @@ double segment_length(const struct segment *s);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "records.h"\n#if defined(__ELF__)\n#pragma weak handle_open\n#pragma weak handle_close\n#pragma weak segment_length\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = handle_open != 0;\n    defined[1] = handle_close != 0;\n    defined[2] = segment_length != 0;\n}\n'
+SOURCE = '#include "records.h"\n#if defined(__ELF__)\n#pragma weak handle_open\n#pragma weak handle_close\n#pragma weak segment_length\n#endif\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = _pegbind_defined_one((void (*)(void))handle_open);\n    defined[1] = _pegbind_defined_one((void (*)(void))handle_close);\n    defined[2] = _pegbind_defined_one((void (*)(void))segment_length);\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

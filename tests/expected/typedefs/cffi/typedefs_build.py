@@ -38,7 +38,7 @@ void each(callback cb, void *user_data);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "typedefs.h"\n#if defined(__ELF__)\n#pragma weak sum_all\n#pragma weak apply\n#pragma weak each\n#endif\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = sum_all != 0;\n    defined[1] = apply != 0;\n    defined[2] = each != 0;\n}\n'
+SOURCE = '#include "typedefs.h"\n#if defined(__ELF__)\n#pragma weak sum_all\n#pragma weak apply\n#pragma weak each\n#endif\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = _pegbind_defined_one((void (*)(void))sum_all);\n    defined[1] = _pegbind_defined_one((void (*)(void))apply);\n    defined[2] = _pegbind_defined_one((void (*)(void))each);\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

@@ -31,7 +31,7 @@ struct ck_info {
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "win64_constants.h"\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
+SOURCE = '#include "win64_constants.h"\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n}\n'
 
 
 def make_ffi(module=MODULE, **options):
