@@ -474,6 +474,12 @@ def test_an_array_parameter_states_its_own_length(capi):
     with pytest.raises(ValueError, match=r"^argument 1 \(n\): 4 is more than argument 2 \(values\) holds "
                                          r"\(3 items\)$"):
         capi.capi_vla_sum(4, array.array("i", [1, 2, 3]))
+    # one length, two arrays: each is checked
+    assert capi.capi_dot(2, array.array("d", [1, 2]), array.array("d", [3, 4, 5])) == 11
+    with pytest.raises(ValueError, match=r"^argument 1 \(n\): 3 is more than argument 2 \(x\) holds \(2 items\)$"):
+        capi.capi_dot(3, array.array("d", [1, 2]), array.array("d", [3, 4, 5]))
+    with pytest.raises(ValueError, match=r"^argument 1 \(n\): 3 is more than argument 3 \(y\) holds \(2 items\)$"):
+        capi.capi_dot(3, array.array("d", [1, 2, 3]), array.array("d", [3, 4]))
 
 
 def test_a_size_named_after_a_later_buffer_is_not_taken_for_the_one_before(capi):

@@ -163,12 +163,12 @@ class ParamBinding:
     cells: tuple[str, ...] = ()
     #: the :attr:`CellBinding.tag` of :attr:`cells`
     cell_tag: str = ""
-    #: for an integer (or a pointer to one) that states the length of a pointer: the
+    #: for an integer (or a pointer to one) that states the length of pointers: the
     #: pointer just before it, by name (``crc32(crc, buf, len)``, see
-    #: :func:`pegbind.passes.plan.length_unit`), or an array parameter declared with it
-    #: (``size_t n, const uint8_t buf[n]``): the index of that pointer; the call refuses
-    #: a length that buffer does not hold
-    bounds: int | None = None
+    #: :func:`pegbind.passes.plan.length_unit`), or the array parameters declared with it
+    #: (``size_t n, const double x[n], double y[n]``): their indices; the call refuses
+    #: a length one of those buffers does not hold
+    bounds: tuple[int, ...] = ()
     #: what :attr:`bounds` counts: ``bytes``, or ``items`` of the pointer's element type
     bound_unit: Literal["bytes", "items", ""] = ""
     #: for an ``out`` parameter: the :class:`Deallocator` name of what C writes to it

@@ -368,7 +368,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         return OutBuffer(p, slots[p.index], length, slots[length.index] if length is not None else None)
 
     steps: list[Step] = []
-    bounded = {p.bounds: p for p in params if p.bounds is not None}  # buffer index -> its length
+    bounded = {index: p for p in params for index in p.bounds}  # buffer index -> its length
     items = {  # buffer index -> bytes of the items its length counts
         index: 1 if length.bound_unit == "bytes" else element_size(module, target, params[index].element) or 1
         for index, length in bounded.items()

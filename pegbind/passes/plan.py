@@ -527,15 +527,15 @@ def _named_after(name: str, stem: str) -> bool:
 
 
 def _bounds(module: Module, function: Function, params: list[ParamBinding],
-            explicit: set[str]) -> dict[int, tuple[int, str]]:
-    """Length parameter index -> (the pointer it bounds, its unit): a length the header states.
+            explicit: set[str]) -> dict[int, tuple[tuple[int, ...], str]]:
+    """Length parameter index -> (the pointers it bounds, its unit): a length the header states.
 
     An array parameter states its own (``size_t n, const uint8_t buf[n]``, or ``*n`` in a
     cell, C11 6.7.6.2): it counts items.  Otherwise the name of the integer right after a
     pointer the caller passes may state it (:func:`length_unit`).  A role the config gives
     that integer (``n = "in"``) says it is no such length.
     """
-    found: dict[int, tuple[int, str]] = {}
+    found: dict[int, tuple[tuple[int, ...], str]] = {}
     index_of = {p.c_name: p.index for p in params if p.c_name}
     for declared, pointer in zip(function.params, params, strict=True):
         if declared.length_from is None:
@@ -543,15 +543,15 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         length = params[index_of[declared.length_from.lstrip("*")]]
         in_a_cell = declared.length_from.startswith("*")
         if _may_bound(module, pointer, length, explicit) == ("cell" if in_a_cell else "value"):
-            found[length.index] = (pointer.index, "items")
-    stated = {pointer for pointer, _ in found.values()}
+            found[length.index] = ((*found.get(length.index, ((), ""))[0], pointer.index), "items")
+    stated = {pointer for pointers, _ in found.values() for pointer in pointers}
     names = frozenset(p.c_name for p in params if p.c_name)
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
             continue
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is not None:
-            found[length.index] = (pointer.index, unit)
+            found[length.index] = ((pointer.index,), unit)
     return found
 
 
@@ -803,8 +803,8 @@ def plan_function(
         if planned.callback is not None:
             params[index] = dataclasses.replace(planned, callback=dataclasses.replace(
                 planned.callback, keeper=keeper, user_data=user_data))
-    for index, (pointer, unit) in _bounds(module, function, params, set(roles)).items():
-        params[index] = dataclasses.replace(params[index], bounds=pointer, bound_unit=unit)  # type: ignore[arg-type]
+    for index, (pointers, unit) in _bounds(module, function, params, set(roles)).items():
+        params[index] = dataclasses.replace(params[index], bounds=pointers, bound_unit=unit)  # type: ignore[arg-type]
     for index, planned in enumerate(params):
         if planned.role.owner is not None:
             _check_owned(config, role_keys.get(planned.c_name or "", config.key("functions")), function.name,

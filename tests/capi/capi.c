@@ -118,6 +118,11 @@ int capi_vla_sum(int n, const int values[n]) {
     for (int i = 0; i < n; i++) s += values[i];
     return s;
 }
+double capi_dot(int n, const double x[n], const double y[n]) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += x[i] * y[i];
+    return s;
+}
 int capi_define(const char *name, int nArg) { return (int)strlen(name) * 100 + nArg; }
 int capi_status(int op, int *current, long *highwater) { *current = op * 2; *highwater = (long)op << 40; return 0; }
 void capi_scale(double *value, float factor) { *value *= factor; }

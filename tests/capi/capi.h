@@ -101,6 +101,8 @@ int capi_pack_names(size_t input_size, const unsigned char *input_buffer,
                     size_t *encoded_size, unsigned char *encoded_buffer);
 /* Items, not bytes: a count before an array of int. */
 int capi_vla_sum(int n, const int values[n]);
+/* One length, two arrays. */
+double capi_dot(int n, const double x[n], const double y[n]);
 /* Names that state no length: nArg counts something else. */
 int capi_define(const char *name, int nArg);
 /* Scalars C writes through pointers: cells. */
