@@ -9,7 +9,6 @@ single spaces (``const char *``).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from .model import Constant, Module, Record, unnamed
 from .passes.binding import BindingModel, ParamBinding
 from .passes.callplan import Slot
 from .pipeline import ReadResult
+from .preprocess.includes import NOT_UTF8
 
 
 def _where(coord) -> dict[str, Any]:
@@ -134,16 +134,12 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
     return result
 
 
-#: a byte of a header that is not UTF-8, as Python reads it (surrogateescape: U+DC80..U+DCFF)
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")
-
-
 def json_text(data: object) -> str:
     """``data`` as indented JSON text that is valid UTF-8: a byte a header held that is not
     UTF-8 (a stray byte in a macro's body, a Latin-1 comment) is written as its escape
     (``"\\udcff"``), which ``json.loads`` reads back as it was."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    return _NOT_UTF8.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
+    return NOT_UTF8.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
 
 
 def dump_json(read: ReadResult) -> str:

@@ -473,3 +473,17 @@ def test_bitfield_wider_than_its_type_is_an_error():
     assert [d.message for d in module.diagnostics if d.severity == "error"] == [
         "width of 'b' exceeds its type (40 > 32 bits)",
     ]
+
+
+def test_a_doc_comment_of_an_old_header_not_in_utf8_reads_as_windows_1252(tmp_path):
+    # Such headers' comments were written in Latin-1 or Windows-1252; as UTF-8 their
+    # bytes reached docstrings as escapes ('M\udcfcller')
+    from pegbind.parse import parse_declarations
+    from pegbind.preprocess.engine import preprocess
+
+    header = tmp_path / "old.h"
+    header.write_bytes(b"/* Adds \xe9l\xe8ves, \x93quoted\x94, \xa9 M\xfcller. */\nint add(int a, int b);\n"
+                       + "/* Na\u00efve \u2014 already UTF-8. */\nint sub(int a, int b);\n".encode())
+    module = parse_declarations(preprocess([header], target="linux-x86_64"), LP64)
+    assert module.function("add").doc == "Adds \u00e9l\u00e8ves, \u201cquoted\u201d, \u00a9 M\u00fcller."
+    assert module.function("sub").doc == "Na\u00efve \u2014 already UTF-8."

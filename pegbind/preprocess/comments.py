@@ -14,6 +14,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from ..diagnostics import Coord
+from .includes import as_legacy_text
 from .lexer import Comment
 
 _OPEN = re.compile(r"^/\*[*!]?<?")
@@ -22,7 +23,9 @@ _STAR_PREFIX = re.compile(r"^\s*\*(?!/) ?")
 
 
 def clean_comment(raw: str) -> str:
-    """The text of one comment without its markers, dedented, blank edge lines dropped."""
+    """The text of one comment without its markers, dedented, blank edge lines dropped
+    (an old header's Windows-1252 text read as such: see :func:`.includes.as_legacy_text`)."""
+    raw = as_legacy_text(raw)
     if raw.startswith("//"):
         lines = [_LINE_OPEN.sub("", raw)]
     else:

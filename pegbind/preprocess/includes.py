@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -239,3 +240,20 @@ class IncludeResolver:
 def read_source(path: str) -> str:
     """A header's text; undecodable bytes are kept as surrogates rather than failing."""
     return Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+
+
+#: a byte of a header that is not UTF-8, as :func:`read_source` keeps it (U+DC80..U+DCFF)
+NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+
+def as_legacy_text(text: str) -> str:
+    """``text`` of a header, read again as Windows-1252 (else Latin-1) where it holds bytes
+    that are not UTF-8: what old headers' comments were written in (``Copyright \xa9``,
+    ``M\xfcller``), which would otherwise reach a docstring as escapes."""
+    if not NOT_UTF8.search(text):
+        return text
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:  # a byte Windows-1252 leaves undefined
+        return data.decode("latin-1")
