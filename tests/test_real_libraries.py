@@ -54,25 +54,25 @@ LIBRARIES = {
         m.uuid_unparse(bytes(raw), text)
         print(text[:36].decode(), m.uuid_is_null(bytes(16)), m.uuid_is_null(bytes(raw)))"""),
                     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} 1 0"),
+    # the C library itself, whose libc.so is a linker script naming libc_nonshared.a beside
+    # libc.so.6: nftw calls a Python function for every file, with no user-data pointer
+    "ftw": Library("ftw.h", None, "c", textwrap.dedent("""\
+        import os, tempfile
+        top = tempfile.mkdtemp()
+        os.makedirs(os.path.join(top, "a", "b"))
+        open(os.path.join(top, "a", "f.txt"), "w").close()
+        seen = []
+        def visit(path, info, flag, ftw):
+            seen.append((path.decode()[len(top):], flag, ftw.level, info.st_size if flag == m.FTW_F else None))
+            return 0
+        def stop(path, info, flag, ftw):
+            raise KeyError("stop")
+        try:
+            m.nftw(top, stop, 8, m.FTW_PHYS)
+        except KeyError:
+            print(m.nftw(top, visit, 8, m.FTW_PHYS), sorted(seen))"""),
+        r"0 \[\('', 1, 0, None\), \('/a', 1, 1, None\), \('/a/b', 1, 2, None\), \('/a/f\.txt', 0, 2, 0\)\]"),
 }
-# the C library itself, whose libc.so is a linker script naming libc_nonshared.a beside
-# libc.so.6: nftw calls a Python function for every file, with no user-data pointer
-LIBRARIES["ftw"] = Library("ftw.h", None, "c", textwrap.dedent("""\
-    import os, tempfile
-    top = tempfile.mkdtemp()
-    os.makedirs(os.path.join(top, "a", "b"))
-    open(os.path.join(top, "a", "f.txt"), "w").close()
-    seen = []
-    def visit(path, info, flag, ftw):
-        seen.append((path.decode()[len(top):], flag, ftw.level, info.st_size if flag == m.FTW_F else None))
-        return 0
-    def stop(path, info, flag, ftw):
-        raise KeyError("stop")
-    try:
-        m.nftw(top, stop, 8, m.FTW_PHYS)
-    except KeyError:
-        print(m.nftw(top, visit, 8, m.FTW_PHYS), sorted(seen))"""),
-    r"0 \[\('', 1, 0, None\), \('/a', 1, 1, None\), \('/a/b', 1, 2, None\), \('/a/f\.txt', 0, 2, 0\)\]")
 BACKENDS = ("cython", "cffi", "ctypes")
 #: what pegbind prints for a declaration it leaves out: located in the original header
 LOCATED_WARNING = re.compile(r"^/[^:]+:\d+:\d+: warning: .+")
