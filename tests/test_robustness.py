@@ -136,15 +136,31 @@ def test_bytes_that_are_not_utf8_end_an_identifier_as_in_gcc(tmp_path, capsys):
     ]
 
 
-def test_a_header_including_itself_twice_without_a_guard_stops_at_a_limit(tmp_path, capsys):
-    # 2**200 files within the depth limit (gcc reads them all): each too deep site is said
-    # once, and no file is entered past pegbind's limit of #include entries
-    status, _, err = _dump(tmp_path, '#include "t.h"\n#include "t.h"\nint x;\n', capsys)
-    assert status == 1
+def test_a_header_including_itself_twice_without_a_guard_is_read_once_past_the_depth_limit(tmp_path, capsys):
+    # 2**200 files within the depth limit (gcc reads them all, its whole text each time):
+    # each too deep site is said once, and once a recursion has run into the limit, a file
+    # already open is not entered again
+    import time
+
+    body = "".join(f"int f{i}(int);\n" for i in range(2000))
+    started = time.monotonic()
+    status, _, err = _dump(tmp_path, f'#include "t.h"\n#include "t.h"\n{body}', capsys)
+    assert status == 1 and time.monotonic() - started < 30  # a hang, not a speed figure
     errors = [line for line in err.splitlines() if ": error: " in line]
     assert errors == [
         f"{tmp_path / 't.h'}:1:1: error: #include nested depth 200 exceeds maximum of 200",
         f"{tmp_path / 't.h'}:2:1: error: #include nested depth 200 exceeds maximum of 200",
-        f"{tmp_path / 't.h'}:1:1: error: #include entered more than 20000 files (pegbind's limit): a header "
-        "without a guard that includes itself more than once?",
     ]
+
+
+def test_files_that_each_include_the_next_twice_stop_at_a_limit_of_entries(tmp_path, capsys):
+    # no recursion and no guard: 2**16 entries of 17 files, stopped at pegbind's limit
+    for level in range(16):
+        (tmp_path / f"f{level}.h").write_text(f'#include "f{level + 1}.h"\n#include "f{level + 1}.h"\n')
+    (tmp_path / "f16.h").write_text("int leaf;\n")
+    status = main(["dump", str(tmp_path / "f0.h")])
+    err = capsys.readouterr().err
+    assert status == 1
+    errors = [line for line in err.splitlines() if ": error: " in line]
+    assert errors == [f"{tmp_path / 'f14.h'}:1:1: error: #include entered more than 20000 files (pegbind's limit): "
+                      "headers without a guard, each included more than once?"]

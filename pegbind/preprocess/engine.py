@@ -49,9 +49,9 @@ from .token import Token
 
 #: nesting of #include beyond which a file is not opened (a guard-less file including itself)
 MAX_INCLUDE_DEPTH = 200
-#: files entered by #include in one run beyond which no more are: a guard-less file that
-#: includes itself twice enters 2**200 of them within the depth limit (gcc has no such
-#: limit, and runs as long).  A guarded header read again is not entered, so real header
+#: files entered by #include in one run beyond which no more are, for a fan-out of files
+#: that include the next one twice each (a file that includes itself stops at the depth
+#: limit: see _include).  A guarded header read again is not entered, so real header
 #: sets stay far below it (libxml2's parser.h enters 136 files, curl.h 108).
 MAX_INCLUDES = 20_000
 
@@ -464,11 +464,16 @@ class _Engine:
                 self.too_deep.add(site)
                 self.error(site, f"#include nested depth {len(self.frames)} exceeds maximum of {MAX_INCLUDE_DEPTH}")
             return
+        if self.too_deep and any(os.path.realpath(f.path) == real for f in self.frames):
+            # Once a recursion has run into the depth limit, a file already open is not
+            # entered again: one that includes itself twice would be read 2**200 times
+            # (gcc does so), its whole text each time.  What it declares is read already.
+            return
         self.entered += 1
         if self.entered > MAX_INCLUDES:
             if self.entered == MAX_INCLUDES + 1:  # said once; every later #include is passed over
                 self.error(site, f"#include entered more than {MAX_INCLUDES} files (pegbind's limit): "
-                                 f"a header without a guard that includes itself more than once?")
+                                 "headers without a guard, each included more than once?")
             return
         self._open(path, origin, site, chain_index)
 
