@@ -139,13 +139,10 @@ def test_bytes_that_are_not_utf8_end_an_identifier_as_in_gcc(tmp_path, capsys):
 def test_a_header_including_itself_twice_without_a_guard_is_read_once_past_the_depth_limit(tmp_path, capsys):
     # 2**200 files within the depth limit (gcc reads them all, its whole text each time):
     # each too deep site is said once, and once a recursion has run into the limit, a file
-    # already open is not entered again
-    import time
-
+    # already open is not entered again (else the limit of 20,000 entries would be said)
     body = "".join(f"int f{i}(int);\n" for i in range(2000))
-    started = time.monotonic()
     status, _, err = _dump(tmp_path, f'#include "t.h"\n#include "t.h"\n{body}', capsys)
-    assert status == 1 and time.monotonic() - started < 30  # a hang, not a speed figure
+    assert status == 1
     errors = [line for line in err.splitlines() if ": error: " in line]
     assert errors == [
         f"{tmp_path / 't.h'}:1:1: error: #include nested depth 200 exceeds maximum of 200",
