@@ -136,7 +136,7 @@ def dump_model(read: ReadResult) -> dict[str, Any]:
 
 def json_text(data: object) -> str:
     """``data`` as indented JSON text that is valid UTF-8: a byte a header held that is not
-    UTF-8 (a stray byte in a macro's body, a Latin-1 comment) is written as its escape
+    UTF-8 (a stray byte in a macro's body) is written as its escape
     (``"\\udcff"``), which ``json.loads`` reads back as it was."""
     text = json.dumps(data, indent=2, ensure_ascii=False)
     return NOT_UTF8.sub(lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
