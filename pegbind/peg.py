@@ -23,8 +23,9 @@ import re
 import sys
 import tempfile
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import parsimonious.expressions
 import parsimonious.grammar
@@ -172,6 +173,7 @@ def nesting_room() -> Iterator[None]:
 
 
 _ABSENT = object()
+T = TypeVar("T")
 
 
 class TextCache:
@@ -208,6 +210,14 @@ class TextCache:
         self._held += size
         while len(self._items) > self._entries or self._held > self._chars:
             self._held -= self._items.popitem(last=False)[1][0]
+
+    def kept(self, key: Hashable, size: int, make: Callable[[], T]) -> T:
+        """What is kept under ``key``, else ``make()``, kept (parsed from ``size`` characters)."""
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, size, found)
+        return found  # type: ignore[return-value]
 
     def pop(self, key: Hashable) -> None:
         found = self._items.pop(key, None)

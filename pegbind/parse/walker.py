@@ -150,16 +150,13 @@ _TREES = TextCache(entries=512, chars=1 << 15)
 
 def _parse_shape(rule: str, text: str) -> Node | PegParseError:
     """The parse tree of one declaration shape, or the error; shared by same-shaped text."""
-    key = (rule, text)
-    tree = _TREES.get(key)
-    if tree is None:
+    def parse() -> Node | PegParseError:
         try:
-            tree = declaration_grammar()[rule].parse(text)
+            return declaration_grammar()[rule].parse(text)
         except PegParseError as error:  # IncompleteParseError too: told apart by the caller
             # kept without its traceback, whose frames hold the whole run that raised it
-            tree = error.with_traceback(None)
-        _TREES.put(key, len(text), tree)
-    return tree
+            return error.with_traceback(None)
+    return _TREES.kept((rule, text), len(text), parse)
 
 
 class _SharedWalk:

@@ -535,7 +535,7 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     pointer the caller passes may state it (:func:`length_unit`).  A role the config gives
     that integer (``n = "in"``) says it is no such length.
     """
-    found: dict[int, tuple[tuple[int, ...], str]] = {}
+    arrays: dict[int, list[int]] = {}  # length -> the array parameters declared with it
     index_of = {p.c_name: p.index for p in params if p.c_name}
     for declared, pointer in zip(function.params, params, strict=True):
         if declared.length_from is None:
@@ -543,8 +543,10 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         length = params[index_of[declared.length_from.lstrip("*")]]
         in_a_cell = declared.length_from.startswith("*")
         if _may_bound(module, pointer, length, explicit) == ("cell" if in_a_cell else "value"):
-            found[length.index] = ((*found.get(length.index, ((), ""))[0], pointer.index), "items")
-    stated = {pointer for pointers, _ in found.values() for pointer in pointers}
+            arrays.setdefault(length.index, []).append(pointer.index)
+    found: dict[int, tuple[tuple[int, ...], str]] = {
+        length: (tuple(pointers), "items") for length, pointers in arrays.items()}
+    stated = {pointer for pointers in arrays.values() for pointer in pointers}
     names = frozenset(p.c_name for p in params if p.c_name)
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):

@@ -310,12 +310,7 @@ _RESULTS = TextCache(entries=4096, chars=1 << 18)
 
 def _evaluate_text(text: str, target_name: str) -> tuple[int | None, str | None, int]:
     """(value, error message, error offset) for a joined expression text."""
-    key = (text, target_name)
-    result = _RESULTS.get(key)
-    if result is None:
-        result = _evaluate_new(text, target_name)
-        _RESULTS.put(key, len(text), result)
-    return result  # type: ignore[return-value]
+    return _RESULTS.kept((text, target_name), len(text), lambda: _evaluate_new(text, target_name))
 
 
 def _evaluate_new(text: str, target_name: str) -> tuple[int | None, str | None, int]:

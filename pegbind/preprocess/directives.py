@@ -244,11 +244,7 @@ _SHAPES = TextCache(entries=8192, chars=1 << 18)
 
 def _shape_of(text: str) -> _Shape | tuple[str, int]:
     """Parse one rebuilt directive text; ("!", offset) when the grammar rejects it."""
-    shape = _SHAPES.get(text)
-    if shape is None:
-        shape = _read_shape(text)
-        _SHAPES.put(text, len(text), shape)
-    return shape  # type: ignore[return-value]
+    return _SHAPES.kept(text, len(text), lambda: _read_shape(text))
 
 
 def _read_shape(text: str) -> _Shape | tuple[str, int]:
