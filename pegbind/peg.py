@@ -1,14 +1,17 @@
-"""The ``grammars/*.ppeg`` files as parsimonious grammars, compiled once and kept on disk.
+"""The ``grammars/*.ppeg`` files as parsimonious grammars and parsers, compiled once and kept on disk.
 
-In: a grammar's name.  Out: its :class:`parsimonious.grammar.Grammar`.
+In: a grammar's name.  Out: its :class:`parsimonious.grammar.Grammar`, and
+the :class:`pegbind.pegcode.Parser` that parses with it.
 
 Compiling a ``.ppeg`` file means parsing it with parsimonious's own rule
-grammar, which costs more than reading a small header does.  As Python keeps
-bytecode in ``__pycache__``, the compiled grammar is pickled in pegbind's
-cache folder (``$PEGBIND_CACHE_DIR``, else ``$XDG_CACHE_HOME/pegbind``, else
-``~/.cache/pegbind``; an empty ``PEGBIND_CACHE_DIR`` turns the cache off).
-The file name is a hash of the grammar text, the Python version and the
-installed parsimonious, so editing a grammar or upgrading parsimonious
+grammar, and then writing and compiling the grammar's Python matchers
+(:mod:`pegbind.pegcode`), which costs more than reading a small header does.
+As Python keeps bytecode in ``__pycache__``, the grammar and its matchers'
+bytecode are pickled in pegbind's cache folder (``$PEGBIND_CACHE_DIR``, else
+``$XDG_CACHE_HOME/pegbind``, else ``~/.cache/pegbind``; an empty
+``PEGBIND_CACHE_DIR`` turns the cache off).  The file name is a hash of the
+grammar text, the Python version, the installed parsimonious and the code
+that writes the matchers, so editing a grammar or upgrading parsimonious
 compiles afresh.  Only grammars are kept: no header's parse survives a run.
 A cache that cannot be read or written is passed over, never an error.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import marshal
 import os
 import pickle
 import re
@@ -25,16 +29,19 @@ import tempfile
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
+from types import CodeType
 from typing import TypeVar
 
 import parsimonious.expressions
 import parsimonious.grammar
 from parsimonious.grammar import Grammar
 
+from . import pegcode
+from .pegcode import Parser
 from .regen import cache_dir
 from .resources import read_grammar
 
-__all__ = ["grammar", "grammar_words", "PLACEHOLDER", "TextCache", "cache_dir"]
+__all__ = ["grammar", "grammar_words", "parser", "Parser", "PLACEHOLDER", "TextCache", "cache_dir"]
 
 #: what stands for an identifier that a grammar never names (see :func:`grammar_words`)
 PLACEHOLDER = "ID"
@@ -42,11 +49,13 @@ PLACEHOLDER = "ID"
 
 def _parsimonious_stamp() -> str:
     # parsimonious has no __version__; the size and mtime of the modules that define
-    # the pickled classes change with any reinstall of another version.
+    # the pickled classes change with any reinstall of another version.  The matchers'
+    # writer is pegbind's own: its text.
     stamps = []
     for module in (parsimonious.grammar, parsimonious.expressions):
         stat = os.stat(module.__file__ or "")
         stamps.append(f"{stat.st_size}:{stat.st_mtime_ns}")
+    stamps.append(hashlib.sha256(Path(pegcode.__file__ or "").read_bytes()).hexdigest())
     return ",".join(stamps)
 
 
@@ -60,18 +69,20 @@ def _cache_file(name: str, text: str) -> Path | None:
     return folder / f"{name}-{key}.grammar.pickle"
 
 
-def _load(path: Path) -> Grammar | None:
+def _load(path: Path) -> tuple[Grammar, CodeType] | None:
     try:
         with open(path, "rb") as stream:
-            loaded = pickle.load(stream)
+            compiled, code = pickle.load(stream)
+        if isinstance(compiled, Grammar) and isinstance(code, bytes):
+            return compiled, marshal.loads(code)
     except FileNotFoundError:
         return None
     except Exception:  # a truncated or foreign file: compile again and overwrite it
         return None
-    return loaded if isinstance(loaded, Grammar) else None
+    return None
 
 
-def _store(path: Path, compiled: Grammar) -> None:
+def _store(path: Path, compiled: tuple[Grammar, CodeType]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
@@ -79,7 +90,7 @@ def _store(path: Path, compiled: Grammar) -> None:
         return  # a read-only or missing home: run without the cache
     try:
         with os.fdopen(descriptor, "wb") as stream:
-            pickle.dump(compiled, stream, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((compiled[0], marshal.dumps(compiled[1])), stream, protocol=pickle.HIGHEST_PROTOCOL)
         # Atomic: parallel processes (pytest -n, make -j) never see half a file.
         os.replace(temporary, path)
     except OSError:
@@ -88,18 +99,30 @@ def _store(path: Path, compiled: Grammar) -> None:
 
 
 @functools.cache
-def grammar(name: str) -> Grammar:
-    """``grammars/<name>.ppeg`` compiled, from the cache when it holds this exact text."""
+def _compiled(name: str) -> tuple[Grammar, CodeType]:
+    """``grammars/<name>.ppeg`` and its matchers compiled, from the cache when it holds this exact text."""
     text = read_grammar(name)
     path = _cache_file(name, text)
     if path is not None:
         cached = _load(path)
         if cached is not None:
             return cached
-    compiled = Grammar(text)
+    rules = Grammar(text)
+    compiled = rules, compile(pegcode.source(rules), f"<{name}.ppeg matchers>", "exec")
     if path is not None:
         _store(path, compiled)
     return compiled
+
+
+def grammar(name: str) -> Grammar:
+    """``grammars/<name>.ppeg`` as a parsimonious grammar."""
+    return _compiled(name)[0]
+
+
+@functools.cache
+def parser(name: str) -> Parser:
+    """``grammars/<name>.ppeg``'s parser: parsimonious's trees and errors, from compiled matchers."""
+    return Parser(*_compiled(name))
 
 
 @functools.cache

@@ -1,8 +1,10 @@
-"""Compiled grammars kept on disk between runs: same trees as a fresh compile, never a failure."""
+"""Compiled grammars and their parsers kept on disk between runs: same trees as a fresh compile, never a failure."""
 from __future__ import annotations
 
+import marshal
 import pickle
 from pathlib import Path
+from types import CodeType
 
 import pytest
 from parsimonious.grammar import Grammar
@@ -13,22 +15,29 @@ from pegbind.resources import read_grammar
 SAMPLE = "typedef unsigned long ID ; "
 
 
+def forget() -> None:
+    """The grammars and parsers this process compiled or loaded, forgotten."""
+    peg._compiled.cache_clear()
+    peg.parser.cache_clear()
+
+
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
-    peg.grammar.cache_clear()
+    forget()
     yield tmp_path / "cache"
-    peg.grammar.cache_clear()  # later tests load the grammars from the user's cache again
+    forget()  # later tests load the grammars from the user's cache again
 
 
 def test_a_cached_grammar_parses_like_a_fresh_compile(cache: Path) -> None:
     first = peg.grammar("declarations")
     (stored,) = cache.glob("declarations-*.grammar.pickle")
-    peg.grammar.cache_clear()
+    forget()
     loaded = peg.grammar("declarations")
     assert loaded is not first  # it came from the file
     fresh = Grammar(read_grammar("declarations"))
     assert str(loaded["declaration"].parse(SAMPLE)) == str(fresh["declaration"].parse(SAMPLE))
+    assert str(peg.parser("declarations").parse(SAMPLE)) == str(fresh["declaration"].parse(SAMPLE))
     assert sorted(loaded) == sorted(fresh)
     assert [p.name for p in cache.iterdir()] == [stored.name]  # no temporary file left behind
 
@@ -37,31 +46,32 @@ def test_a_damaged_cache_file_is_compiled_again_and_replaced(cache: Path) -> Non
     peg.grammar("cexpr")
     (stored,) = cache.glob("cexpr-*.grammar.pickle")
     stored.write_bytes(b"\x80\x05not a pickle")
-    peg.grammar.cache_clear()
-    assert peg.grammar("cexpr")["expression"].parse("1 + 2")
-    assert isinstance(pickle.loads(stored.read_bytes()), Grammar)
+    forget()
+    assert peg.parser("cexpr").parse("1 + 2", "expression")
+    rules, code = pickle.loads(stored.read_bytes())
+    assert isinstance(rules, Grammar) and isinstance(marshal.loads(code), CodeType)
 
 
 def test_a_cache_that_cannot_be_written_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("PEGBIND_CACHE_DIR", str(blocker / "cache"))
-    peg.grammar.cache_clear()
+    forget()
     try:
         assert peg.grammar("tokens") is not None
     finally:
-        peg.grammar.cache_clear()
+        forget()
 
 
 def test_an_empty_cache_dir_turns_the_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PEGBIND_CACHE_DIR", "")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert peg.cache_dir() is None
-    peg.grammar.cache_clear()
+    forget()
     try:
-        assert peg.grammar("directives") is not None
+        assert peg.parser("directives") is not None
     finally:
-        peg.grammar.cache_clear()
+        forget()
     assert list(tmp_path.iterdir()) == []
 
 

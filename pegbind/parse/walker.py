@@ -39,7 +39,7 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..frozen import frozen_dataclass
-from ..peg import MAX_NESTING, TextCache, grammar_words, nesting_room, shape_of, too_deep
+from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, too_deep
 from ..peg import grammar as compiled_grammar
 from ..preprocess.token import Token
 from . import syntax as s
@@ -48,6 +48,11 @@ from . import syntax as s
 def declaration_grammar() -> Grammar:
     """``grammars/declarations.ppeg``, compiled once per process."""
     return compiled_grammar("declarations")
+
+
+def declaration_parser() -> Parser:
+    """What parses ``grammars/declarations.ppeg``'s rules (:mod:`pegbind.pegcode`)."""
+    return parser("declarations")
 
 
 class TokenText:
@@ -152,7 +157,7 @@ def _parse_shape(rule: str, text: str) -> Node | PegParseError:
     """The parse tree of one declaration shape, or the error; shared by same-shaped text."""
     def parse() -> Node | PegParseError:
         try:
-            return declaration_grammar()[rule].parse(text)
+            return declaration_parser().parse(text, rule)
         except PegParseError as error:  # IncompleteParseError too: told apart by the caller
             # kept without its traceback, whose frames hold the whole run that raised it
             return error.with_traceback(None)

@@ -23,7 +23,7 @@ from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, NodeVisitor
 
 from ..frozen import frozen_dataclass
-from ..peg import MAX_NESTING, TextCache, nesting_room, too_deep
+from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, too_deep
 from ..peg import grammar as compiled_grammar
 from ..target import TargetInfo, get_target
 from .literals import LiteralError, character_constant
@@ -71,6 +71,10 @@ def _wrap(value: int, unsigned: bool) -> _Value:
 
 def expression_grammar() -> Grammar:
     return compiled_grammar("cexpr")
+
+
+def expression_parser() -> Parser:
+    return parser("cexpr")
 
 
 _INTEGER = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)")
@@ -317,7 +321,7 @@ def _evaluate_new(text: str, target_name: str) -> tuple[int | None, str | None, 
     if not text.strip():
         return None, "#if with no expression", 0
     try:
-        tree = expression_grammar().parse(text)
+        tree = expression_parser().parse(text)
     except GrammarParseError as err:
         return None, None, err.pos
     try:

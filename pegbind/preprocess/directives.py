@@ -21,7 +21,7 @@ from parsimonious.nodes import Node, NodeVisitor
 
 from ..diagnostics import Coord
 from ..frozen import frozen_dataclass
-from ..peg import TextCache, grammar_words, shape_of
+from ..peg import Parser, TextCache, grammar_words, parser, shape_of
 from ..peg import grammar as compiled_grammar
 from .token import Token
 
@@ -57,6 +57,10 @@ class DirectiveSyntaxError(Exception):
 
 def directive_grammar() -> Grammar:
     return compiled_grammar("directives")
+
+
+def directive_parser() -> Parser:
+    return parser("directives")
 
 
 # What the visitor returns for a line: (kind, identifier offset, params, variadic,
@@ -249,7 +253,7 @@ def _shape_of(text: str) -> _Shape | tuple[str, int]:
 
 def _read_shape(text: str) -> _Shape | tuple[str, int]:
     try:
-        tree = directive_grammar().parse(text)
+        tree = directive_parser().parse(text)
     except GrammarParseError as err:
         return ("!", err.pos)
     try:
@@ -389,7 +393,7 @@ class PackVisitor(NodeVisitor):
 def parse_pack(text: str) -> tuple[str, int | None] | None:
     """``#pragma`` text after "pragma" -> (action, value), or None if it is not ``pack(...)``."""
     try:
-        tree = directive_grammar()["pack_pragma"].parse(text)
+        tree = directive_parser().parse(text, "pack_pragma")
         return PackVisitor().visit(tree)
     except (GrammarParseError, ValueError):
         return None
