@@ -1,28 +1,31 @@
-"""The ``grammars/*.ppeg`` files as parsimonious grammars and parsers, compiled once and kept on disk.
+"""The ``grammars/*.ppeg`` files as parsers, compiled once and kept on disk.
 
-In: a grammar's name.  Out: its :class:`parsimonious.grammar.Grammar`, and
-the :class:`pegbind.pegcode.Parser` that parses with it.
+In: a grammar's name.  Out: the :class:`pegbind.pegcode.Parser` of its
+rules (and, for compiling it and for the tests, its
+:class:`parsimonious.grammar.Grammar`).
 
 Compiling a ``.ppeg`` file means parsing it with parsimonious's own rule
-grammar, and then writing and compiling the grammar's Python matchers
-(:mod:`pegbind.pegcode`), which costs more than reading a small header does.
-As Python keeps bytecode in ``__pycache__``, the grammar and its matchers'
-bytecode are pickled in pegbind's cache folder (``$PEGBIND_CACHE_DIR``, else
-``$XDG_CACHE_HOME/pegbind``, else ``~/.cache/pegbind``; an empty
-``PEGBIND_CACHE_DIR`` turns the cache off).  The file name is a hash of the
-grammar text, the Python version, the installed parsimonious and the code
-that writes the matchers, so editing a grammar or upgrading parsimonious
-compiles afresh.  Only grammars are kept: no header's parse survives a run.
-A cache that cannot be read or written is passed over, never an error.
+grammar (which parsimonious builds at its import), then writing the Python
+parser of its rules (:mod:`pegbind.pegcode`) and compiling that, which costs
+more than reading a small header does.  As Python keeps bytecode in
+``__pycache__``, the parser's bytecode is kept in pegbind's cache folder
+(``$PEGBIND_CACHE_DIR``, else ``$XDG_CACHE_HOME/pegbind``, else
+``~/.cache/pegbind``; an empty ``PEGBIND_CACHE_DIR`` turns the cache off), and
+a run that finds it imports neither parsimonious nor regex.  The file name is
+a hash of the grammar text, the Python version, the installed parsimonious
+and regex, and the code that writes the parsers, so editing a grammar or
+upgrading either compiles afresh.  Only grammars are kept: no header's parse
+survives a run.  A cache that cannot be read or written is passed over, never
+an error.
 """
 from __future__ import annotations
 
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import marshal
 import os
-import pickle
 import re
 import sys
 import tempfile
@@ -30,16 +33,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from types import CodeType
-from typing import TypeVar
-
-import parsimonious.expressions
-import parsimonious.grammar
-from parsimonious.grammar import Grammar
+from typing import TYPE_CHECKING, TypeVar
 
 from . import pegcode
 from .pegcode import Parser
 from .regen import cache_dir
 from .resources import read_grammar
+
+if TYPE_CHECKING:
+    from parsimonious.grammar import Grammar
 
 __all__ = ["grammar", "grammar_words", "parser", "Parser", "PLACEHOLDER", "TextCache", "cache_dir"]
 
@@ -47,14 +49,17 @@ __all__ = ["grammar", "grammar_words", "parser", "Parser", "PLACEHOLDER", "TextC
 PLACEHOLDER = "ID"
 
 
-def _parsimonious_stamp() -> str:
-    # parsimonious has no __version__; the size and mtime of the modules that define
-    # the pickled classes change with any reinstall of another version.  The matchers'
-    # writer is pegbind's own: its text.
+def _compiler_stamp() -> str:
+    # parsimonious and regex have no __version__; the size and mtime of their modules change
+    # with any reinstall of another version.  The code's writer is pegbind's own: its text.
     stamps = []
-    for module in (parsimonious.grammar, parsimonious.expressions):
-        stat = os.stat(module.__file__ or "")
-        stamps.append(f"{stat.st_size}:{stat.st_mtime_ns}")
+    for package, modules in (("parsimonious", ("grammar.py", "expressions.py")), ("regex", ("_main.py",))):
+        spec = importlib.util.find_spec(package)  # found, not imported
+        for module in modules:
+            folder = (spec.submodule_search_locations or [""])[0] if spec is not None else ""
+            with contextlib.suppress(OSError):
+                stat = os.stat(os.path.join(folder, module))
+                stamps.append(f"{stat.st_size}:{stat.st_mtime_ns}")
     stamps.append(hashlib.sha256(Path(pegcode.__file__ or "").read_bytes()).hexdigest())
     return ",".join(stamps)
 
@@ -63,26 +68,21 @@ def _cache_file(name: str, text: str) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    key = hashlib.sha256(
-        "\0".join((text, sys.version, _parsimonious_stamp(), str(pickle.HIGHEST_PROTOCOL))).encode()
-    ).hexdigest()[:24]
-    return folder / f"{name}-{key}.grammar.pickle"
+    key = hashlib.sha256("\0".join((text, sys.version, _compiler_stamp())).encode()).hexdigest()[:24]
+    return folder / f"{name}-{key}.parser.marshal"
 
 
-def _load(path: Path) -> tuple[Grammar, CodeType] | None:
+def _load(path: Path) -> CodeType | None:
     try:
-        with open(path, "rb") as stream:
-            compiled, code = pickle.load(stream)
-        if isinstance(compiled, Grammar) and isinstance(code, bytes):
-            return compiled, marshal.loads(code)
+        code = marshal.loads(path.read_bytes())
     except FileNotFoundError:
         return None
     except Exception:  # a truncated or foreign file: compile again and overwrite it
         return None
-    return None
+    return code if isinstance(code, CodeType) else None
 
 
-def _store(path: Path, compiled: tuple[Grammar, CodeType]) -> None:
+def _store(path: Path, code: CodeType) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
@@ -90,7 +90,7 @@ def _store(path: Path, compiled: tuple[Grammar, CodeType]) -> None:
         return  # a read-only or missing home: run without the cache
     try:
         with os.fdopen(descriptor, "wb") as stream:
-            pickle.dump((compiled[0], marshal.dumps(compiled[1])), stream, protocol=pickle.HIGHEST_PROTOCOL)
+            stream.write(marshal.dumps(code))
         # Atomic: parallel processes (pytest -n, make -j) never see half a file.
         os.replace(temporary, path)
     except OSError:
@@ -99,30 +99,24 @@ def _store(path: Path, compiled: tuple[Grammar, CodeType]) -> None:
 
 
 @functools.cache
-def _compiled(name: str) -> tuple[Grammar, CodeType]:
-    """``grammars/<name>.ppeg`` and its matchers compiled, from the cache when it holds this exact text."""
-    text = read_grammar(name)
-    path = _cache_file(name, text)
-    if path is not None:
-        cached = _load(path)
-        if cached is not None:
-            return cached
-    rules = Grammar(text)
-    compiled = rules, compile(pegcode.source(rules), f"<{name}.ppeg matchers>", "exec")
-    if path is not None:
-        _store(path, compiled)
-    return compiled
-
-
 def grammar(name: str) -> Grammar:
-    """``grammars/<name>.ppeg`` as a parsimonious grammar."""
-    return _compiled(name)[0]
+    """``grammars/<name>.ppeg`` as a parsimonious grammar (to compile it, and for the tests)."""
+    from parsimonious.grammar import Grammar
+
+    return Grammar(read_grammar(name))
 
 
 @functools.cache
 def parser(name: str) -> Parser:
-    """``grammars/<name>.ppeg``'s parser: parsimonious's trees and errors, from compiled matchers."""
-    return Parser(*_compiled(name))
+    """``grammars/<name>.ppeg``'s parser (:mod:`pegbind.pegcode`), from the cache when it holds this exact text."""
+    text = read_grammar(name)
+    path = _cache_file(name, text)
+    code = _load(path) if path is not None else None
+    if code is None:
+        code = compile(pegcode.source(grammar(name)), f"<{name}.ppeg parser>", "exec")
+        if path is not None:
+            _store(path, code)
+    return Parser(code)
 
 
 @functools.cache

@@ -1,58 +1,201 @@
-"""A parsimonious grammar as Python code: the same parse trees and errors, about three times faster.
+"""A parsimonious grammar written as Python code: parsimonious's trees and errors, without parsimonious.
 
-In: a :class:`parsimonious.grammar.Grammar`.  Out: :func:`source`, Python
-text with one function per expression of the grammar, and :class:`Parser`,
-which runs that code (compiled once, see :mod:`pegbind.peg`).
+In: a :class:`parsimonious.grammar.Grammar` (read from a ``.ppeg`` file when
+the compiled code is not already kept, see :mod:`pegbind.peg`).  Out:
+:func:`source`, the text of a Python module that parses by that grammar, and
+:class:`Parser`, which runs that module's compiled code.  A run of pegbind
+needs parsimonious only to compile a grammar: what parses a header is this
+module and the code it wrote.
 
 parsimonious interprets a grammar: every expression tried at every position
 goes through its packrat cache and two method calls, and each node is made by
 a Python ``__init__``.  The generated code does what those methods do, with
 the grammar fixed: a rule's function calls its members' functions directly,
 a regex or literal leaf is matched in place, and nodes are made by storing
-their five slots.  What it keeps of parsimonious's behaviour is exact:
+their slots; it parses about three times as fast.  What it keeps of
+parsimonious's behaviour is exact (``tests/test_pegcode.py`` compares them):
 
-- the tree: a node for every expression matched, of the expression's own
-  object (the walkers look their methods up by it), a ``RegexNode`` with its
-  ``match`` for a regex;
+- the tree: a :class:`Node` for every expression matched (a
+  :class:`RegexNode` with its ``match`` for a regex), whose ``expr`` is one
+  :class:`Expression` per expression of the grammar, of the same kind, name
+  and members, so that walkers look their methods up by it;
 - the error: the expression and position parsimonious's ``match_core``
   records for a failed parse (the furthest failure of a named expression, or
-  the first of an unnamed one until a named one fails), and
-  ``IncompleteParseError`` at the end of what matched;
+  the first of an unnamed one until a named one fails), and an
+  :class:`IncompleteParseError` at the end of what matched;
 - packrat parsing: a named rule's result at a position is kept for the parse,
   so time stays linear in the text.  An unnamed expression is reached only
   through its rule, so it needs no table of its own.
 
-The regex leaves run on the standard library's ``re`` when their pattern
-and flags mean the same there (all of pegbind's do); ``regex``, which
-parsimonious compiles them with, is slower to call for such short matches.
+Regex leaves run on the standard library's ``re`` where their pattern and
+flags mean the same there (all of pegbind's do); the others on ``regex``,
+parsimonious's engine.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Iterator
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import regex
-from parsimonious.exceptions import IncompleteParseError, ParseError
-from parsimonious.expressions import Expression, Literal, Lookahead, OneOf, Quantifier, Regex, Sequence
-from parsimonious.grammar import Grammar
-from parsimonious.nodes import Node, RegexNode
+if TYPE_CHECKING:
+    from parsimonious.grammar import Grammar
 
-__all__ = ["Parser", "expressions", "source"]
-
-#: ``regex`` flags with the same meaning in ``re`` (and VERSION0, ``regex``'s ``re``-compatible behaviour)
-_SAME_FLAGS = {int(getattr(regex, name)): getattr(re, name) for name in "IMSXALU"}
-_COMPATIBLE = sum(_SAME_FLAGS) | int(regex.VERSION0)
+__all__ = ["Expression", "IncompleteParseError", "Node", "NodeVisitor", "ParseError", "Parser", "RegexNode",
+           "VisitationError", "expressions", "source"]
 
 
-def expressions(grammar: Grammar) -> list[Expression]:
-    """Every expression of ``grammar``, each once, in a fixed order: the index of its function."""
-    found: list[Expression] = []
+# ---- what a parse gives: the grammar's expressions, nodes, errors ----------------------------
+
+class Expression:
+    """One expression of a grammar: a rule when it has a ``name``, else part of one."""
+
+    __slots__ = ("name", "members")
+
+    def __init__(self, name: str = "", members: tuple[Expression, ...] = ()):
+        self.name = name
+        self.members = members
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name or '(unnamed)'}>"
+
+
+class Literal(Expression):
+    __slots__ = ("literal",)
+
+    def __init__(self, name: str, literal: str):
+        super().__init__(name)
+        self.literal = literal
+
+
+class Regex(Expression):
+    __slots__ = ("re",)
+
+    def __init__(self, name: str, pattern: Any):
+        super().__init__(name)
+        self.re = pattern  #: the compiled pattern
+
+
+class Sequence(Expression):
+    __slots__ = ()
+
+
+class OneOf(Expression):
+    __slots__ = ()
+
+
+class Lookahead(Expression):
+    __slots__ = ("negativity",)
+
+    def __init__(self, name: str, negativity: bool):
+        super().__init__(name)
+        self.negativity = negativity
+
+
+class Quantifier(Expression):
+    __slots__ = ("min", "max")
+
+    def __init__(self, name: str, least: int, most: float):
+        super().__init__(name)
+        self.min = least
+        self.max = most
+
+
+class Node:
+    """What an expression matched: ``full_text[start:end]``, with a node per member matched."""
+
+    __slots__ = ("expr", "full_text", "start", "end", "children")
+
+    expr: Expression
+    full_text: str
+    start: int
+    end: int
+    children: list[Node]
+
+    @property
+    def expr_name(self) -> str:
+        return self.expr.name
+
+    @property
+    def text(self) -> str:
+        return self.full_text[self.start:self.end]
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.children)
+
+    def __repr__(self) -> str:
+        return f"<Node {self.expr!r} {self.text!r}>"
+
+
+class RegexNode(Node):
+    __slots__ = ("match",)
+
+    match: re.Match[str]
+
+
+class ParseError(Exception):
+    """The text does not match: ``pos`` is where ``expr`` failed, the furthest a named rule got."""
+
+    def __init__(self, text: str, pos: int = -1, expr: Expression | None = None):
+        super().__init__(text, pos, expr)
+        self.text = text
+        self.pos = pos
+        self.expr = expr
+
+    def __str__(self) -> str:
+        name = self.expr.name if self.expr is not None else ""
+        return f"rule {name!r} did not match at {self.text[self.pos:self.pos + 20]!r} (offset {self.pos})"
+
+
+class IncompleteParseError(ParseError):
+    """The rule ``expr`` matched, but only up to ``pos``."""
+
+    def __str__(self) -> str:
+        name = self.expr.name if self.expr is not None else ""
+        return f"rule {name!r} matched, but not {self.text[self.pos:self.pos + 20]!r} (offset {self.pos}) after it"
+
+
+class VisitationError(Exception):
+    """An exception a visit method raised, with the node it was visiting."""
+
+    def __init__(self, exc: BaseException, exc_class: type, node: Node):
+        super().__init__(f"{exc_class.__name__}: {exc} (visiting {node!r})")
+        self.original = exc
+        self.node = node
+
+
+class NodeVisitor:
+    """Walks a tree bottom-up: ``visit_<rule name>(node, visited_children)``, else ``generic_visit``."""
+
+    #: what a visit method may raise as it is, not wrapped in a :class:`VisitationError`
+    unwrapped_exceptions: tuple[type[BaseException], ...] = ()
+
+    def visit(self, node: Node) -> Any:
+        method = getattr(self, "visit_" + node.expr.name, self.generic_visit)
+        try:
+            return method(node, [self.visit(child) for child in node.children])
+        except VisitationError:
+            raise
+        except Exception as exc:
+            if isinstance(exc, self.unwrapped_exceptions):
+                raise
+            raise VisitationError(exc, type(exc), node) from exc
+
+    def generic_visit(self, node: Node, visited_children: list[Any]) -> Any:
+        raise NotImplementedError(f"no visit_{node.expr.name} in {type(self).__name__}")
+
+
+# ---- writing the code ------------------------------------------------------------------------
+
+def expressions(grammar: Grammar) -> list[Any]:
+    """Every expression of ``grammar``, each once, in a fixed order: that of the code's ``E<i>``."""
+    found: list[Any] = []
     seen: set[int] = set()
-
-    def visit(expression: Expression) -> None:
-        stack = [expression]
+    roots = [grammar[name] for name in grammar]
+    if grammar.default_rule is not None:
+        roots.append(grammar.default_rule)
+    for root in roots:
+        stack = [root]
         while stack:
             current = stack.pop()
             if id(current) in seen:
@@ -60,25 +203,64 @@ def expressions(grammar: Grammar) -> list[Expression]:
             seen.add(id(current))
             found.append(current)
             stack.extend(reversed(getattr(current, "members", ())))
-
-    for name in grammar:
-        visit(grammar[name])
-    if grammar.default_rule is not None:
-        visit(grammar.default_rule)
     return found
 
 
-def source(grammar: Grammar) -> str:
-    """The Python text of ``grammar``'s matchers: ``f<i>(text, pos, memo, err)`` for expression i.
+def _regex_call(pattern: Any) -> str:
+    """The call compiling parsimonious's ``regex`` pattern: ``re`` where it means the same there."""
+    import regex  # parsimonious's engine: only to compile a grammar
 
-    Each returns the node expression i matches at ``pos``, or None.  ``memo``
-    holds the parse's named-rule results; ``err`` is ``[pos, expression]``,
-    the failure parsimonious would report so far.
+    same = {int(getattr(regex, name)): getattr(re, name) for name in "IMSXALU"}
+    flags = int(pattern.flags)
+    if not flags & ~(sum(same) | int(regex.VERSION0)):
+        translated = sum(mine for theirs, mine in same.items() if flags & theirs)
+        try:
+            re.compile(pattern.pattern, translated)
+            return f"re.compile({pattern.pattern!r}, {translated})"
+        except re.error:
+            pass
+    return f"__import__('regex').compile({pattern.pattern!r}, {flags})"
+
+
+def source(grammar: Grammar) -> str:
+    """The Python text of a parser for ``grammar``.
+
+    It makes ``E<i>``, the i-th of :func:`expressions`, and ``f<i>(text, pos,
+    memo, err)``, which returns the node expression i matches at ``pos``, or
+    None (``memo`` holds the parse's named-rule results; ``err`` is ``[pos,
+    expression]``, the failure parsimonious would report so far); and
+    ``RULES``, each rule's name -> (its expression, its function).
     """
+    from parsimonious import expressions as kinds  # only to compile a grammar
+
     found = expressions(grammar)
     index = {id(expression): i for i, expression in enumerate(found)}
     count = len(found)
-    out: list[str] = []
+    out: list[str] = ["import re", ""]
+    for i, expression in enumerate(found):
+        kind, name = type(expression), expression.name
+        if kind is kinds.Literal:
+            out.append(f"E{i} = Literal({name!r}, {expression.literal!r})")
+        elif kind is kinds.Regex:
+            out.append(f"E{i} = Regex({name!r}, {_regex_call(expression.re)})")
+        elif kind is kinds.Lookahead:
+            out.append(f"E{i} = Lookahead({name!r}, {bool(expression.negativity)})")
+        elif kind is kinds.Quantifier:
+            most = "INF" if expression.max == float("inf") else repr(expression.max)
+            out.append(f"E{i} = Quantifier({name!r}, {expression.min}, {most})")
+        elif kind in (kinds.Sequence, kinds.OneOf):
+            out.append(f"E{i} = {kind.__name__}({name!r})")
+        else:
+            raise TypeError(f"{kind.__name__} expressions cannot be compiled")
+    for i, expression in enumerate(found):
+        members = getattr(expression, "members", ())
+        if members:
+            out.append(f"E{i}.members = ({''.join(f'E{index[id(m)]}, ' for m in members)})")
+        if type(expression) is kinds.Regex:
+            out.append(f"R{i} = E{i}.re.match")
+        elif type(expression) is kinds.Literal:
+            out.append(f"L{i} = E{i}.literal")
+    out.append("")
 
     def record(i: int, pos: str, indent: str) -> list[str]:
         # parsimonious's match_core: a named expression's failure counts if it is the furthest
@@ -95,7 +277,7 @@ def source(grammar: Grammar) -> str:
         # ``into`` = the node of expression i at ``pos``, or None; a leaf is matched in place
         expression = found[i]
         more = indent + "    "
-        if type(expression) is Regex:
+        if type(expression) is kinds.Regex:
             return [f"{indent}_m = R{i}(text, {pos})",
                     f"{indent}if _m is None:",
                     f"{more}{into} = None",
@@ -103,7 +285,7 @@ def source(grammar: Grammar) -> str:
                     f"{indent}else:",
                     *node(into, "RegexNode", i, pos, "_m.end()", "[]", more),
                     f"{more}{into}.match = _m"]
-        if type(expression) is Literal:
+        if type(expression) is kinds.Literal:
             return [f"{indent}if text.startswith(L{i}, {pos}):",
                     *node(into, "Node", i, pos, f"{pos} + {len(expression.literal)}", "[]", more),
                     f"{indent}else:",
@@ -114,29 +296,29 @@ def source(grammar: Grammar) -> str:
     for i, expression in enumerate(found):
         kind = type(expression)
         out.append(f"def f{i}(text, pos, memo, err):")
-        if kind is Regex or kind is Literal:
+        if kind is kinds.Regex or kind is kinds.Literal:
             out += [*attempt(i, "pos", "node", "    "), "    return node", ""]
             continue
         members = [index[id(member)] for member in expression.members]
         body: list[str] = []
-        if kind is Sequence:
+        if kind is kinds.Sequence:
             body.append("    p = pos")
             for k, member in enumerate(members):
                 body += [*attempt(member, "p", f"n{k}", "    "),
                          f"    if n{k} is None:", "        return None", f"    p = n{k}.end"]
             children = ", ".join(f"n{k}" for k in range(len(members)))
             body += [*node("node", "Node", i, "pos", "p", f"[{children}]", "    "), "    return node"]
-        elif kind is OneOf:
+        elif kind is kinds.OneOf:
             for member in members:
                 body += [*attempt(member, "pos", "n", "    "), "    if n is not None:",
                          *node("node", "Node", i, "pos", "n.end", "[n]", "        "), "        return node"]
             body.append("    return None")
-        elif kind is Lookahead:
+        elif kind is kinds.Lookahead:
             test = "n is None" if expression.negativity else "n is not None"
             body += [*attempt(members[0], "pos", "n", "    "), f"    if {test}:",
                      *node("node", "Node", i, "pos", "pos", "[]", "        "), "        return node",
                      "    return None"]
-        elif kind is Quantifier:
+        else:  # a quantifier
             # parsimonious stops at the end of the text without trying the member again,
             # and after a match of nothing once the minimum is reached
             bound = "" if expression.max == float("inf") else f" and len(c) < {expression.max}"
@@ -148,8 +330,6 @@ def source(grammar: Grammar) -> str:
             if expression.min:
                 body += [f"    if len(c) < {expression.min}:", "        return None"]
             body += [*node("node", "Node", i, "pos", "p", "c", "    "), "    return node"]
-        else:
-            raise TypeError(f"{kind.__name__} expressions cannot be compiled")
         if expression.name:
             out += [f"    key = pos * {count} + {i}", "    node = memo.get(key, MISSING)",
                     "    if node is not MISSING:", "        if node is None:",
@@ -163,48 +343,43 @@ def source(grammar: Grammar) -> str:
                 out += record(i, "pos", indent)
             out.append(line)
         out.append("")
-    return "\n".join(out)
+    rules = ", ".join(f"{name!r}: (E{index[id(grammar[name])]}, f{index[id(grammar[name])]})" for name in grammar)
+    default = grammar.default_rule.name if grammar.default_rule is not None else None
+    every = "".join(f"E{i}, " for i in range(count))
+    out += [f"RULES = {{{rules}}}", f"DEFAULT = {default!r}", f"EXPRESSIONS = ({every})"]
+    return "\n".join(out) + "\n"
 
 
-def _matcher(expression: Regex) -> Callable[[str, int], Any]:
-    """The regex's ``match``, through ``re`` where it means the same there."""
-    pattern = expression.re
-    flags = int(pattern.flags)
-    if flags & ~_COMPATIBLE:
-        return pattern.match
-    try:
-        return re.compile(pattern.pattern, sum(mine for theirs, mine in _SAME_FLAGS.items() if flags & theirs)).match
-    except re.error:
-        return pattern.match
-
+# ---- running it ------------------------------------------------------------------------------
 
 _MISSING = object()
 
 
 class Parser:
-    """``grammar``'s rules parsing through ``code`` (:func:`source` compiled for that grammar)."""
+    """The parser :func:`source` wrote for a grammar, from its compiled ``code``."""
 
-    def __init__(self, grammar: Grammar, code: CodeType):
-        self.grammar = grammar
-        found = expressions(grammar)
-        namespace: dict[str, Any] = {"NEW": object.__new__, "Node": Node, "RegexNode": RegexNode, "MISSING": _MISSING}
-        for i, expression in enumerate(found):
-            namespace[f"E{i}"] = expression
-            if type(expression) is Regex:
-                namespace[f"R{i}"] = _matcher(expression)
-            elif type(expression) is Literal:
-                namespace[f"L{i}"] = expression.literal
+    def __init__(self, code: CodeType):
+        namespace: dict[str, Any] = {
+            "NEW": object.__new__, "Node": Node, "RegexNode": RegexNode, "MISSING": _MISSING, "INF": float("inf"),
+            "Literal": Literal, "Regex": Regex, "Sequence": Sequence, "OneOf": OneOf, "Lookahead": Lookahead,
+            "Quantifier": Quantifier,
+        }
         exec(code, namespace)
-        index = {id(expression): i for i, expression in enumerate(found)}
-        self._rules = {name: (grammar[name], namespace[f"f{index[id(grammar[name])]}"]) for name in grammar}
-        self._default = self._rules[grammar.default_rule.name] if grammar.default_rule is not None else None
+        self._rules: dict[str, tuple[Expression, Any]] = namespace["RULES"]
+        self._default: str | None = namespace["DEFAULT"]
+        #: every expression, in :func:`expressions` order
+        self.expressions: tuple[Expression, ...] = namespace["EXPRESSIONS"]
+
+    def __getitem__(self, rule: str) -> Expression:
+        """The expression of ``rule``."""
+        return self._rules[rule][0]
 
     def parse(self, text: str, rule: str | None = None) -> Node:
         """The tree of all of ``text`` as ``rule`` (the default rule), as parsimonious's ``parse`` gives it.
 
-        Raises ``ParseError``, or ``IncompleteParseError`` when the rule matched less than the text.
+        Raises :class:`ParseError`, or :class:`IncompleteParseError` when the rule matched less than the text.
         """
-        expression, match = self._rules[rule] if rule is not None else self._default  # type: ignore[misc]
+        expression, match = self._rules[rule if rule is not None else self._default]  # type: ignore[index]
         failure: list[Any] = [-1, None]
         found = match(text, 0, {}, failure)
         if found is None:

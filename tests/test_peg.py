@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import marshal
-import pickle
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import CodeType
 
 import pytest
 from parsimonious.grammar import Grammar
 
-from pegbind import peg
+from pegbind import peg, pegcode
 from pegbind.resources import read_grammar
 
 SAMPLE = "typedef unsigned long ID ; "
@@ -17,7 +19,7 @@ SAMPLE = "typedef unsigned long ID ; "
 
 def forget() -> None:
     """The grammars and parsers this process compiled or loaded, forgotten."""
-    peg._compiled.cache_clear()
+    peg.grammar.cache_clear()
     peg.parser.cache_clear()
 
 
@@ -29,27 +31,38 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     forget()  # later tests load the grammars from the user's cache again
 
 
-def test_a_cached_grammar_parses_like_a_fresh_compile(cache: Path) -> None:
-    first = peg.grammar("declarations")
-    (stored,) = cache.glob("declarations-*.grammar.pickle")
+def test_a_kept_parser_parses_like_a_fresh_compile(cache: Path) -> None:
+    first = peg.parser("declarations")
+    (stored,) = cache.glob("declarations-*.parser.marshal")
     forget()
-    loaded = peg.grammar("declarations")
+    loaded = peg.parser("declarations")
     assert loaded is not first  # it came from the file
     fresh = Grammar(read_grammar("declarations"))
-    assert str(loaded["declaration"].parse(SAMPLE)) == str(fresh["declaration"].parse(SAMPLE))
-    assert str(peg.parser("declarations").parse(SAMPLE)) == str(fresh["declaration"].parse(SAMPLE))
-    assert sorted(loaded) == sorted(fresh)
+    assert str(loaded.parse(SAMPLE, "declaration").text) == fresh["declaration"].parse(SAMPLE).text
+    assert [e.name for e in loaded.expressions] == [e.name for e in pegcode.expressions(fresh)]
     assert [p.name for p in cache.iterdir()] == [stored.name]  # no temporary file left behind
 
 
+def test_a_run_that_finds_its_parsers_kept_imports_no_parsimonious(cache: Path, tmp_path: Path) -> None:
+    header = tmp_path / "t.h"
+    header.write_text("#if 1 + 1\ntypedef unsigned long T;\n#define N (1 << 4)\nint f(T t);\n#endif\n")
+    probe = ("import sys; from pegbind.cli import main; "
+             f"code = main(['dump', {str(header)!r}, '-q']); "
+             "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('parsimonious', 'regex')))")
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PEGBIND_CACHE_DIR": str(cache)}).stdout.splitlines()[-1]
+            for _ in range(2)]
+    assert runs[0].startswith("0 ['parsimonious'")  # the first compiled the grammars
+    assert runs[1] == "0 []"
+
+
 def test_a_damaged_cache_file_is_compiled_again_and_replaced(cache: Path) -> None:
-    peg.grammar("cexpr")
-    (stored,) = cache.glob("cexpr-*.grammar.pickle")
-    stored.write_bytes(b"\x80\x05not a pickle")
+    peg.parser("cexpr")
+    (stored,) = cache.glob("cexpr-*.parser.marshal")
+    stored.write_bytes(b"\xe3not marshal")
     forget()
     assert peg.parser("cexpr").parse("1 + 2", "expression")
-    rules, code = pickle.loads(stored.read_bytes())
-    assert isinstance(rules, Grammar) and isinstance(marshal.loads(code), CodeType)
+    assert isinstance(marshal.loads(stored.read_bytes()), CodeType)
 
 
 def test_a_cache_that_cannot_be_written_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,12 +88,19 @@ def test_an_empty_cache_dir_turns_the_cache_off(tmp_path: Path, monkeypatch: pyt
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_cache_follows_xdg_and_the_grammar_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_follows_xdg_the_grammar_text_and_the_code_writing_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PEGBIND_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert peg.cache_dir() == tmp_path / "pegbind"
     # an edited grammar is compiled afresh, never read from the old file
-    assert peg._cache_file("tokens", "a = 'x'") != peg._cache_file("tokens", "a = 'y'")
+    before = peg._cache_file("tokens", "a = 'x'")
+    assert before != peg._cache_file("tokens", "a = 'y'")
+    # and so is a grammar whose parser pegbind now writes differently
+    edited = tmp_path / "pegcode.py"
+    edited.write_text(Path(pegcode.__file__).read_text() + "\n# changed\n")
+    monkeypatch.setattr(pegcode, "__file__", str(edited))
+    assert peg._cache_file("tokens", "a = 'x'") != before
 
 
 def test_grammar_words_never_include_the_placeholder() -> None:

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from pegbind.preprocess import tokenize
-from pegbind.preprocess.lexer import is_unterminated, lex, token_grammar
+from pegbind.peg import grammar
+from pegbind.preprocess.lexer import is_unterminated, lex
 
 
 def kinds_and_texts(text: str) -> list[tuple[str, str]]:
@@ -63,7 +64,7 @@ def test_fast_lexer_agrees_with_parsimonious_on_the_grammar(path: str) -> None:
     if not Path(path).exists():
         pytest.skip(f"{path} not installed")
     text = Path(path).read_text()[:20000].replace("\\\n", "")
-    tree = token_grammar().parse(text)
+    tree = grammar("tokens").parse(text)
     expected = []
     for item in tree.children:  # (_ / pp_token)
         branch = item.children[0]

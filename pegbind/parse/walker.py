@@ -31,23 +31,13 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from parsimonious.exceptions import IncompleteParseError
-from parsimonious.exceptions import ParseError as PegParseError
-from parsimonious.expressions import OneOf, Quantifier
-from parsimonious.expressions import Sequence as PegSequence
-from parsimonious.grammar import Grammar
-from parsimonious.nodes import Node, NodeVisitor
-
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, too_deep
-from ..peg import grammar as compiled_grammar
+from ..pegcode import IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier
+from ..pegcode import ParseError as PegParseError
+from ..pegcode import Sequence as PegSequence
 from ..preprocess.token import Token
 from . import syntax as s
-
-
-def declaration_grammar() -> Grammar:
-    """``grammars/declarations.ppeg``, compiled once per process."""
-    return compiled_grammar("declarations")
 
 
 def declaration_parser() -> Parser:
@@ -411,6 +401,16 @@ def _reads_node_only(method: Any) -> Any:
 
 # How SyntaxWalker.visit treats a node, decided once per grammar expression.
 _CALL, _CALL_NODE_ONLY, _FIRST_CHILD, _CHILDREN, _NODE = range(5)
+
+
+def _visit_word(kind: str) -> Callable[[SyntaxWalker, Node, list[Any]], _Word]:
+    """The visit method of a leaf that is a word of ``kind``."""
+    def visit(self: SyntaxWalker, node: Node, visited_children: list[Any]) -> _Word:
+        text = node.text.strip()
+        if kind == "qual":
+            text = _QUALIFIER_SPELLING.get(text, text)
+        return _Word(kind, text, self.tok(node))
+    return visit
 
 
 class SyntaxWalker(NodeVisitor):
@@ -886,20 +886,12 @@ class SyntaxWalker(NodeVisitor):
         return s.StringLiteral(tuple(self.tok(child) for child in node.children))
 
     # -- leaves --------------------------------------------------------------
-    def _word(kind: str):
-        def visit(self: SyntaxWalker, node: Node, visited_children: list[Any]) -> _Word:
-            text = node.text.strip()
-            if kind == "qual":
-                text = _QUALIFIER_SPELLING.get(text, text)
-            return _Word(kind, text, self.tok(node))
-        return visit
-
-    visit_STORAGE = _word("storage")
-    visit_QUALIFIER = _word("qual")
-    visit_BASIC_TYPE = _word("basic")
-    visit_NOISE_WORD = _word("noise")
-    visit_RECORD_KW = _word("record")
-    visit_ENUM_KW = _word("enum")
+    visit_STORAGE = _visit_word("storage")
+    visit_QUALIFIER = _visit_word("qual")
+    visit_BASIC_TYPE = _visit_word("basic")
+    visit_NOISE_WORD = _visit_word("noise")
+    visit_RECORD_KW = _visit_word("record")
+    visit_ENUM_KW = _visit_word("enum")
     visit_ALIGNED = lambda self, node, children: "aligned"  # noqa: E731
 
     def visit_ATTRIBUTE_NAME(self, node: Node, visited_children: list[Any]) -> str:
@@ -916,4 +908,3 @@ class SyntaxWalker(NodeVisitor):
         return _Word("operator", node.text.strip(), self.tok(node))
 
     visit_BINARY_OP = visit_UNARY_OP = visit_QUESTION = visit_INCREMENT_OP = _operator
-    del _word

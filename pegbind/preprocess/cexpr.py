@@ -17,14 +17,10 @@ from __future__ import annotations
 
 import re
 
-from parsimonious.exceptions import ParseError as GrammarParseError
-from parsimonious.exceptions import VisitationError
-from parsimonious.grammar import Grammar
-from parsimonious.nodes import Node, NodeVisitor
-
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, too_deep
-from ..peg import grammar as compiled_grammar
+from ..pegcode import Node, NodeVisitor, VisitationError
+from ..pegcode import ParseError as GrammarParseError
 from ..target import TargetInfo, get_target
 from .literals import LiteralError, character_constant
 from .token import Token
@@ -67,10 +63,6 @@ def _wrap(value: int, unsigned: bool) -> _Value:
     if not unsigned and value & _SIGN:
         value -= 1 << _BITS
     return _Value(value, unsigned)
-
-
-def expression_grammar() -> Grammar:
-    return compiled_grammar("cexpr")
 
 
 def expression_parser() -> Parser:

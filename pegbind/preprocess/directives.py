@@ -14,15 +14,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from parsimonious.exceptions import ParseError as GrammarParseError
-from parsimonious.exceptions import VisitationError
-from parsimonious.grammar import Grammar
-from parsimonious.nodes import Node, NodeVisitor
-
 from ..diagnostics import Coord
 from ..frozen import frozen_dataclass
 from ..peg import Parser, TextCache, grammar_words, parser, shape_of
-from ..peg import grammar as compiled_grammar
+from ..pegcode import Node, NodeVisitor, VisitationError
+from ..pegcode import ParseError as GrammarParseError
 from .token import Token
 
 
@@ -55,10 +51,6 @@ class DirectiveSyntaxError(Exception):
         self.coord = coord
 
 
-def directive_grammar() -> Grammar:
-    return compiled_grammar("directives")
-
-
 def directive_parser() -> Parser:
     return parser("directives")
 
@@ -71,7 +63,6 @@ _Shape = tuple[str, int | None, tuple[str, ...] | None, bool, str | None, int]
 class DirectiveVisitor(NodeVisitor):
     """Walks a directives.ppeg tree bottom-up into a :data:`_Shape`."""
 
-    grammar = None  # set per use; the grammar is shared through directive_grammar()
     unwrapped_exceptions = (DirectiveSyntaxError,)
 
     #: id(expression) -> (its visit method or None, whether the method reads only the node,

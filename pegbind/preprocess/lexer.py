@@ -4,7 +4,7 @@ In: the text of one file and its name.  Out: :class:`LexedFile` — the tokens g
 into logical lines (directives are line-based), the comments kept aside for
 documentation, and the lexical problems found (unterminated comment).
 
-``grammars/tokens.ppeg`` is the definition of the token set.  Running parsimonious
+``grammars/tokens.ppeg`` is the definition of the token set.  Running its parser
 once per token would cost far too much on headers of thousands of lines, so
 :func:`_compiled_lexer` reads the grammar's ordered alternatives (``_`` first, then
 ``pp_token``) and joins their regex leaves into one alternation with a named group
@@ -18,12 +18,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from parsimonious.expressions import OneOf, Regex
-from parsimonious.grammar import Grammar
-
 from ..diagnostics import Coord, Diagnostic
 from ..frozen import frozen_dataclass
-from ..peg import grammar as compiled_grammar
+from ..peg import Parser, parser
+from ..pegcode import OneOf, Regex
 from .token import Token, TokenKind
 
 # Backslash-newline (phase 2); GCC also accepts blanks between the two, with a warning.
@@ -62,14 +60,14 @@ class LexedFile:
     problems: list[Diagnostic] = field(default_factory=list)
 
 
-def token_grammar() -> Grammar:
-    """tokens.ppeg as a parsimonious grammar (also used by the tests to cross-check)."""
-    return compiled_grammar("tokens")
+def token_parser() -> Parser:
+    """tokens.ppeg's parser (also used by the tests to cross-check)."""
+    return parser("tokens")
 
 
 @functools.cache
 def _compiled_lexer() -> re.Pattern[str]:
-    grammar = token_grammar()
+    grammar = token_parser()
     branches: list[str] = []
     for rule_name in ("_", "pp_token"):
         rule = grammar[rule_name]
