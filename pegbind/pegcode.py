@@ -28,8 +28,10 @@ parsimonious's behaviour is exact (``tests/test_pegcode.py`` compares them):
   through its rule, so it needs no table of its own.
 
 Regex leaves run on the standard library's ``re`` where their pattern and
-flags mean the same there (all of pegbind's do); the others on ``regex``,
-parsimonious's engine.
+flags mean the same there (all of pegbind's do), the others on ``regex``,
+parsimonious's engine; each is compiled when first tried, as a run tries only
+some of a grammar's patterns and compiling them all took a tenth of a small
+header's run.
 """
 from __future__ import annotations
 
@@ -69,11 +71,23 @@ class Literal(Expression):
 
 
 class Regex(Expression):
-    __slots__ = ("re",)
+    """A regex leaf, compiled when first matched: a run uses a few of a grammar's patterns."""
 
-    def __init__(self, name: str, pattern: Any):
+    __slots__ = ("pattern", "flags", "engine", "_compiled")
+
+    def __init__(self, name: str, pattern: str, flags: int, engine: str = "re"):
         super().__init__(name)
-        self.re = pattern  #: the compiled pattern
+        self.pattern = pattern
+        self.flags = flags  #: flags of ``engine``: ``re``, or ``regex`` for what only it reads
+        self.engine = engine
+        self._compiled: Any = None
+
+    @property
+    def re(self) -> Any:
+        """The compiled pattern."""
+        if self._compiled is None:
+            self._compiled = (re if self.engine == "re" else __import__("regex")).compile(self.pattern, self.flags)
+        return self._compiled
 
 
 class Sequence(Expression):
@@ -206,8 +220,8 @@ def expressions(grammar: Grammar) -> list[Any]:
     return found
 
 
-def _regex_call(pattern: Any) -> str:
-    """The call compiling parsimonious's ``regex`` pattern: ``re`` where it means the same there."""
+def _regex_arguments(pattern: Any) -> str:
+    """:class:`Regex`'s arguments for parsimonious's ``regex`` pattern: ``re`` where it means the same there."""
     import regex  # parsimonious's engine: only to compile a grammar
 
     same = {int(getattr(regex, name)): getattr(re, name) for name in "IMSXALU"}
@@ -216,10 +230,10 @@ def _regex_call(pattern: Any) -> str:
         translated = sum(mine for theirs, mine in same.items() if flags & theirs)
         try:
             re.compile(pattern.pattern, translated)
-            return f"re.compile({pattern.pattern!r}, {translated})"
+            return f"{pattern.pattern!r}, {translated}"
         except re.error:
             pass
-    return f"__import__('regex').compile({pattern.pattern!r}, {flags})"
+    return f"{pattern.pattern!r}, {flags}, 'regex'"
 
 
 def source(grammar: Grammar) -> str:
@@ -236,13 +250,13 @@ def source(grammar: Grammar) -> str:
     found = expressions(grammar)
     index = {id(expression): i for i, expression in enumerate(found)}
     count = len(found)
-    out: list[str] = ["import re", ""]
+    out: list[str] = []
     for i, expression in enumerate(found):
         kind, name = type(expression), expression.name
         if kind is kinds.Literal:
             out.append(f"E{i} = Literal({name!r}, {expression.literal!r})")
         elif kind is kinds.Regex:
-            out.append(f"E{i} = Regex({name!r}, {_regex_call(expression.re)})")
+            out.append(f"E{i} = Regex({name!r}, {_regex_arguments(expression.re)})")
         elif kind is kinds.Lookahead:
             out.append(f"E{i} = Lookahead({name!r}, {bool(expression.negativity)})")
         elif kind is kinds.Quantifier:
@@ -257,7 +271,7 @@ def source(grammar: Grammar) -> str:
         if members:
             out.append(f"E{i}.members = ({''.join(f'E{index[id(m)]}, ' for m in members)})")
         if type(expression) is kinds.Regex:
-            out.append(f"R{i} = E{i}.re.match")
+            out.append(f"R{i} = FIRST(E{i}, 'R{i}')")
         elif type(expression) is kinds.Literal:
             out.append(f"L{i} = E{i}.literal")
     out.append("")
@@ -364,6 +378,16 @@ class Parser:
             "Literal": Literal, "Regex": Regex, "Sequence": Sequence, "OneOf": OneOf, "Lookahead": Lookahead,
             "Quantifier": Quantifier,
         }
+
+        def first(expression: Regex, slot: str) -> Any:
+            # what matches a regex leaf until it is first used: it compiles the pattern and puts
+            # the pattern's match in its place, which the code's functions read as a global
+            def match(text: str, pos: int) -> Any:
+                found = namespace[slot] = expression.re.match
+                return found(text, pos)
+            return match
+
+        namespace["FIRST"] = first
         exec(code, namespace)
         self._rules: dict[str, tuple[Expression, Any]] = namespace["RULES"]
         self._default: str | None = namespace["DEFAULT"]

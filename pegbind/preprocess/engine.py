@@ -585,7 +585,11 @@ def _predefined_macros(target: str) -> tuple[Macro, ...]:
     """The macros the target's compiler predefines, read once per process (a few hundred)."""
     macros = []
     for name, value in get_target(target).predefines.items():
-        directive = parse_directive(tokenize(f"#define {name} {value}", "<built-in>"))
+        tokens = tokenize(f"#define {name} {value}", "<built-in>")
+        if name.isidentifier():  # object-like, as nearly all are: its body is what follows its name
+            macros.append(Macro(name, None, False, tuple(tokens[3:]), tokens[2].coord, "builtin"))
+            continue
+        directive = parse_directive(tokens)
         assert directive.identifier is not None, f"the compiler data defines {name!r}"
         macros.append(Macro(directive.identifier.text, directive.params, directive.variadic, directive.rest,
                             directive.identifier.coord, "builtin"))

@@ -74,8 +74,8 @@ def _compiled_lexer() -> re.Pattern[str]:
         assert isinstance(rule, OneOf)
         for member in rule.members:
             assert isinstance(member, Regex), f"tokens.ppeg: {member.name} must be a regex leaf"
-            pattern = member.re.pattern
-            if member.re.flags & re.DOTALL:
+            pattern = member.pattern
+            if member.flags & re.DOTALL:
                 pattern = f"(?s:{pattern})"
             branches.append(f"(?P<{member.name}>{pattern})")
     return re.compile("|".join(branches))
