@@ -8,7 +8,6 @@ the folder of the file that names them.
 """
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import keyword
 import re
@@ -23,10 +22,15 @@ from .diagnostics import ConfigError, Coord, Diagnostic
 from .frozen import frozen_dataclass
 from .tomlkeys import locate
 
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as _toml  # type: ignore[no-redef,import-not-found]
+
+def _toml() -> Any:
+    """The TOML reader, imported by the runs that read a configuration file."""
+    try:  # Python 3.11+
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef,import-not-found]
+    return tomllib
+
 
 #: ``null``: not exposed to Python, always passed as NULL / 0 (e.g. PKCS#11's ``pReserved``)
 PARAM_ROLES = ("in", "out", "inout", "in-array", "out-bytes", "out-array", "len", "null")
@@ -221,6 +225,8 @@ def config_coord(source: str, key: str) -> Coord:
 def _unknown_key(key: str, known: Iterable[str]) -> str:
     """The message for an unknown key: the known key it most likely misspells, and the others."""
     known = sorted(known)
+    import difflib  # only for an unknown key
+
     close = difflib.get_close_matches(key.rpartition(".")[2], known, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     return f"unknown key ({hint}known keys: {', '.join(known)})"
@@ -550,9 +556,10 @@ def load_config(path: str | Path) -> list[BindingConfig]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: configuration file not found") from None
+    toml = _toml()
     try:
-        data = _toml.loads(text)
-    except _toml.TOMLDecodeError as exc:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
         raise ConfigError(_toml_diagnostic(path, text, exc)) from None
     root = ""
     if path.name == "pyproject.toml":

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from importlib import resources as _importlib_resources
 from pathlib import Path
 from types import MappingProxyType
 
@@ -27,8 +26,10 @@ def _locate(folder: str) -> Path:
     installed = _PACKAGE_DIR / folder
     if installed.is_dir():
         return installed
+    from importlib import resources  # a layout other than these two: ask the import system
+
     try:
-        found = Path(str(_importlib_resources.files(f"pegbind.{folder}")))
+        found = Path(str(resources.files(f"pegbind.{folder}")))
     except ModuleNotFoundError:
         found = None
     if found is not None and found.is_dir():
@@ -119,5 +120,11 @@ def runtime_sections(module: str) -> Mapping[str, str]:
 
     Templates paste them into generated modules, which must not import pegbind.
     """
-    source = _importlib_resources.files("pegbind.runtime").joinpath(f"{module}.py").read_text(encoding="utf-8")
+    path = _PACKAGE_DIR / "runtime" / f"{module}.py"
+    if path.is_file():
+        source = path.read_text(encoding="utf-8")
+    else:  # installed some other way (a zip): ask the import system
+        from importlib import resources
+
+        source = resources.files("pegbind.runtime").joinpath(f"{module}.py").read_text(encoding="utf-8")
     return MappingProxyType(paste_sections(source, f"pegbind/runtime/{module}.py"))

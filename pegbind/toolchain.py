@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import os
-import platform
 import shlex
 import shutil
 import subprocess
@@ -39,7 +38,8 @@ CROSS_PACKAGES = {"linux-aarch64": "gcc-aarch64-linux-gnu", "win-x86_64": "gcc-m
 
 def host_target() -> str | None:
     """The pegbind target name of the machine we run on, or None if it is not one of ours."""
-    machine = platform.machine().lower()
+    # os.uname() is what platform.machine() reads on POSIX, without the import of platform
+    machine = (os.uname().machine if hasattr(os, "uname") else __import__("platform").machine()).lower()
     if sys.platform.startswith("linux"):
         return {"x86_64": "linux-x86_64", "amd64": "linux-x86_64", "aarch64": "linux-aarch64",
                 "arm64": "linux-aarch64", "i386": "linux-i386", "i686": "linux-i386"}.get(machine)

@@ -8,7 +8,6 @@ previous ones left and returns a new one.
 """
 from __future__ import annotations
 
-import difflib
 import keyword
 from collections.abc import Callable
 from dataclasses import field, replace
@@ -291,6 +290,8 @@ def _check_rules_match(module: Module, config: BindingConfig) -> None:
             if name in known:
                 continue
             key = f"{rule.key}.{where}" if located else rule.key
+            import difflib  # only for a rule naming nothing
+
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (its parameters: {', '.join(known) or 'none'})"
             lacks = (f"{matched[0].name} has no parameter {name!r}" if len(matched) == 1 else
