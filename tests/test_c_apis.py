@@ -482,6 +482,23 @@ def test_an_array_parameter_states_its_own_length(capi):
         capi.capi_dot(3, array.array("d", [1, 2, 3]), array.array("d", [3, 4]))
 
 
+def test_an_array_of_records_takes_a_sequence_of_as_many_as_its_stated_length(capi):
+    # int capi_find_words(const char *text, size_t nspan, capi_span spans[nspan]): as regexec's
+    # pmatch, C writes nspan records; one record for nspan 3 let C write past it
+    spans = [capi.capi_span() for _ in range(3)]
+    assert capi.capi_find_words("ab cde", spans) == 2  # nspan is the sequence's length
+    assert [(s.start, s.end) for s in spans] == [(0, 2), (3, 6), (-1, -1)]
+    assert capi.capi_find_words("ab cde", []) == 2 and capi.capi_find_words("ab", None) == 1
+    assert capi.capi_span_total([capi.capi_span(start=1, end=4), capi.capi_span(start=5, end=6)]) == 4
+    assert capi.capi_span_total(()) == 0
+    with pytest.raises(TypeError, match=r"^argument 2 \(spans\) must be a sequence, not capi_span$"):
+        capi.capi_find_words("ab", capi.capi_span())
+    with pytest.raises(TypeError, match=r"^argument 2 \(spans\) items must be capi_span, not int$"):
+        capi.capi_find_words("ab", [1])
+    assert "capi_find_words(text: str | _Buffer | None, spans: Sequence[capi_span] | None, /) -> int" in (
+        capi.capi_find_words.__doc__)
+
+
 def test_a_size_named_after_a_later_buffer_is_not_taken_for_the_one_before(capi):
     # capi_pack without the stated lengths: encoded_size follows input_buffer, but is named after
     # encoded_buffer; taken for input_buffer's length, it refused this call (brotli's encoder)

@@ -10,7 +10,7 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
 
@@ -665,6 +665,26 @@ def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kin
     ))
 
 
+def _stated_record_arrays(module: Module, names: dict, function: Function,
+                          roles: Mapping[str, ParamRole]) -> list[int]:
+    """The parameters that are arrays of records whose length an earlier parameter states
+    (``size_t nmatch, regmatch_t pmatch[nmatch]``): ``in-array`` of that length, as a config
+    would say, so that C gets as many records as it is told of.  Not where the config gives
+    either parameter a role, nor where the length states that of another array too."""
+    stated = [p.length_from for p in function.params if p.length_from]
+    found = []
+    for index, param in enumerate(function.params):
+        length = param.length_from
+        if (length is None or length.startswith("*") or stated.count(length) > 1
+                or (param.name or "") in roles or length in roles):
+            continue
+        adjusted = adjusted_array(module, param.type)
+        element = module.resolve(adjusted[0].target) if adjusted is not None else None
+        if isinstance(element, RecordRef) and element.kind != "enum" and _has_class(module, names, element):
+            found.append(index)
+    return found
+
+
 def plan_function(
     module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
     table_fields: frozenset[str], module_names: AbstractSet[str], cell_types: tuple[CellBinding, ...],
@@ -697,6 +717,8 @@ def plan_function(
     # (``C_*``) applies its roles where the names fit.
     param_roles = [_with_default(roles.get(p.name or ""), default_role(module, names, p.type))
                    for p in function.params]
+    for index in _stated_record_arrays(module, names, function, roles):
+        param_roles[index] = ParamRole("in-array", function.params[index].length_from)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}

@@ -123,6 +123,24 @@ double capi_dot(int n, const double x[n], const double y[n]) {
     for (int i = 0; i < n; i++) s += x[i] * y[i];
     return s;
 }
+int capi_find_words(const char *text, size_t nspan, capi_span spans[nspan]) {
+    size_t found = 0;
+    for (int i = 0; text[i] != '\0';) {
+        while (text[i] == ' ') i++;
+        if (text[i] == '\0') break;
+        int start = i;
+        while (text[i] != ' ' && text[i] != '\0') i++;
+        if (found < nspan) { spans[found].start = start; spans[found].end = i; }
+        found++;
+    }
+    for (size_t k = found; k < nspan; k++) spans[k].start = spans[k].end = -1;
+    return (int)found;
+}
+int capi_span_total(size_t n, const capi_span spans[n]) {
+    int total = 0;
+    for (size_t i = 0; i < n; i++) total += spans[i].end - spans[i].start;
+    return total;
+}
 int capi_define(const char *name, int nArg) { return (int)strlen(name) * 100 + nArg; }
 int capi_status(int op, int *current, long *highwater) { *current = op * 2; *highwater = (long)op << 40; return 0; }
 void capi_scale(double *value, float factor) { *value *= factor; }

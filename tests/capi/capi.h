@@ -103,6 +103,11 @@ int capi_pack_names(size_t input_size, const unsigned char *input_buffer,
 int capi_vla_sum(int n, const int values[n]);
 /* One length, two arrays. */
 double capi_dot(int n, const double x[n], const double y[n]);
+/* An array of records whose length the header states, as POSIX regexec's pmatch: C writes
+   each span (-1, -1 past the words found); and one C only reads. */
+typedef struct capi_span { int start, end; } capi_span;
+int capi_find_words(const char *text, size_t nspan, capi_span spans[nspan]);
+int capi_span_total(size_t n, const capi_span spans[n]);
 /* Names that state no length: nArg counts something else. */
 int capi_define(const char *name, int nArg);
 /* Scalars C writes through pointers: cells. */
