@@ -456,6 +456,8 @@ class Module:
     library_files: frozenset[str] | None = field(default=None, compare=False)
     #: the object-like macros defined when the headers end (every origin)
     macro_names: frozenset[str] = field(default=frozenset(), compare=False)
+    #: the function-like macros defined when the headers end (every origin)
+    call_macro_names: frozenset[str] = field(default=frozenset(), compare=False)
     _index: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     #: what later layers work out from the module once and keep with it, so that it lives
     #: exactly as long as the module does (record layouts per target, :mod:`pegbind.target`)
@@ -484,24 +486,30 @@ class Module:
         return coord.file in self.library_files
 
     def hiding_macros(self) -> tuple[str, ...]:
-        """Object-like macros named like a function, typedef, tag or member of this module.
+        """Object-like macros named like a function, typedef, tag or member of this module, and
+        function-like macros named like a function.
 
         C written after the headers cannot name those declarations while the
         macro stands (libxml2's member ``xmlParserVersion``, glibc's ``si_pid``
-        for ``_sifields._kill.si_pid``), so generated C ``#undef``s them.
-        Constants and enumerators are left alone: a macro of that name is
-        what they mean.
+        for ``_sifields._kill.si_pid``), nor call a function a macro of its
+        name stands in for (Tcl's ``Tcl_DumpActiveMemory(x)``, which is nothing
+        unless Tcl was built to debug its memory), so generated C ``#undef``s
+        them: it names and calls what the library exports, as the ctypes module
+        does.  Constants and enumerators are left alone: a macro of that name
+        is what they mean.
         """
+        functions = {f.name for f in self.functions}
+        called = functions & self.call_macro_names
         if not self.macro_names:
-            return ()
-        names = {f.name for f in self.functions} | {t.name for t in self.typedefs} | {v.name for v in self.variables}
+            return tuple(sorted(called))
+        names = functions | {t.name for t in self.typedefs} | {v.name for v in self.variables}
         for record in self.records:
             if record.tag is not None:
                 names.add(record.tag)
             names.update(member.name for member in record.fields or () if member.name is not None)
         names.update(e.tag for e in self.enums if e.tag is not None)
         names -= {c.name for c in self.constants} | {m.name for e in self.enums for m in e.members}
-        return tuple(sorted(names & self.macro_names))
+        return tuple(sorted(names & self.macro_names | called))
 
     # -- lookups -----------------------------------------------------------
     def function(self, name: str) -> Function:

@@ -499,6 +499,12 @@ def test_an_array_of_records_takes_a_sequence_of_as_many_as_its_stated_length(ca
         capi.capi_find_words.__doc__)
 
 
+def test_a_function_a_macro_of_its_name_stands_in_for_is_called(capi):
+    # capi.h ends with #define capi_tripled(x): C after the headers calling capi_tripled(x)
+    # would call nothing (the Cython and cffi modules did not compile)
+    assert capi.capi_tripled(5) == 15
+
+
 def test_a_size_named_after_a_later_buffer_is_not_taken_for_the_one_before(capi):
     # capi_pack without the stated lengths: encoded_size follows input_buffer, but is named after
     # encoded_buffer; taken for input_buffer's length, it refused this call (brotli's encoder)

@@ -83,6 +83,7 @@ def parse_declarations(pp: PreprocessResult, target: TargetInfo) -> Module:
     return builder.module(
         frozenset(f for f in pp.files if pp.origin(f) == "user"),
         frozenset(name for name, macro in pp.macros.definitions.items() if not macro.function_like),
+        frozenset(name for name, macro in pp.macros.definitions.items() if macro.function_like),
     )
 
 

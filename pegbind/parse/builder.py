@@ -188,7 +188,8 @@ class ModuleBuilder:
         return Evaluator(self)
 
     # -- results ---------------------------------------------------------------
-    def module(self, library_files: frozenset[str] | None = None, macro_names: frozenset[str] = frozenset()) -> Module:
+    def module(self, library_files: frozenset[str] | None = None, macro_names: frozenset[str] = frozenset(),
+               call_macro_names: frozenset[str] = frozenset()) -> Module:
         return Module(
             self.target.name,
             functions=tuple(self.functions.values()),
@@ -201,6 +202,7 @@ class ModuleBuilder:
             diagnostics=tuple(self.diagnostics),
             library_files=library_files,
             macro_names=macro_names,
+            call_macro_names=call_macro_names,
         )
 
     def report(self, message: str, token: Token | None, severity: Severity = "error") -> None:

@@ -395,3 +395,6 @@ int capi_fill_with(void *(*allocate)(size_t size), size_t size) {
     memset(memory, 7, size);
     return memory[size - 1];
 }
+int (capi_tripled)(int x) {
+    return 3 * x;
+}

@@ -234,4 +234,9 @@ int capi_db_setopt(capi_db *db, int option, ...);
 enum { CAPI_INFO_NAME = 1, CAPI_INFO_LIMIT, CAPI_INFO_WEIGHT };
 int capi_db_getinfo(capi_db *db, int info, ...);
 
+/* A function that a macro of its name stands in for, as Tcl's Tcl_DumpActiveMemory(x)
+   (nothing, unless Tcl is built to debug its memory): the binding calls the function. */
+int capi_tripled(int x);
+#define capi_tripled(x)
+
 #endif
