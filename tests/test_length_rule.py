@@ -12,6 +12,8 @@ from pegbind.passes.plan import length_unit
     ("dest", "destLen", "items"),
     ("string", "length", "items"),  # curl_easy_escape
     ("values", "count", "items"),
+    ("d", "cnt", "items"),  # OpenSSL's EVP_DigestUpdate
+    ("items", "item_cnt", "items"),
     ("base", "nmemb", "items"),
     ("s", "n", "items"),
     ("key", "keylen", "items"),  # libsodium: the pointer's own name, then len

@@ -477,8 +477,8 @@ def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...]
 
 
 #: Names that state a count of items (elements of the pointed-to type) ...
-_COUNT_NAMES = ("len", "length", "n", "count", "nmemb", "nitems", "num")
-_COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count")
+_COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "num")
+_COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count", "_cnt", "Cnt")
 #: ... and names that state a size in bytes.
 _SIZE_NAMES = ("size", "nbytes")
 _SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes")
@@ -488,8 +488,8 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
                 ) -> Literal["bytes", "items"] | None:
     """What the parameter ``length``, right after the pointer ``pointer``, counts of it, by its name.
 
-    ``len``, ``length``, ``n``, ``count``, ``nmemb``, ``nitems``, ``num``, a name
-    ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``, or the
+    ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``num``, a
+    name ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``/``_cnt``/``Cnt``, or the
     pointer's own name followed by ``len``/``length``/``count`` (``buflen``) count
     items of the pointed-to type; ``size``, ``nbytes``, a name ending in
     ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
