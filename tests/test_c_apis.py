@@ -186,6 +186,19 @@ def test_a_callable_is_called_by_c_with_its_arguments_converted(capi):
     assert type(capi.capi_recolor(lambda c: c, capi.CAPI_GREEN)) is capi.capi_color  # members in and out
 
 
+def test_a_parameter_of_function_type_takes_a_callable(capi):
+    # int capi_step_twice(capi_step step, int x), capi_step a typedef of a function type, not of
+    # a pointer: C adjusts the parameter to a pointer to the function, as an array to a pointer
+    assert capi.capi_step_twice(lambda value: value * 3, 2) == 18
+    assert capi.capi_step_twice(None, 2) == -1
+    made = capi.capi_step(lambda value: value - 1)  # the typedef's class, as a function pointer typedef's
+    assert capi.capi_step_twice(made, 5) == 3 and capi.capi_step_thrice(made, 5, 2.0) == 4.0
+    assert capi.capi_step_thrice(lambda value: value + 1, 2, 0.5) == 2.5
+    with pytest.raises(ZeroDivisionError):
+        capi.capi_step_twice(lambda value: 1 // 0, 2)
+    assert "Callable[[int], int]" in capi.capi_step_twice.__doc__.splitlines()[0]
+
+
 def test_a_callable_given_a_record_pointer_gets_a_view_that_writes_through(capi):
     seen = []
 

@@ -14,6 +14,7 @@ four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +26,7 @@ from ..model import (
     Enum,
     Function,
     FunctionType,
+    Module,
     Pointer,
     Primitive,
     RecordRef,
@@ -43,6 +45,7 @@ from ..passes.binding import (
     RecordBinding,
 )
 from ..passes.callplan import Allocate
+from ..passes.plan import adjusted_parameter
 from ..passes.select import is_synthetic
 from ..target import integer_primitive
 from .common import (
@@ -377,6 +380,15 @@ def cy_data_bytes(binding: FunctionBinding) -> str:
     return " + ".join(f"<size_t>{binding.call.slots[p.index].count} * {cy_sizeof(p.element)}" for p in binding.data)
 
 
+def _as_passed(module: Module, function: Function) -> Function:
+    """``function`` with each parameter of function type declared as the pointer C adjusts it
+    to (C11 6.7.6.3p8, Z3's ``Z3_error_handler h``): Cython adjusts an array parameter, not
+    that, and would refuse the wrapper's pointer."""
+    params = tuple(dataclasses.replace(p, type=adjusted_parameter(module, p.type))
+                   if isinstance(module.resolve(p.type), FunctionType) else p for p in function.params)
+    return function if params == function.params else dataclasses.replace(function, params=params)
+
+
 def cy_fp_typedef(function: Function, name: str) -> str:
     """A ``ctypedef`` of a pointer to ``function``'s type, callable without the GIL."""
     return f"ctypedef {cy_decl(Pointer(function.type), name)}"
@@ -620,7 +632,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     # Dynamic loading reaches functions through pointers: nothing is declared
     # extern, so nothing needs to be resolved when the module is linked.
     declared = [
-        f for f in module.functions
+        _as_passed(module, f) for f in module.functions
         if (f.name in wrapped or f in binding.declared_only) and cy_can_spell(f.type)
     ] if binding.load == "link" else []
     records = binding.ordered_records()
@@ -691,6 +703,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "records": records,
         "aliases": aliases,
         "functions": binding.functions,
+        # each function as Cython must be told of it: see _as_passed
+        "as_passed": {f.function.name: _as_passed(module, f.function) for f in binding.functions},
         "table": binding.function_table,
         "table_struct": _table_struct(binding),
         # macros of the headers that would hide a name the generated C spells

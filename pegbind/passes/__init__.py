@@ -229,7 +229,8 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
 
     def add(name: str, callback: CallbackBinding) -> None:
         if name not in found and name not in taken and name.isidentifier() and not keyword.iskeyword(name):
-            found[name] = CallbackClass(name, callback)
+            function_type = isinstance(module.resolve(TypedefRef(name)), FunctionType)
+            found[name] = CallbackClass(name, callback, f"{name} *" if function_type else name)
 
     for function in functions:
         for param in function.params:

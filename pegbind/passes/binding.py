@@ -146,7 +146,8 @@ class ParamBinding:
     #: typedef (``uuid_t uu``, ``double m[4]``): N, the fewest a buffer for it must hold
     array_length: int | None = None
     #: the type C passes when it is not ``ctype``: an array parameter adjusted to a
-    #: pointer to its element, qualifiers kept (``const uuid_t`` -> ``const unsigned char *``)
+    #: pointer to its element, qualifiers kept (``const uuid_t`` -> ``const unsigned char *``),
+    #: a function parameter to a pointer to the function
     adjusted: CType | None = None
     #: for ``pointer`` kinds (of the value itself, or of an ``out`` cell's value), and the
     #: data pointers a ``Pointer`` object may be passed for (``buffer`` kinds, ``cstring``):
@@ -268,6 +269,9 @@ class CallbackClass:
 
     py_name: str
     callback: CallbackBinding
+    #: its pointers' C type: the typedef's name, or ``name *`` for a typedef of a function
+    #: type (Z3's ``Z3_error_handler``), whose parameters C adjusts to pointers
+    c_pointer: str = ""
 
 
 @frozen_dataclass()

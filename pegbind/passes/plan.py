@@ -180,12 +180,19 @@ def _pointer_value(module: Module, names: dict, pointer: Pointer, what: str) -> 
     return "pointer", None
 
 
+def adjusted_parameter(module: Module, ctype: CType) -> CType:
+    """A parameter's type as C adjusts it: an array to a pointer to its element (see
+    :func:`adjusted_array`), a function to a pointer to the function (C11 6.7.6.3p7-8:
+    Z3's ``Z3_error_handler h``, a typedef of a function type); else ``ctype``."""
+    adjusted = adjusted_array(module, ctype)
+    if adjusted is not None:
+        return adjusted[0]
+    return Pointer(ctype) if isinstance(module.resolve(ctype), FunctionType) else ctype
+
+
 def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str | None, CType | None]:
     """(kind, record key, buffer element) for a parameter of the ``in`` role."""
-    resolved = module.resolve(ctype)
-    adjusted = adjusted_array(module, ctype)
-    if adjusted is not None:  # C adjusts array parameters to pointers
-        resolved = adjusted[0]
+    resolved = module.resolve(adjusted_parameter(module, ctype))
     kind = _arithmetic(resolved)
     if kind is not None:
         return kind, None, None
@@ -765,7 +772,8 @@ def plan_function(
         role = param_roles[index]
         try:
             kind, key, element = _plan_param(module, names, index, param.type, role)
-            callback = (plan_callback(module, target, names, param.type, element)  # type: ignore[arg-type]
+            callback = (plan_callback(module, target, names, adjusted_parameter(module, param.type),
+                                      element)  # type: ignore[arg-type]
                         if kind == "callback" else None)
         except Unsupported as exc:
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
@@ -802,6 +810,7 @@ def plan_function(
             "*" in nonnull or (param.name or "") in nonnull or index + 1 in attribute_nonnull
         )
         adjusted = adjusted_array(module, param.type)
+        passes_as = adjusted_parameter(module, param.type)
         # a buffer a len parameter is measured from takes only what has a length: no cells, no Pointers
         measured = index in length and role.role == "in"
         cells, cell_tag = (cells_for(module, target, cell_types, element, adjusted[1] if adjusted else None)
@@ -813,7 +822,7 @@ def plan_function(
             length_of=length_of.get(index) if role.role == "len" else None,
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
             array_length=adjusted[1] if adjusted is not None and kind in ("buffer", "writable_buffer") else None,
-            adjusted=adjusted[0] if adjusted is not None else None,
+            adjusted=None if passes_as is param.type else passes_as,
             pointer_type="" if measured else _pointer_text(module, kind, role, param.type, element),
             text=kind in ("cstring", "buffer") and role.role == "in" and element is not None
             and is_character(module, element),

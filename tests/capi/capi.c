@@ -259,6 +259,8 @@ int capi_holder_refs(const capi_holder *h) { return h->ref ? h->ref->refs : -1; 
 
 static int applied;
 int capi_apply(capi_visit f, void *user, int x) { return f ? (applied = f(x, user)) + 1 : -1; }
+int capi_step_twice(capi_step step, int x) { return step ? step(step(x)) : -1; }
+double capi_step_thrice(int step(int value), int x, double scale) { return step(step(step(x))) * scale; }
 int capi_applied(void) { return applied; }
 
 static int (*comparator)(const int *, const int *);

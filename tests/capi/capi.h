@@ -62,6 +62,11 @@ int **capi_rows(void);
 typedef int (*capi_visit)(int value, void *user);
 int capi_apply(capi_visit f, void *user, int x);  /* f(x, user) + 1; -1 for NULL */
 int capi_applied(void);  /* what f gave capi_apply last */
+/* A parameter of function type is a pointer to a function (C11 6.7.6.3p8), as Z3 declares
+   its error handler: directly, and through a typedef of the function type. */
+typedef int capi_step(int value);
+int capi_step_twice(capi_step step, int x);  /* step(step(x)); -1 for NULL */
+double capi_step_thrice(int step(int value), int x, double scale);  /* a double: ctypes' argtypes */
 void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *));
 typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
 void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */

@@ -193,7 +193,7 @@ class CffiWriter(WrapperWriter):
     def as_parameter(self, p: ParamBinding, pointer: str) -> str:
         # cffi tells function pointer types apart by their spelling (size_t is not unsigned
         # long to it): any other pointer is cast to the parameter's own type
-        return f"_ffi.cast({p.ctype.to_c()!r}, {pointer})"
+        return f"_ffi.cast({p.c_type.to_c()!r}, {pointer})"
 
     def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
         # cffi's closure is the C function pointer it is passed as; it takes the GIL itself

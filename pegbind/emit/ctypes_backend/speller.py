@@ -132,7 +132,7 @@ class CtypesSpeller:
             return "_ct.c_void_p"
         if param.kind == "record_ptr":
             return f"_ct.POINTER({self.struct_name(param.record_key or '')})"
-        return self.by_value(param.ctype)
+        return self.by_value(param.c_type)
 
     def restype(self, binding: FunctionBinding) -> str:
         if binding.ret.kind == "string":
