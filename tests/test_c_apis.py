@@ -199,6 +199,16 @@ def test_a_parameter_of_function_type_takes_a_callable(capi):
     assert "Callable[[int], int]" in capi.capi_step_twice.__doc__.splitlines()[0]
 
 
+def test_a_function_pointer_c_gives_back_is_a_function_pointer(capi):
+    # capi_step *capi_pick_step(int which): a C function, passed back to C as it is
+    doubled, negated = capi.capi_pick_step(1), capi.capi_pick_step(2)
+    assert type(doubled) is capi.FunctionPointer and doubled != negated and doubled == capi.capi_pick_step(1)
+    assert capi.capi_step_twice(doubled, 3) == 12 and capi.capi_step_twice(negated, 3) == 3
+    assert capi.capi_pick_step(0) is None
+    assert "int (*)(int)" in repr(doubled)
+    assert capi.capi_pick_step.__doc__.splitlines()[0].endswith("-> FunctionPointer | None")
+
+
 def test_a_callable_given_a_record_pointer_gets_a_view_that_writes_through(capi):
     seen = []
 

@@ -48,6 +48,7 @@ _PY_TYPES = {
     "buffer": "_Buffer | Pointer | None",
     "writable_buffer": "_WritableBuffer | Pointer | None",
     "pointer": "Pointer | None",
+    "function_pointer": "FunctionPointer | None",
     "string": "bytes | None",
     "bytes": "bytes",
     "void": "None",

@@ -479,6 +479,8 @@ class WrapperWriter(ABC):
             return f"_pb_handle({self.classes[key or '']}, {pointer}, {owner})"
         if kind == "pointer":
             return f"_pb_pointer({pointer}, {ctype!r}, {owner})"
+        if kind == "function_pointer":
+            return f"_pb_function_pointer({pointer}, {ctype!r}, {owner})"
         if kind == "record_ptr":
             return self.record_at(key or "", pointer, owner)
         if kind == "string":

@@ -75,7 +75,7 @@ if TYPE_CHECKING:  # the call plan refers to these bindings; they refer to it on
 #: * ``void`` — no value (returns only).
 ValueKind = Literal[
     "int", "bool", "float", "complex", "enum", "cstring", "buffer", "writable_buffer", "record_ptr", "record", "handle",
-    "pointer", "string", "bytes", "null", "void", "callback",
+    "pointer", "string", "bytes", "null", "void", "callback", "function_pointer",
 ]
 
 #: How a record field is presented (see :class:`FieldBinding`).

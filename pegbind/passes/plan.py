@@ -342,6 +342,9 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
     resolved = module.resolve(ctype)
     if isinstance(resolved, Primitive) and resolved.is_void:
         return "void", None
+    if isinstance(resolved, Pointer) and isinstance(module.resolve(resolved.target), FunctionType):
+        # a FunctionPointer, as a function pointer field reads (signal(), OpenSSL's *_meth_get_*)
+        return "function_pointer", None
     enum = _enum_key(module, names, resolved)
     if enum is not None:
         return "enum", enum
@@ -864,7 +867,7 @@ def plan_function(
         names[("function", function.name)],
         tuple(params),
         ReturnBinding(function.ret, ret_kind, ret_key,  # type: ignore[arg-type]
-                      pointer_type(module, function.ret) if ret_kind == "pointer" else "",
+                      pointer_type(module, function.ret) if ret_kind in ("pointer", "function_pointer") else "",
                       returns_owner[0] if returns_owner is not None else None),
         check,
         release_gil,

@@ -261,6 +261,9 @@ static int applied;
 int capi_apply(capi_visit f, void *user, int x) { return f ? (applied = f(x, user)) + 1 : -1; }
 int capi_step_twice(capi_step step, int x) { return step ? step(step(x)) : -1; }
 double capi_step_thrice(int step(int value), int x, double scale) { return step(step(step(x))) * scale; }
+static int capi_doubled(int value) { return 2 * value; }
+static int capi_negated(int value) { return -value; }
+capi_step *capi_pick_step(int which) { return which == 1 ? capi_doubled : which == 2 ? capi_negated : NULL; }
 int capi_applied(void) { return applied; }
 
 static int (*comparator)(const int *, const int *);

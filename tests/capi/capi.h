@@ -67,6 +67,9 @@ int capi_applied(void);  /* what f gave capi_apply last */
 typedef int capi_step(int value);
 int capi_step_twice(capi_step step, int x);  /* step(step(x)); -1 for NULL */
 double capi_step_thrice(int step(int value), int x, double scale);  /* a double: ctypes' argtypes */
+/* A function pointer C gives back, as signal() or OpenSSL's EVP_MD_meth_get_update:
+   1 doubles, 2 negates, anything else is NULL. */
+capi_step *capi_pick_step(int which);
 void capi_sort(int *base, size_t n, int (*cmp)(const int *, const int *));
 typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
 void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */

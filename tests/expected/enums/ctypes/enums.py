@@ -1096,12 +1096,13 @@ _pb_members_unsigned_range = {_pb_member.value: _pb_member for _pb_member in uns
 
 
 class FunctionPointer:
-    """The address of a C function read from a record field; assignable to fields of the same C type."""
+    """The address of a C function: read from C (a record field, a result) or made by a function pointer
+    typedef's class from a callable; passed where C takes that type, and assignable to fields of it."""
 
     __slots__ = ("_ptr", "_ctype", "_owner")
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("FunctionPointer values are read from record fields")
+        raise TypeError("FunctionPointer values are read from C or made by a function pointer typedef's class")
 
     def __int__(self):
         return _pb_address(self._ptr)

@@ -1127,12 +1127,13 @@ def _pb_store_bytes(target, size, value, what):
 
 
 class FunctionPointer:
-    """The address of a C function read from a record field; assignable to fields of the same C type."""
+    """The address of a C function: read from C (a record field, a result) or made by a function pointer
+    typedef's class from a callable; passed where C takes that type, and assignable to fields of it."""
 
     __slots__ = ("_ptr", "_ctype", "_owner")
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("FunctionPointer values are read from record fields")
+        raise TypeError("FunctionPointer values are read from C or made by a function pointer typedef's class")
 
     def __int__(self):
         return _pb_address(self._ptr)
@@ -1569,6 +1570,22 @@ def _pb_callback_0(function):
 
 
 
+def _pb_callback_1(function):
+    'A C void (*)(int) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            function(a0)
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ffi.callback('void (*)(int)', trampoline)
+    return closure, closure
+
+
+
 # ---- functions ---------------------------------------------------------
 
 _f_log_message = getattr(_lib, 'log_message')
@@ -1658,6 +1675,27 @@ def integrate(f, from_, to, /):
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
+    return _pb_ret
+
+
+_f_signal_like = getattr(_lib, 'signal_like')
+
+
+def signal_like(sig, handler, /):
+    'signal_like(sig: int, handler: Callable[[int], None] | FunctionPointer | None, /) -> FunctionPointer | None\n\nC: void (*signal_like(int sig, void (*handler)(int)))(int);'
+    try:
+        _pb_r = _f_signal_like(_pb_exact_int(sig), _NULL if handler is None else _ffi.cast('void (*)(int)', _pb_callback(handler, _pb_callback_1, 'void (*)(int)', None, 'signal_like 1')))
+        if _pb_pending:
+            _pb_raise_kept(_PB_RETRY)
+        _pb_ret = _pb_function_pointer(_pb_r, 'void (*)(int)', None)
+        return _pb_ret
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
+    sig, handler, = _pb_fix((('int', 'argument 1 (sig)', -2147483648, 2147483647), ('callback', 'argument 2 (handler)', 'void (*)(int)', True)), (sig, handler,))
+    _pb_r = _f_signal_like(_pb_exact_int(sig), _NULL if handler is None else _ffi.cast('void (*)(int)', _pb_callback(handler, _pb_callback_1, 'void (*)(int)', None, 'signal_like 1')))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_function_pointer(_pb_r, 'void (*)(int)', None)
     return _pb_ret
 
 
@@ -1783,7 +1821,7 @@ def gnu_inline():
 
 # A function the libraries loaded at run time do not define (another version,
 # another build) is a weak reference left NULL: its name raises when called.
-_pb_defined = _ffi.new("unsigned char[]", 10)
+_pb_defined = _ffi.new("unsigned char[]", 11)
 _lib._pegbind_defined(_pb_defined)
 if not _pb_defined[0]:
     log_message = _pb_unlinked('log_message')
@@ -1794,14 +1832,16 @@ if not _pb_defined[2]:
 if not _pb_defined[3]:
     integrate = _pb_unlinked('integrate')
 if not _pb_defined[4]:
-    unnamed = _pb_unlinked('unnamed')
+    signal_like = _pb_unlinked('signal_like')
 if not _pb_defined[5]:
-    copy_into = _pb_unlinked('copy_into')
+    unnamed = _pb_unlinked('unnamed')
 if not _pb_defined[6]:
-    die = _pb_unlinked('die')
+    copy_into = _pb_unlinked('copy_into')
 if not _pb_defined[7]:
-    set_matrix = _pb_unlinked('set_matrix')
+    die = _pb_unlinked('die')
 if not _pb_defined[8]:
-    visible = _pb_unlinked('visible')
+    set_matrix = _pb_unlinked('set_matrix')
 if not _pb_defined[9]:
+    visible = _pb_unlinked('visible')
+if not _pb_defined[10]:
     gnu_inline = _pb_unlinked('real_name')

@@ -21,6 +21,7 @@ int log_message(const char *format, ...);;
 void shutdown(void);;
 int first_of(int values[8], size_t n);;
 double integrate(double (*f)(double), double from, double to);;
+void (*signal_like(int sig, void (*handler)(int)))(int);;
 int unnamed(int, char *, const void *);;
 char *copy_into(char *restrict dst, const char *restrict src, size_t n);;
 void die(const char *why);;
@@ -30,7 +31,7 @@ int gnu_inline(void);;
 void _pegbind_defined(unsigned char *);
 """, None),
 ]
-SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak log_message\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak integrate\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak set_matrix\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = _pegbind_defined_one((void (*)(void))log_message);\n    defined[1] = _pegbind_defined_one((void (*)(void))shutdown);\n    defined[2] = _pegbind_defined_one((void (*)(void))first_of);\n    defined[3] = _pegbind_defined_one((void (*)(void))integrate);\n    defined[4] = _pegbind_defined_one((void (*)(void))unnamed);\n    defined[5] = _pegbind_defined_one((void (*)(void))copy_into);\n    defined[6] = _pegbind_defined_one((void (*)(void))die);\n    defined[7] = _pegbind_defined_one((void (*)(void))set_matrix);\n    defined[8] = _pegbind_defined_one((void (*)(void))visible);\n    defined[9] = _pegbind_defined_one((void (*)(void))gnu_inline);\n}\n'
+SOURCE = '#include "functions.h"\n#if defined(__ELF__)\n#pragma weak log_message\n#pragma weak shutdown\n#pragma weak first_of\n#pragma weak integrate\n#pragma weak signal_like\n#pragma weak unnamed\n#pragma weak copy_into\n#pragma weak die\n#pragma weak set_matrix\n#pragma weak visible\n#pragma weak gnu_inline\n#endif\nstatic int _pegbind_defined_one(void (*function)(void)) { return function != 0; }\nstatic void _pegbind_defined(unsigned char *defined)\n{\n    defined[0] = _pegbind_defined_one((void (*)(void))log_message);\n    defined[1] = _pegbind_defined_one((void (*)(void))shutdown);\n    defined[2] = _pegbind_defined_one((void (*)(void))first_of);\n    defined[3] = _pegbind_defined_one((void (*)(void))integrate);\n    defined[4] = _pegbind_defined_one((void (*)(void))signal_like);\n    defined[5] = _pegbind_defined_one((void (*)(void))unnamed);\n    defined[6] = _pegbind_defined_one((void (*)(void))copy_into);\n    defined[7] = _pegbind_defined_one((void (*)(void))die);\n    defined[8] = _pegbind_defined_one((void (*)(void))set_matrix);\n    defined[9] = _pegbind_defined_one((void (*)(void))visible);\n    defined[10] = _pegbind_defined_one((void (*)(void))gnu_inline);\n}\n'
 
 
 def make_ffi(module=MODULE, **options):

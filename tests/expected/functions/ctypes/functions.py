@@ -1167,12 +1167,13 @@ def _pb_symbol(libraries, name, prototype):
 
 
 class FunctionPointer:
-    """The address of a C function read from a record field; assignable to fields of the same C type."""
+    """The address of a C function: read from C (a record field, a result) or made by a function pointer
+    typedef's class from a callable; passed where C takes that type, and assignable to fields of it."""
 
     __slots__ = ("_ptr", "_ctype", "_owner")
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("FunctionPointer values are read from record fields")
+        raise TypeError("FunctionPointer values are read from C or made by a function pointer typedef's class")
 
     def __int__(self):
         return _pb_address(self._ptr)
@@ -1623,11 +1624,28 @@ def _pb_callback_0(function):
 
 
 
+def _pb_callback_1(function):
+    'A C void (*)(int) calling function: (the closure to keep alive, the pointer C is given).'
+
+    def trampoline(a0):
+        try:
+            function(a0)
+            return None
+        except BaseException as error:  # C cannot take it: kept for the call, C gets None
+            _pb_callback_failed(error)
+            return None
+
+    closure = _ct.CFUNCTYPE(None, _ct.c_int32)(trampoline)
+    return closure, _ct.cast(closure, _ct.c_void_p).value
+
+
+
 # ---- functions ---------------------------------------------------------
 _pt_log_message = _ct.CFUNCTYPE(_ct.c_int32, _ct.c_char_p)
 _pt_shutdown = _ct.CFUNCTYPE(None)
 _pt_first_of = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_integrate = _ct.CFUNCTYPE(_ct.c_double, _ct.c_void_p, _ct.c_double, _ct.c_double)
+_pt_signal_like = _ct.CFUNCTYPE(_ct.c_void_p)
 _pt_unnamed = _ct.CFUNCTYPE(_ct.c_int32)
 _pt_copy_into = _ct.CFUNCTYPE(_ct.c_char_p)
 _pt_die = _ct.CFUNCTYPE(None)
@@ -1734,6 +1752,31 @@ def integrate(f, from_, to, /):
 
 if _f_integrate is None:
     integrate = _pb_unlinked('integrate')
+
+_f_signal_like = _pb_symbol(_pb_libraries, 'signal_like', _pt_signal_like)
+
+
+def signal_like(sig, handler, /):
+    'signal_like(sig: int, handler: Callable[[int], None] | FunctionPointer | None, /) -> FunctionPointer | None\n\nC: void (*signal_like(int sig, void (*handler)(int)))(int);'
+    try:
+        if ((sig := _pb_exact_int(sig)) >= -1073741823 and sig <= 1073741823 or sig >= -2147483648 and sig <= 2147483647):
+            _pb_r = _f_signal_like(sig, None if handler is None else _ct.c_void_p(_pb_callback(handler, _pb_callback_1, 'void (*)(int)', None, 'signal_like 1')))
+            if _pb_pending:
+                _pb_raise_kept(_PB_RETRY)
+            _pb_ret = _pb_function_pointer(_pb_r, 'void (*)(int)', None)
+            return _pb_ret
+    except _PB_RETRY as _pb_raised:
+        _pb_not_kept(_pb_raised)
+    sig, handler, = _pb_fix((('int', 'argument 1 (sig)', -2147483648, 2147483647), ('callback', 'argument 2 (handler)', 'void (*)(int)', True)), (sig, handler,))
+    _pb_r = _f_signal_like(sig, None if handler is None else _ct.c_void_p(_pb_callback(handler, _pb_callback_1, 'void (*)(int)', None, 'signal_like 1')))
+    if _pb_pending:
+        _pb_raise_kept()
+    _pb_ret = _pb_function_pointer(_pb_r, 'void (*)(int)', None)
+    return _pb_ret
+
+
+if _f_signal_like is None:
+    signal_like = _pb_unlinked('signal_like')
 
 _f_unnamed = _pb_symbol(_pb_libraries, 'unnamed', _pt_unnamed)
 

@@ -11,6 +11,7 @@ cdef extern from "functions.h" nogil:
     void _c_shutdown "shutdown"()
     int _c_first_of "first_of"(int[8], _c_size_t)
     double _c_integrate "integrate"(double (*)(double) noexcept nogil, double, double)
+    void (*_c_signal_like "signal_like"(int, void (*)(int) noexcept nogil))(int) noexcept nogil
     int _c_unnamed "unnamed"(int, char *, const void *)
     char *_c_copy_into "copy_into"(char *, const char *, _c_size_t)
     void _c_die "die"(const char *)
@@ -28,6 +29,7 @@ cdef extern from *:
     #pragma weak shutdown
     #pragma weak first_of
     #pragma weak integrate
+    #pragma weak signal_like
     #pragma weak unnamed
     #pragma weak copy_into
     #pragma weak die

@@ -477,7 +477,8 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
 
 
 cdef class FunctionPointer:
-    """The address of a C function read from a record field; assignable to fields of the same C type."""
+    """The address of a C function: read from C (a record field, a result) or made by a function pointer
+    typedef's class from a callable; passed where C takes that type, and assignable to fields of it."""
     cdef void *_ptr
     # the C function pointer type; read by the shared checks
     cdef readonly str _ctype
@@ -485,7 +486,7 @@ cdef class FunctionPointer:
     cdef object _owner
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("FunctionPointer values are read from record fields")
+        raise TypeError("FunctionPointer values are read from C or made by a function pointer typedef's class")
 
     def __int__(self):
         return <size_t>self._ptr
@@ -1504,6 +1505,8 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
 # ---- the function pointer types Python callables are made into -------------
 # double (*)(double)
 _pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_double, _ct.c_double), ((0, None),), (4,), 'the result of a callback double (*)(double)', 0.0)
+# void (*)(int)
+_pb_callback_1 = _pb_CallbackType(_ct.CFUNCTYPE(None, _ct.c_int32), ((0, None),), (0,), 'the result of a callback void (*)(int)', None)
 
 
 # ---- variadic functions: C cannot call one with arguments chosen at run time,
@@ -1754,6 +1757,34 @@ def integrate(f, from_, to, /):
 
 
 
+def signal_like(sig, handler, /):
+    'signal_like(sig, handler, /)\n--\n\nsignal_like(sig: int, handler: Callable[[int], None] | FunctionPointer | None, /) -> FunctionPointer | None\n\nC: void (*signal_like(int sig, void (*handler)(int)))(int);'
+    cdef int _pb_a0
+    cdef void (*_pb_a1)(int) noexcept nogil
+    cdef int _pb_status
+    cdef Py_ssize_t _pb_k
+    cdef void (*_pb_r)(int) noexcept nogil
+    if PyLong_CheckExact(sig):
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(sig, &_pb_a0)
+    else:
+        _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(_pb_as_int(sig, "argument 1 (sig)"), &_pb_a0)
+    if _pb_status < 0:
+        _pb_refused(_pb_take_error(), ('int', 'argument 1 (sig)', -2147483648, 2147483647), sig)
+
+    _pb_callback_into(&_pb_a1, handler, _pb_callback_1, ('callback', 'argument 2 (handler)', 'void (*)(int)', True), None, 'signal_like 1')
+
+    with nogil:
+        _pb_r = _c_signal_like(_pb_a0, _pb_a1)
+    if _pb_maybe_pending:
+        _pb_raise_pending()
+
+    _pb_ret = _pb_new_function_pointer(<void *>_pb_r, 'void (*)(int)', None)
+
+    return _pb_ret
+
+
+
+
 def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0, arg1, arg2, /)\n--\n\nunnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     cdef int _pb_a0
@@ -1961,6 +1992,7 @@ cdef extern from *:
         (void *)&shutdown,
         (void *)&first_of,
         (void *)&integrate,
+        (void *)&signal_like,
         (void *)&unnamed,
         (void *)&copy_into,
         (void *)&die,
@@ -1988,6 +2020,7 @@ _pb_unlink_missing(
     "shutdown shutdown "
     "first_of first_of "
     "integrate integrate "
+    "signal_like signal_like "
     "unnamed unnamed "
     "copy_into copy_into "
     "die die "

@@ -482,7 +482,8 @@ cdef void *_pb_keep_buffer(object record, size_t where, object value, str what, 
 
 
 cdef class FunctionPointer:
-    """The address of a C function read from a record field; assignable to fields of the same C type."""
+    """The address of a C function: read from C (a record field, a result) or made by a function pointer
+    typedef's class from a callable; passed where C takes that type, and assignable to fields of it."""
     cdef void *_ptr
     # the C function pointer type; read by the shared checks
     cdef readonly str _ctype
@@ -490,7 +491,7 @@ cdef class FunctionPointer:
     cdef object _owner
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("FunctionPointer values are read from record fields")
+        raise TypeError("FunctionPointer values are read from C or made by a function pointer typedef's class")
 
     def __int__(self):
         return <size_t>self._ptr

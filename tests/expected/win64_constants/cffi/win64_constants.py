@@ -996,12 +996,13 @@ ULONG_CAST = 4294967295
 
 
 class FunctionPointer:
-    """The address of a C function read from a record field; assignable to fields of the same C type."""
+    """The address of a C function: read from C (a record field, a result) or made by a function pointer
+    typedef's class from a callable; passed where C takes that type, and assignable to fields of it."""
 
     __slots__ = ("_ptr", "_ctype", "_owner")
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("FunctionPointer values are read from record fields")
+        raise TypeError("FunctionPointer values are read from C or made by a function pointer typedef's class")
 
     def __int__(self):
         return _pb_address(self._ptr)
