@@ -522,6 +522,21 @@ def test_an_array_of_records_takes_a_sequence_of_as_many_as_its_stated_length(ca
         capi.capi_find_words.__doc__)
 
 
+def test_records_or_handles_counted_by_another_parameter_are_a_sequence(capi):
+    # int capi_swap_pairs(capi_pair *pairs, size_t npairs): as poll's fds and nfds, C reads and
+    # writes npairs records; one record passed with npairs 2 let C write past it
+    pairs = [capi.capi_pair(first=1, second=2), capi.capi_pair(first=3, second=4)]
+    assert capi.capi_swap_pairs(pairs) == 4  # npairs is the sequence's length
+    assert [(p.first, p.second) for p in pairs] == [(2, 1), (4, 3)]  # what C wrote, copied back
+    with pytest.raises(TypeError, match=r"^argument 1 \(pairs\) must be a sequence, not capi_pair$"):
+        capi.capi_swap_pairs(capi.capi_pair())
+    # int capi_count_open(unsigned num_dbs, capi_db *const dbs[]): as Z3's num_args and args[]
+    db = capi.capi_db_open(":memory:")[1]
+    assert capi.capi_count_open([db, None, db]) == 2 and capi.capi_count_open([]) == 0
+    with pytest.raises(TypeError, match=r"^argument 1 \(dbs\) items must be capi_db or None, not int$"):
+        capi.capi_count_open([1])
+
+
 def test_a_function_a_macro_of_its_name_stands_in_for_is_called(capi):
     # capi.h ends with #define capi_tripled(x): C after the headers calling capi_tripled(x)
     # would call nothing (the Cython and cffi modules did not compile)

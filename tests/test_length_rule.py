@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pegbind.passes.plan import length_unit
+from pegbind.passes.plan import counts_of, length_unit
 
 
 @pytest.mark.parametrize(("pointer", "length", "unit"), [
@@ -54,3 +54,17 @@ def test_other_parameters_sharing_the_stem_do_not_take_the_length(pointer, lengt
 ])
 def test_names_that_state_no_length_of_the_pointer_before(pointer, length, others):
     assert length_unit(pointer, length, frozenset({pointer, length, *others}) - {None}) is None
+
+
+@pytest.mark.parametrize(("pointer", "count", "counts"), [
+    ("__fds", "__nfds", True),  # poll
+    ("args", "num_args", True),  # Z3
+    ("items", "n_items", True),
+    ("sorts", "numSorts", True),
+    ("args", "num_decls", False),  # another array's count
+    ("x", "n", False),  # BLAS's n counts x with a stride: not this rule's
+    ("fds", "fds", False),
+    (None, "nfds", False),
+])
+def test_a_count_named_for_its_pointer(pointer, count, counts):
+    assert counts_of(pointer, count) is counts

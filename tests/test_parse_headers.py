@@ -220,7 +220,9 @@ def test_reading_leaves_the_collector_as_the_caller_had_it(tmp_path):
         gc.freeze()
         frozen = gc.get_freeze_count()
         read_binding(config)
-        assert gc.get_freeze_count() == frozen and gc.isenabled()
+        # not frozen again (more) nor unfrozen (none); a frozen object freed meanwhile (a parser's
+        # regex leaf, replaced by its compiled match when first tried) leaves a few fewer
+        assert 0 < gc.get_freeze_count() <= frozen and gc.isenabled()
         del held
     finally:
         gc.unfreeze()

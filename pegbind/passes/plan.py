@@ -675,24 +675,68 @@ def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kin
     ))
 
 
-def _stated_record_arrays(module: Module, names: dict, function: Function,
-                          roles: Mapping[str, ParamRole]) -> list[int]:
-    """The parameters that are arrays of records whose length an earlier parameter states
-    (``size_t nmatch, regmatch_t pmatch[nmatch]``): ``in-array`` of that length, as a config
-    would say, so that C gets as many records as it is told of.  Not where the config gives
-    either parameter a role, nor where the length states that of another array too."""
-    stated = [p.length_from for p in function.params if p.length_from]
-    found = []
-    for index, param in enumerate(function.params):
-        length = param.length_from
-        if (length is None or length.startswith("*") or stated.count(length) > 1
-                or (param.name or "") in roles or length in roles):
-            continue
+def counts_of(pointer: str | None, count: str | None) -> bool:
+    """Whether the integer ``count`` is named as the number of the ``pointer``'s items: ``n``
+    or ``num_`` and its name (poll's ``__nfds`` for ``__fds``, Z3's ``num_args`` for ``args``)."""
+    if not pointer or not count:
+        return False
+    items, number = pointer.lstrip("_"), count.lstrip("_")
+    return bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{items[:1].upper()}{items[1:]}")
+
+
+def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
+    resolved = module.resolve(ctype)
+    return isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved)
+
+
+def _default_sequences(module: Module, names: dict, function: Function,
+                       roles: Mapping[str, ParamRole]) -> dict[int, str]:
+    """Parameter index -> the length parameter, for the parameters C reads (or fills) as many
+    records or handles of as another parameter says: ``in-array`` of that length, as a config
+    would say, so that C gets as many as it is told of (one record passed for poll's ``nfds``
+    of 2 let C read and write past it).  Such a parameter is
+
+    - an array of records whose length an earlier parameter states (``size_t nmatch,
+      regmatch_t pmatch[nmatch]``);
+    - a pointer to records followed by their count, by the name rule of :func:`length_unit`
+      or :func:`counts_of` (``struct pollfd *fds, nfds_t nfds``; ``const struct iovec *iov,
+      int count``);
+    - an array of records or handles declared ``[]``, after a count named for it
+      (``unsigned num_args, Z3_ast const args[]``).
+
+    Not where the config gives either parameter a role, nor where one length would count
+    two (an array stating its length for another array, or two pointers).
+    """
+    params = function.params
+    by_name = {p.name: p for p in params if p.name}
+    stated = [p.length_from for p in params if p.length_from]
+    found: dict[int, str] = {}
+    for index, param in enumerate(params):
         adjusted = adjusted_array(module, param.type)
-        element = module.resolve(adjusted[0].target) if adjusted is not None else None
-        if isinstance(element, RecordRef) and element.kind != "enum" and _has_class(module, names, element):
-            found.append(index)
-    return found
+        if param.length_from is not None:
+            if not param.length_from.startswith("*") and adjusted and _has_record_class(module, names,
+                                                                                      adjusted[0].target):
+                found[index] = param.length_from
+            continue
+        pointer = adjusted[0] if adjusted is not None else module.resolve(param.type)
+        if not isinstance(pointer, Pointer) or (adjusted is not None and adjusted[1] is not None):
+            continue
+        after = params[index + 1].name if index + 1 < len(params) else None
+        before = params[index - 1].name if index else None
+        element = module.resolve(pointer.target)
+        handles = isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None
+        if (after is not None and after in by_name and after not in stated
+                and _has_record_class(module, names, element)
+                and (length_unit(param.name, after) == "items" or counts_of(param.name, after))):
+            found[index] = after
+        elif (adjusted is not None and before is not None and before in by_name and before not in stated
+              and counts_of(param.name, before) and (_has_record_class(module, names, element) or handles)):
+            found[index] = before
+    counted = list(found.values())
+    return {index: length for index, length in found.items()
+            if counted.count(length) == 1 and stated.count(length) <= 1
+            and _arithmetic(module.resolve(by_name[length].type)) == "int"
+            and (params[index].name or "") not in roles and length not in roles}
 
 
 def plan_function(
@@ -727,8 +771,8 @@ def plan_function(
     # (``C_*``) applies its roles where the names fit.
     param_roles = [_with_default(roles.get(p.name or ""), default_role(module, names, p.type))
                    for p in function.params]
-    for index in _stated_record_arrays(module, names, function, roles):
-        param_roles[index] = ParamRole("in-array", function.params[index].length_from)
+    for index, counted_by in _default_sequences(module, names, function, roles).items():
+        param_roles[index] = ParamRole("in-array", counted_by)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}

@@ -136,6 +136,21 @@ int capi_find_words(const char *text, size_t nspan, capi_span spans[nspan]) {
     for (size_t k = found; k < nspan; k++) spans[k].start = spans[k].end = -1;
     return (int)found;
 }
+int capi_swap_pairs(capi_pair *pairs, size_t npairs) {
+    int sum = 0;
+    for (size_t i = 0; i < npairs; i++) {
+        int first = pairs[i].first;
+        pairs[i].first = pairs[i].second;
+        pairs[i].second = first;
+        sum += first;
+    }
+    return sum;
+}
+int capi_count_open(unsigned num_dbs, capi_db *const dbs[]) {
+    int open = 0;
+    for (unsigned i = 0; i < num_dbs; i++) open += dbs[i] != NULL;
+    return open;
+}
 int capi_span_total(size_t n, const capi_span spans[n]) {
     int total = 0;
     for (size_t i = 0; i < n; i++) total += spans[i].end - spans[i].start;

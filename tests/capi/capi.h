@@ -116,6 +116,12 @@ double capi_dot(int n, const double x[n], const double y[n]);
 typedef struct capi_span { int start, end; } capi_span;
 int capi_find_words(const char *text, size_t nspan, capi_span spans[nspan]);
 int capi_span_total(size_t n, const capi_span spans[n]);
+/* Records C reads and writes as many of as the next parameter says, as poll's fds and nfds:
+   each pair swapped in place; the sum of the first members. */
+typedef struct capi_pair { int first, second; } capi_pair;
+int capi_swap_pairs(capi_pair *pairs, size_t npairs);
+/* Handles after a count named for them, as Z3's num_args and args[]: how many are not NULL. */
+int capi_count_open(unsigned num_dbs, capi_db *const dbs[]);
 /* Names that state no length: nArg counts something else. */
 int capi_define(const char *name, int nArg);
 /* Scalars C writes through pointers: cells. */
