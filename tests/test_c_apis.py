@@ -535,6 +535,11 @@ def test_records_or_handles_counted_by_another_parameter_are_a_sequence(capi):
     assert capi.capi_count_open([db, None, db]) == 2 and capi.capi_count_open([]) == 0
     with pytest.raises(TypeError, match=r"^argument 1 \(dbs\) items must be capi_db or None, not int$"):
         capi.capi_count_open([1])
+    # int capi_pair_span(const capi_pair pairs[2]): as futimens' times[2], C reads two
+    two = [capi.capi_pair(first=1, second=2), capi.capi_pair(first=3, second=10)]
+    assert capi.capi_pair_span(two) == 9 and capi.capi_pair_span(None) == -1
+    with pytest.raises(ValueError, match=r"^argument 1 \(pairs\) needs at least 2 items, got 1$"):
+        capi.capi_pair_span(two[:1])
 
 
 def test_a_function_a_macro_of_its_name_stands_in_for_is_called(capi):

@@ -654,6 +654,10 @@ class WrapperWriter(ABC):
                     args[p.index] = passed
                 case PassArray(param=p, slot=s):
                     out += self.in_array(p, s)
+                    if p.array_length and p.kind == "record":  # C reads that many (futimens' times[2])
+                        message = f"{arg_label(p)} needs at least {p.array_length} items, got "
+                        out += [f"if {p.py_name} is not None and {s.count} < {p.array_length}:",
+                                f"    raise ValueError({message!r} + str({s.count}))"]
                     args[p.index] = s.arg
                 case PassLength(param=p, slot=s, measured=counted):
                     if step.mode == "input":

@@ -144,6 +144,7 @@ class ParamBinding:
     position: int = 0
     #: for a parameter C declares as an array of N elements, directly or through a
     #: typedef (``uuid_t uu``, ``double m[4]``): N, the fewest a buffer for it must hold
+    #: (or, for an ``in-array`` of records with no length parameter, the fewest items)
     array_length: int | None = None
     #: the type C passes when it is not ``ctype``: an array parameter adjusted to a
     #: pointer to its element, qualifiers kept (``const uuid_t`` -> ``const unsigned char *``),

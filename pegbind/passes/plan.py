@@ -690,11 +690,12 @@ def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
 
 
 def _default_sequences(module: Module, names: dict, function: Function,
-                       roles: Mapping[str, ParamRole]) -> dict[int, str]:
+                       roles: Mapping[str, ParamRole]) -> dict[int, str | None]:
     """Parameter index -> the length parameter, for the parameters C reads (or fills) as many
     records or handles of as another parameter says: ``in-array`` of that length, as a config
     would say, so that C gets as many as it is told of (one record passed for poll's ``nfds``
-    of 2 let C read and write past it).  Such a parameter is
+    of 2 let C read and write past it); and -> None for an array of N records (futimens'
+    ``const struct timespec times[2]``), an ``in-array`` of at least N.  Such a parameter is
 
     - an array of records whose length an earlier parameter states (``size_t nmatch,
       regmatch_t pmatch[nmatch]``);
@@ -711,8 +712,13 @@ def _default_sequences(module: Module, names: dict, function: Function,
     by_name = {p.name: p for p in params if p.name}
     stated = [p.length_from for p in params if p.length_from]
     found: dict[int, str] = {}
+    fixed: dict[int, str | None] = {}
     for index, param in enumerate(params):
         adjusted = adjusted_array(module, param.type)
+        if (adjusted is not None and adjusted[1] is not None and adjusted[1] > 1
+                and _has_record_class(module, names, adjusted[0].target) and (param.name or "") not in roles):
+            fixed[index] = None
+            continue
         if param.length_from is not None:
             if not param.length_from.startswith("*") and adjusted and _has_record_class(module, names,
                                                                                       adjusted[0].target):
@@ -733,10 +739,10 @@ def _default_sequences(module: Module, names: dict, function: Function,
               and counts_of(param.name, before) and (_has_record_class(module, names, element) or handles)):
             found[index] = before
     counted = list(found.values())
-    return {index: length for index, length in found.items()
-            if counted.count(length) == 1 and stated.count(length) <= 1
-            and _arithmetic(module.resolve(by_name[length].type)) == "int"
-            and (params[index].name or "") not in roles and length not in roles}
+    return {**fixed, **{index: length for index, length in found.items()
+                        if counted.count(length) == 1 and stated.count(length) <= 1
+                        and _arithmetic(module.resolve(by_name[length].type)) == "int"
+                        and (params[index].name or "") not in roles and length not in roles}}
 
 
 def plan_function(
@@ -868,7 +874,8 @@ def plan_function(
             nonnull=is_nonnull, length=length.get(index),
             length_of=length_of.get(index) if role.role == "len" else None,
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
-            array_length=adjusted[1] if adjusted is not None and kind in ("buffer", "writable_buffer") else None,
+            array_length=adjusted[1] if adjusted is not None and (kind in ("buffer", "writable_buffer") or (
+                role.role == "in-array" and role.length is None and kind == "record")) else None,
             adjusted=None if passes_as is param.type else passes_as,
             pointer_type="" if measured else _pointer_text(module, kind, role, param.type, element),
             text=kind in ("cstring", "buffer") and role.role == "in" and element is not None

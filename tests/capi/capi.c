@@ -146,6 +146,9 @@ int capi_swap_pairs(capi_pair *pairs, size_t npairs) {
     }
     return sum;
 }
+int capi_pair_span(const capi_pair pairs[2]) {
+    return pairs ? pairs[1].second - pairs[0].first : -1;
+}
 int capi_count_open(unsigned num_dbs, capi_db *const dbs[]) {
     int open = 0;
     for (unsigned i = 0; i < num_dbs; i++) open += dbs[i] != NULL;

@@ -122,6 +122,9 @@ typedef struct capi_pair { int first, second; } capi_pair;
 int capi_swap_pairs(capi_pair *pairs, size_t npairs);
 /* Handles after a count named for them, as Z3's num_args and args[]: how many are not NULL. */
 int capi_count_open(unsigned num_dbs, capi_db *const dbs[]);
+/* An array of N records: C reads N, as futimens' const struct timespec times[2].
+   pairs[1].second - pairs[0].first; -1 for NULL. */
+int capi_pair_span(const capi_pair pairs[2]);
 /* Names that state no length: nArg counts something else. */
 int capi_define(const char *name, int nArg);
 /* Scalars C writes through pointers: cells. */
