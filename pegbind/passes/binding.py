@@ -272,7 +272,7 @@ class CallbackClass:
     callback: CallbackBinding
     #: its pointers' C type: the typedef's name, or ``name *`` for a typedef of a function
     #: type (Z3's ``Z3_error_handler``), whose parameters C adjusts to pointers
-    c_pointer: str = ""
+    c_pointer: str
 
 
 @frozen_dataclass()

@@ -733,7 +733,7 @@ def _default_sequences(module: Module, names: dict, function: Function,
         handles = isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None
         if (after is not None and after in by_name and after not in stated
                 and _has_record_class(module, names, element)
-                and (length_unit(param.name, after) == "items" or counts_of(param.name, after))):
+                and (length_unit(param.name, after, frozenset(by_name)) == "items" or counts_of(param.name, after))):
             found[index] = after
         elif (adjusted is not None and before is not None and before in by_name and before not in stated
               and counts_of(param.name, before) and (_has_record_class(module, names, element) or handles)):
