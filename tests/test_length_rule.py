@@ -68,3 +68,19 @@ def test_names_that_state_no_length_of_the_pointer_before(pointer, length, other
 ])
 def test_a_count_named_for_its_pointer(pointer, count, counts):
     assert counts_of(pointer, count) is counts
+
+
+@pytest.mark.parametrize(("pointer", "count", "counts"), [
+    ("__fds", "__nfds", True),  # poll
+    ("__iovec", "__count", True),  # writev
+    ("pairs", "npairs", True),
+    ("items", "item_cnt", True),
+    ("__sa", "__salen", False),  # getnameinfo: the byte size of one sockaddr
+    ("addr", "addrlen", False),
+    ("__vmessages", "__vlen", False),  # a length by its name: left to the config
+    ("buf", "size", False),
+])
+def test_a_count_of_records_is_named_as_a_count_not_a_length(pointer, count, counts):
+    from pegbind.passes.plan import _counts_records
+
+    assert _counts_records(pointer, count, {pointer, count}) is counts

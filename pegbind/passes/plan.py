@@ -684,6 +684,16 @@ def counts_of(pointer: str | None, count: str | None) -> bool:
     return bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{items[:1].upper()}{items[1:]}")
 
 
+def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> bool:
+    """Whether ``count``, right after the pointer to records ``pointer``, is named as their
+    count: by :func:`counts_of`, or by :func:`length_unit` with a name that says count, not
+    length (connect's ``__len`` and accept's ``addrlen`` are the byte size of a sockaddr)."""
+    if counts_of(pointer, count):
+        return True
+    return (length_unit(pointer, count, frozenset(others)) == "items"
+            and not count.lstrip("_").lower().endswith(("len", "length")))
+
+
 def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
     return isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved)
@@ -732,8 +742,7 @@ def _default_sequences(module: Module, names: dict, function: Function,
         element = module.resolve(pointer.target)
         handles = isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None
         if (after is not None and after in by_name and after not in stated
-                and _has_record_class(module, names, element)
-                and (length_unit(param.name, after, frozenset(by_name)) == "items" or counts_of(param.name, after))):
+                and _has_record_class(module, names, element) and _counts_records(param.name, after, by_name)):
             found[index] = after
         elif (adjusted is not None and before is not None and before in by_name and before not in stated
               and counts_of(param.name, before) and (_has_record_class(module, names, element) or handles)):
