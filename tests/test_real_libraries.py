@@ -72,6 +72,22 @@ LIBRARIES = {
         except KeyError:
             print(m.nftw(top, visit, 8, m.FTW_PHYS), sorted(seen))"""),
         r"0 \[\('', 1, 0, None\), \('/a', 1, 1, None\), \('/a/b', 1, 2, None\), \('/a/f\.txt', 0, 2, 0\)\]"),
+    # regexec's 'size_t nmatch, regmatch_t pmatch[nmatch]': the submatches, in a sequence of records
+    "regex": Library("regex.h", None, "c", textwrap.dedent("""\
+        r = m.regex_t()
+        assert m.regcomp(r, "([a-z]+)-([0-9]+)", m.REG_EXTENDED) == 0
+        spans = [m.regmatch_t() for _ in range(3)]
+        print(m.regexec(r, "see abc-123 here", spans, 0), [(s.rm_so, s.rm_eo) for s in spans])
+        m.regfree(r)"""),
+        r"0 \[\(4, 11\), \(4, 7\), \(8, 11\)\]"),
+    # poll's 'struct pollfd *fds, nfds_t nfds': as many pollfd as C is told of, revents copied back
+    "poll": Library("poll.h", None, "c", textwrap.dedent("""\
+        import os
+        r, w = os.pipe()
+        os.write(w, b"x")
+        fds = [m.pollfd(fd=r, events=m.POLLIN), m.pollfd(fd=w, events=m.POLLOUT)]
+        print(m.poll(fds, 0), [p.revents for p in fds])"""),
+        r"2 \[1, 4\]"),
 }
 BACKENDS = ("cython", "cffi", "ctypes")
 #: what pegbind prints for a declaration it leaves out: located in the original header
