@@ -37,8 +37,8 @@ class Library:
 LIBRARIES = {
     "zlib": Library("zlib.h", "zlib", "z", "print(m.zlibVersion().decode())", r"1\.\d+\.\d+"),
     "sqlite3": Library("sqlite3.h", "sqlite3", "sqlite3", "print(m.sqlite3_libversion().decode())", r"3\.\d+\.\d+"),
-    "libxml2": Library("libxml/parser.h", "libxml-2.0", "xml2", "print(m.xmlHasFeature(m.XML_WITH_TREE), m.LIBXML_DOTTED_VERSION)",
-                       r"1 2\.\d+\.\d+"),
+    "libxml2": Library("libxml/parser.h", "libxml-2.0", "xml2",
+                       "print(m.xmlHasFeature(m.XML_WITH_TREE), m.LIBXML_DOTTED_VERSION)", r"1 2\.\d+\.\d+"),
     "curl": Library("curl/curl.h", "libcurl", "curl", "print(m.curl_version().decode())", r"libcurl/\d+\.\d+\.\d+ .*"),
     "jansson": Library("jansson.h", "jansson", "jansson", "print(m.jansson_version_str().decode())", r"2\.\d+"),
     "yaml": Library("yaml.h", "yaml-0.1", "yaml", "print(m.yaml_get_version_string().decode())", r"0\.\d+\.\d+"),
