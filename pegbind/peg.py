@@ -35,7 +35,7 @@ from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, TypeVar
 
-from . import pegcode
+from . import __version__, pegcode
 from .pegcode import Parser
 from .regen import cache_dir
 from .resources import read_grammar
@@ -60,7 +60,10 @@ def _compiler_stamp() -> str:
             with contextlib.suppress(OSError):
                 stat = os.stat(os.path.join(folder, module))
                 stamps.append(f"{stat.st_size}:{stat.st_mtime_ns}")
-    stamps.append(hashlib.sha256(Path(pegcode.__file__ or "").read_bytes()).hexdigest())
+    try:
+        stamps.append(hashlib.sha256(Path(pegcode.__file__ or "").read_bytes()).hexdigest())
+    except OSError:  # imported from somewhere it cannot be read as a file (a zip): its version
+        stamps.append(__version__)
     return ",".join(stamps)
 
 

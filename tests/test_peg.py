@@ -137,3 +137,10 @@ def test_a_text_cache_is_bounded_by_its_texts_length_and_keeps_the_latest():
     assert "x" not in many and many.get("x", "gone") == "gone"
     many.clear()
     assert len(many) == 0 and many.chars == 0
+
+
+def test_a_writer_that_cannot_be_read_as_a_file_is_stamped_by_the_version(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pegcode, "__file__", str(tmp_path / "pegbind.zip" / "pegbind" / "pegcode.py"))
+    assert peg._cache_file("tokens", "a = 'x'") is not None
