@@ -49,6 +49,7 @@ __all__ = ["grammar", "grammar_words", "parser", "Parser", "PLACEHOLDER", "TextC
 PLACEHOLDER = "ID"
 
 
+@functools.cache
 def _compiler_stamp() -> str:
     # parsimonious and regex have no __version__; the size and mtime of their modules change
     # with any reinstall of another version.  The code's writer is pegbind's own: its text.

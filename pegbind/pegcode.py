@@ -50,13 +50,19 @@ __all__ = ["Expression", "IncompleteParseError", "Node", "NodeVisitor", "ParseEr
 # ---- what a parse gives: the grammar's expressions, nodes, errors ----------------------------
 
 class Expression:
-    """One expression of a grammar: a rule when it has a ``name``, else part of one."""
+    """One expression of a grammar: a rule when it has a ``name``, else part of one.
+
+    Its kind is its class; the code that makes it gives its kind's fields by keyword
+    (``Literal("SEMI", literal=";")``) and its ``members`` once all are made.
+    """
 
     __slots__ = ("name", "members")
 
-    def __init__(self, name: str = "", members: tuple[Expression, ...] = ()):
+    def __init__(self, name: str = "", **fields: Any):
         self.name = name
-        self.members = members
+        self.members: tuple[Expression, ...] = ()
+        for field, value in fields.items():
+            setattr(self, field, value)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name or '(unnamed)'}>"
@@ -64,30 +70,25 @@ class Expression:
 
 class Literal(Expression):
     __slots__ = ("literal",)
-
-    def __init__(self, name: str, literal: str):
-        super().__init__(name)
-        self.literal = literal
+    literal: str
 
 
 class Regex(Expression):
     """A regex leaf, compiled when first matched: a run uses a few of a grammar's patterns."""
 
     __slots__ = ("pattern", "flags", "engine", "_compiled")
-
-    def __init__(self, name: str, pattern: str, flags: int, engine: str = "re"):
-        super().__init__(name)
-        self.pattern = pattern
-        self.flags = flags  #: flags of ``engine``: ``re``, or ``regex`` for what only it reads
-        self.engine = engine
-        self._compiled: Any = None
+    pattern: str
+    flags: int  #: flags of ``engine``: ``re``, or ``regex`` for what only it reads
+    engine: str
 
     @property
     def re(self) -> Any:
         """The compiled pattern."""
-        if self._compiled is None:
-            self._compiled = (re if self.engine == "re" else __import__("regex")).compile(self.pattern, self.flags)
-        return self._compiled
+        compiled = getattr(self, "_compiled", None)
+        if compiled is None:
+            compiled = self._compiled = (re if self.engine == "re" else __import__("regex")).compile(
+                self.pattern, self.flags)
+        return compiled
 
 
 class Sequence(Expression):
@@ -100,19 +101,13 @@ class OneOf(Expression):
 
 class Lookahead(Expression):
     __slots__ = ("negativity",)
-
-    def __init__(self, name: str, negativity: bool):
-        super().__init__(name)
-        self.negativity = negativity
+    negativity: bool
 
 
 class Quantifier(Expression):
     __slots__ = ("min", "max")
-
-    def __init__(self, name: str, least: int, most: float):
-        super().__init__(name)
-        self.min = least
-        self.max = most
+    min: int
+    max: float
 
 
 class Node:
@@ -196,7 +191,9 @@ class NodeVisitor:
             raise VisitationError(exc, type(exc), node) from exc
 
     def generic_visit(self, node: Node, visited_children: list[Any]) -> Any:
-        raise NotImplementedError(f"no visit_{node.expr.name} in {type(self).__name__}")
+        """What a node no method visits gives: its children's values, or the node itself for a
+        node with none (a leaf, a lookahead, a repetition that matched nothing)."""
+        return visited_children or node
 
 
 # ---- writing the code ------------------------------------------------------------------------
@@ -230,10 +227,10 @@ def _regex_arguments(pattern: Any) -> str:
         translated = sum(mine for theirs, mine in same.items() if flags & theirs)
         try:
             re.compile(pattern.pattern, translated)
-            return f"{pattern.pattern!r}, {translated}"
+            return f"pattern={pattern.pattern!r}, flags={translated}, engine='re'"
         except re.error:
             pass
-    return f"{pattern.pattern!r}, {flags}, 'regex'"
+    return f"pattern={pattern.pattern!r}, flags={flags}, engine='regex'"
 
 
 def source(grammar: Grammar) -> str:
@@ -254,14 +251,14 @@ def source(grammar: Grammar) -> str:
     for i, expression in enumerate(found):
         kind, name = type(expression), expression.name
         if kind is kinds.Literal:
-            out.append(f"E{i} = Literal({name!r}, {expression.literal!r})")
+            out.append(f"E{i} = Literal({name!r}, literal={expression.literal!r})")
         elif kind is kinds.Regex:
             out.append(f"E{i} = Regex({name!r}, {_regex_arguments(expression.re)})")
         elif kind is kinds.Lookahead:
-            out.append(f"E{i} = Lookahead({name!r}, {bool(expression.negativity)})")
+            out.append(f"E{i} = Lookahead({name!r}, negativity={bool(expression.negativity)})")
         elif kind is kinds.Quantifier:
             most = "INF" if expression.max == float("inf") else repr(expression.max)
-            out.append(f"E{i} = Quantifier({name!r}, {expression.min}, {most})")
+            out.append(f"E{i} = Quantifier({name!r}, min={expression.min}, max={most})")
         elif kind in (kinds.Sequence, kinds.OneOf):
             out.append(f"E{i} = {kind.__name__}({name!r})")
         else:

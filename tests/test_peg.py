@@ -100,7 +100,12 @@ def test_the_cache_follows_xdg_the_grammar_text_and_the_code_writing_it(
     edited = tmp_path / "pegcode.py"
     edited.write_text(Path(pegcode.__file__).read_text() + "\n# changed\n")
     monkeypatch.setattr(pegcode, "__file__", str(edited))
-    assert peg._cache_file("tokens", "a = 'x'") != before
+    peg._compiler_stamp.cache_clear()  # a new process
+    try:
+        assert peg._cache_file("tokens", "a = 'x'") != before
+    finally:
+        monkeypatch.undo()
+        peg._compiler_stamp.cache_clear()
 
 
 def test_grammar_words_never_include_the_placeholder() -> None:
@@ -143,4 +148,9 @@ def test_a_writer_that_cannot_be_read_as_a_file_is_stamped_by_the_version(monkey
                                                                           tmp_path: Path) -> None:
     monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(pegcode, "__file__", str(tmp_path / "pegbind.zip" / "pegbind" / "pegcode.py"))
-    assert peg._cache_file("tokens", "a = 'x'") is not None
+    peg._compiler_stamp.cache_clear()  # a new process
+    try:
+        assert peg._cache_file("tokens", "a = 'x'") is not None
+    finally:
+        monkeypatch.undo()
+        peg._compiler_stamp.cache_clear()

@@ -721,37 +721,35 @@ def _default_sequences(module: Module, names: dict, function: Function,
     params = function.params
     by_name = {p.name: p for p in params if p.name}
     stated = [p.length_from for p in params if p.length_from]
-    found: dict[int, str] = {}
-    fixed: dict[int, str | None] = {}
+    found: dict[int, str | None] = {}
     for index, param in enumerate(params):
         adjusted = adjusted_array(module, param.type)
-        if (adjusted is not None and adjusted[1] is not None and adjusted[1] > 1
-                and _has_record_class(module, names, adjusted[0].target) and (param.name or "") not in roles):
-            fixed[index] = None
-            continue
-        if param.length_from is not None:
-            if not param.length_from.startswith("*") and adjusted and _has_record_class(module, names,
-                                                                                      adjusted[0].target):
-                found[index] = param.length_from
-            continue
         pointer = adjusted[0] if adjusted is not None else module.resolve(param.type)
-        if not isinstance(pointer, Pointer) or (adjusted is not None and adjusted[1] is not None):
+        if not isinstance(pointer, Pointer):
+            continue
+        element = module.resolve(pointer.target)
+        records = _has_record_class(module, names, element)
+        if adjusted is not None and adjusted[1] is not None:  # N items, declared
+            if records and adjusted[1] > 1:
+                found[index] = None
+            continue
+        if param.length_from is not None:  # stated by an earlier parameter
+            if records and adjusted is not None and not param.length_from.startswith("*"):
+                found[index] = param.length_from
             continue
         after = params[index + 1].name if index + 1 < len(params) else None
         before = params[index - 1].name if index else None
-        element = module.resolve(pointer.target)
         handles = isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None
-        if (after is not None and after in by_name and after not in stated
-                and _has_record_class(module, names, element) and _counts_records(param.name, after, by_name)):
+        if records and after in by_name and after not in stated and _counts_records(param.name, after or "", by_name):
             found[index] = after
-        elif (adjusted is not None and before is not None and before in by_name and before not in stated
-              and counts_of(param.name, before) and (_has_record_class(module, names, element) or handles)):
+        elif (adjusted is not None and before in by_name and before not in stated and counts_of(param.name, before)
+              and (records or handles)):
             found[index] = before
-    counted = list(found.values())
-    return {**fixed, **{index: length for index, length in found.items()
-                        if counted.count(length) == 1 and stated.count(length) <= 1
-                        and _arithmetic(module.resolve(by_name[length].type)) == "int"
-                        and (params[index].name or "") not in roles and length not in roles}}
+    counted = [length for length in found.values() if length is not None]
+    return {index: length for index, length in found.items()
+            if (params[index].name or "") not in roles and (length is None or (
+                length not in roles and counted.count(length) == 1 and stated.count(length) <= 1
+                and _arithmetic(module.resolve(by_name[length].type)) == "int"))}
 
 
 def plan_function(

@@ -296,9 +296,6 @@ class ExpressionVisitor(NodeVisitor):
     def visit_UNARY_OP(self, node: Node, visited_children: list) -> str:
         return node.text
 
-    def generic_visit(self, node: Node, visited_children: list) -> object:
-        return visited_children or node
-
 
 #: the result of each #if expression text evaluated lately, for a target (by name)
 _RESULTS = TextCache(entries=4096, chars=1 << 18)
