@@ -29,6 +29,10 @@ from front_end_scaling import publish
 from generate_speed import locate, pkg_config_flags
 from parse_speed import bytecode_env, percentile
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pegbind.build import optimisation, parallel_code_generation  # noqa: E402  (the checkout's)
+from pegbind.toolchain import system_compiler  # noqa: E402
+
 BEGIN = "<!-- build_speed: begin (written by benchmarks/build_speed.py) -->"
 END = "<!-- build_speed: end -->"
 SECTION_HEAD = "## Cython builds beside cffi builds — `benchmarks/build_speed.py`"
@@ -58,9 +62,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--write-readme", action="store_true", help="also put the table into benchmarks/README.md")
     args = parser.parse_args()
+    level = optimisation(system_compiler())
     lines = [f"{args.rounds} rounds each, whole `pegbind build -v` commands from a cold process, the backends "
-             f"alternating; CPython {sys.version.split()[0]}, pegbind's own compiler flags (with GCC "
-             f"`-O2 -flto=auto`), {os.cpu_count()} cores.", "",
+             f"alternating; CPython {sys.version.split()[0]}, pegbind's own compiler flags "
+             f"(`{' '.join([*level, *parallel_code_generation(system_compiler(), level)])}`), "
+             f"{os.cpu_count()} cores.", "",
              "| header | cffi, median s | p99 s | Cython, median s | p99 s | ratio | Cython's own s | "
              "C compiler s | C from Cython, MB |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
