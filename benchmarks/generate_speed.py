@@ -4,8 +4,8 @@ Each tool runs as its users run it, a whole command from a cold process, on
 the same header with the same -I folders: ``pegbind generate --backend
 ctypes`` and ``ctypesgen -l LIB`` (gcc -E, its own parser, its Python
 module).  Rounds alternate between the tools so machine noise falls on both.
-Both run from bytecode, and pegbind's grammars from a warm scratch cache, as
-in ``parse_speed.py``.  Every pegbind round writes into a fresh folder, so the
+Both run from bytecode, and pegbind's grammars and the libraries' symbols from
+a warm scratch cache, as in ``parse_speed.py``.  Every pegbind round writes into a fresh folder, so the
 regeneration cache never answers it; the last row of each header is that
 cache answering: the same command run again with nothing changed.
 

@@ -14,9 +14,10 @@ each folder of the compiler's library search path, ``libNAME.so`` before
 ``libNAME.a``; a linker script (``libc.so``, ``libncurses.so``:
 ``INPUT(libncurses.so.6 -ltinfo)``) stands for the files it names.  Shared
 objects' dynamic symbol tables (ELF ``.dynsym``) are read with pyelftools, a
-well-kept reader of the format; the libraries they need (``DT_NEEDED``) are
-asked by name through their hash tables.  A static archive's symbols are
-listed by the toolchain's ``nm``.
+well-kept reader of the format, as are those of the libraries they need
+(``DT_NEEDED``, all the way down).  A static archive's symbols are listed by
+the toolchain's ``nm``.  What a file defines is kept in pegbind's cache folder
+while the file is unchanged (:mod:`pegbind.regen`).
 
 The check is made for a binding linked at build time, for this machine's own
 target.  With extra C sources (which may define what the libraries do not)
@@ -25,7 +26,6 @@ and a symbol missing at run time fails when its function is called.
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import shutil
@@ -75,7 +75,7 @@ class Exports:
 
     def defines(self, name: str) -> bool:
         """Whether a module linked with these libraries finds ``name`` when it is loaded."""
-        return name in self.symbols or any(_looked_up(path, name) for path in self.dependencies)
+        return name in self.symbols or any(name in _summary(path.resolve())[1] for path in self.dependencies)
 
     def describe(self) -> str:
         """The libraries, for a message: ``/usr/lib/.../libssl.so or the libraries it needs``."""
@@ -134,12 +134,6 @@ def _script_inputs(path: Path, folders: Sequence[Path]) -> list[Path]:
     return found
 
 
-def _visible(symbol) -> bool:
-    """Whether a dynamic symbol, as pyelftools reads it, is defined here and others may bind to it."""
-    return (symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK")
-            and symbol["st_other"]["visibility"] in ("STV_DEFAULT", "STV_PROTECTED"))
-
-
 #: the fields of a ``.dynsym`` entry read here, by ELF class, in ``struct``'s terms: the name's
 #: offset, st_info, st_other and st_shndx (32-bit entries have st_value and st_size between)
 _SYMBOL_LAYOUTS = {32: "I8xBBH", 64: "IBBH16x"}
@@ -148,7 +142,8 @@ _DEFAULT_OR_PROTECTED = (0, 3)  #: STV_DEFAULT, STV_PROTECTED: st_other's low tw
 
 
 def _table_names(elf, table) -> frozenset[str]:
-    """The names a dynamic symbol table defines for others (as :func:`_visible` tells).
+    """The names a dynamic symbol table defines for others: defined here, global or weak, of
+    default or protected visibility.
 
     The table's entries are decoded all at once: pyelftools' reader builds an object per
     symbol, and a library such as the C library has thousands (80 ms, against 6).
@@ -168,30 +163,33 @@ def _table_names(elf, table) -> frozenset[str]:
     return frozenset(names)
 
 
-def _defined_symbols(path: Path, symbols: bool = True) -> tuple[frozenset[str], list[str], list[str]]:
+def _defined_symbols(path: Path) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]:
     """What an ELF shared object defines for others, the libraries it needs, and its run paths.
 
-    With ``symbols`` false the first is left empty: a dependency's symbols are looked up by
-    name (:func:`_looked_up`), not read.  Raises ``elftools.common.exceptions.ELFError``
-    for a file that is not one.
+    Raises OSError for a file that cannot be read as one.
     """
-    from elftools.elf.elffile import ELFFile  # only builds read binaries: keep it off the import path
+    # only builds read binaries, and a summary kept in the cache spares them: keep it off the import path
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
-    with open(path, "rb") as stream:
-        elf = ELFFile(stream)
-        table = elf.get_section_by_name(".dynsym") if symbols else None
-        names = _table_names(elf, table) if isinstance(table, SymbolTableSection) else frozenset()
-        dynamic = elf.get_section_by_name(".dynamic")
-        needed, paths = [], []
-        for tag in dynamic.iter_tags() if dynamic is not None else ():  # type: ignore[attr-defined]
-            kind = tag.entry.d_tag
-            if kind == "DT_NEEDED":
-                needed.append(tag.needed)
-            elif kind in ("DT_RUNPATH", "DT_RPATH"):
-                value = tag.runpath if kind == "DT_RUNPATH" else tag.rpath
-                paths += [p.replace("$ORIGIN", str(path.parent)) for p in value.split(":") if p]
-    return names, needed, paths
+    try:
+        with open(path, "rb") as stream:
+            elf = ELFFile(stream)
+            table = elf.get_section_by_name(".dynsym")
+            names = _table_names(elf, table) if isinstance(table, SymbolTableSection) else frozenset()
+            dynamic = elf.get_section_by_name(".dynamic")
+            needed, paths = [], []
+            for tag in dynamic.iter_tags() if dynamic is not None else ():  # type: ignore[attr-defined]
+                kind = tag.entry.d_tag
+                if kind == "DT_NEEDED":
+                    needed.append(tag.needed)
+                elif kind in ("DT_RUNPATH", "DT_RPATH"):
+                    value = tag.runpath if kind == "DT_RUNPATH" else tag.rpath
+                    paths += [p.replace("$ORIGIN", str(path.parent)) for p in value.split(":") if p]
+    except ELFError as exc:
+        raise OSError(str(exc)) from None
+    return names, tuple(needed), tuple(paths)
 
 
 def _archive_symbols(path: Path) -> frozenset[str]:
@@ -209,25 +207,47 @@ def _archive_symbols(path: Path) -> frozenset[str]:
     return frozenset(line.split()[0] for line in listed.stdout.splitlines() if line and not line.endswith(":"))
 
 
-@functools.cache
-def _lookup_table(path: Path):
-    """A dependency's hash table (``.gnu.hash``, else ``.hash``): a name is looked up, not every symbol read."""
-    from elftools.elf.elffile import ELFFile
-
-    stream = open(path, "rb")  # kept open for the lookups of this process
-    elf = ELFFile(stream)
-    return elf.get_section_by_name(".gnu.hash") or elf.get_section_by_name(".hash")
+#: what a library file is: "shared" (an ELF shared object), "archive" (a static library) or
+#: "other" (a linker script, say); the symbols it defines for others; for a shared object the
+#: libraries it needs and its run paths
+Summary = tuple[str, frozenset[str], tuple[str, ...], tuple[str, ...]]
+#: the summaries made or recalled in this process, by path, size and modification time
+_SUMMARIES: dict[tuple[str, int, int], Summary] = {}
 
 
-def _looked_up(path: Path, name: str) -> bool:
-    from elftools.common.exceptions import ELFError
+def _summary(path: Path) -> Summary:
+    """The :data:`Summary` of the library file ``path`` (a real path).
 
-    try:
-        table = _lookup_table(path)
-        symbol = table.get_symbol(name) if table is not None else None
-    except (OSError, ELFError):
-        return False
-    return symbol is not None and _visible(symbol)
+    Kept in pegbind's cache folder while the file is unchanged: reading a shared object's
+    symbols imports pyelftools, and the two took 28 ms of each generate of sqlite3.h (a tenth).
+    Raises OSError for a file that cannot be read as what its first bytes say it is.
+    """
+    from . import regen
+
+    stat = path.stat()
+    seen = (str(path), stat.st_size, stat.st_mtime_ns)
+    found = _SUMMARIES.get(seen)
+    if found is not None:
+        return found
+    name = regen.fact_key("library-symbols", str(path))
+    kept = regen.recall(name)
+    if isinstance(kept, list) and len(kept) == 4:
+        found = (str(kept[0]), frozenset(kept[1]), tuple(kept[2]), tuple(kept[3]))
+    else:
+        found = _read_summary(path)
+        regen.remember(name, [found[0], sorted(found[1]), list(found[2]), list(found[3])], [path])
+    _SUMMARIES[seen] = found
+    return found
+
+
+def _read_summary(path: Path) -> Summary:
+    with open(path, "rb") as stream:
+        magic = stream.read(8)
+    if magic.startswith(_ELF_MAGIC):
+        return ("shared", *_defined_symbols(path))
+    if magic == _ARCHIVE_MAGIC:
+        return "archive", _archive_symbols(path), (), ()
+    return "other", frozenset(), (), ()
 
 
 @dataclass
@@ -244,41 +264,33 @@ class _Reading:
     needed: dict[str, list[Path]]  #: DT_NEEDED name -> the folders to look for it in
 
     def read(self, paths: Iterable[Path]) -> None:
-        from elftools.common.exceptions import ELFError
-
         for path in paths:
             real = path.resolve()
             if real in self.seen:
                 continue
             self.seen.add(real)
             try:
-                with open(real, "rb") as stream:
-                    magic = stream.read(8)
-                if magic.startswith(_ELF_MAGIC):
-                    names, wanted, run_paths = _defined_symbols(real)
-                    for name in wanted:
-                        self.needed.setdefault(name, [*map(Path, run_paths), real.parent, *self.folders])
-                elif magic == _ARCHIVE_MAGIC:
-                    names = _archive_symbols(real)
-                    self.archives.append(path)
-                else:
-                    files, archives = len(self.files), len(self.archives)
-                    self.read(_script_inputs(real, self.folders))
-                    if any(path not in self.archives for path in self.files[files:]):
-                        self.beside_shared += self.archives[archives:]
-                    continue
-            except (OSError, ELFError) as exc:
+                kind, names, wanted, run_paths = _summary(real)
+            except OSError as exc:
                 self.problems.append(Diagnostic(None, f"cannot read the symbols of {path}: {exc}; which of its "
                                                       "functions exist is not checked", "warning"))
                 continue
+            if kind == "other":
+                files, archives = len(self.files), len(self.archives)
+                self.read(_script_inputs(real, self.folders))
+                if any(path not in self.archives for path in self.files[files:]):
+                    self.beside_shared += self.archives[archives:]
+                continue
+            if kind == "archive":
+                self.archives.append(path)
+            for name in wanted:
+                self.needed.setdefault(name, [*map(Path, run_paths), real.parent, *self.folders])
             self.files.append(path)
             self.symbols |= names
 
 
 def _dependencies(needed: dict[str, list[Path]], seen: set[Path]) -> list[Path]:
     """The libraries named in ``needed``, and the ones those need, found as the loader would."""
-    from elftools.common.exceptions import ELFError
-
     found: list[Path] = []
     pending = list(needed.items())
     while pending:
@@ -289,8 +301,8 @@ def _dependencies(needed: dict[str, list[Path]], seen: set[Path]) -> list[Path]:
         seen.add(path.resolve())
         found.append(path)
         try:
-            _names, wanted, run_paths = _defined_symbols(path.resolve(), symbols=False)
-        except (OSError, ELFError):
+            _kind, _names, wanted, run_paths = _summary(path.resolve())
+        except OSError:
             continue
         pending += [(more, [*map(Path, run_paths), path.resolve().parent, *folders]) for more in wanted]
     return found

@@ -15,12 +15,18 @@ whole and renamed into place, so a concurrent run sees an old entry or a new
 one, never half of one.  They live in the cache folder the grammars use
 (``$PEGBIND_CACHE_DIR`` ...); an unreadable cache is a miss, never an error.
 
+Facts a run would otherwise work out from files every time (the feature macros
+Python's ``pyconfig.h`` defines, the symbols a library defines) are kept the
+same way, each holding its value, valid while the files it was worked out
+from are unchanged (:func:`recall`, :func:`remember`).
+
 This module imports only the standard library: a hit must cost less than the
 imports of a run.
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -29,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 #: the environment variables every run reads: the compiler (whose folders are searched, and
 #: where PATH finds it) and the package database (which headers are a package's)
@@ -79,21 +86,35 @@ def _own_files() -> Iterable[str]:
                     yield os.path.join(folder, name)
 
 
-def key(command: str, settings: object) -> str:
-    """The entry name for ``command`` run with ``settings`` (anything with a stable repr) by
-    this pegbind and this Python."""
-    # the working folder too: the settings' relative paths, and the paths printed, depend on it
-    digest = hashlib.sha256(f"{FORMAT}\0{command}\0{settings!r}\0{sys.version}\0{sys.executable}\0"
-                            f"{os.getcwd()}".encode())
+@functools.cache
+def _own_stamp() -> str:
+    """A digest of this pegbind and this Python: the path, size and modification time of each of
+    pegbind's own files, worked out once per process (they do not change under a run)."""
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.executable}".encode())
     for path in sorted(_own_files()):
         try:
             stat = os.stat(path)
         except OSError:
             continue
         digest.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def key(command: str, settings: object) -> str:
+    """The entry name for ``command`` run with ``settings`` (anything with a stable repr) by
+    this pegbind and this Python."""
+    # the working folder too: the settings' relative paths, and the paths printed, depend on it
+    digest = hashlib.sha256(f"{_own_stamp()}\0{command}\0{settings!r}\0{os.getcwd()}".encode())
     for name in ENVIRONMENT + (BUILD_ENVIRONMENT if command == "build" else ()):
         digest.update(f"\0{name}={os.environ.get(name)}".encode())
     return digest.hexdigest()
+
+
+def fact_key(fact: str, subject: object) -> str:
+    """The entry name for a ``fact`` pegbind works out about ``subject`` (anything with a stable
+    repr) from files alone: unlike :func:`key`, the working folder and the environment do not
+    enter it."""
+    return hashlib.sha256(f"{_own_stamp()}\0{fact}\0{subject!r}".encode()).hexdigest()
 
 
 def _entry_path(name: str, kind: str) -> Path | None:
@@ -117,11 +138,8 @@ def _unchanged(record: list[object]) -> bool:
     return stat.st_mtime_ns == mtime or _digest(str(path)) == digest
 
 
-def lookup(name: str, kind: str = "runs") -> tuple[list[str], list[str]] | None:
-    """(what the run printed, the warnings it gave) of the run the entry ``name`` recorded, if
-    nothing it depends on has changed since; else None.  ``kind``: the folder of such entries
-    ("runs" for commands; a fact pegbind works out on every run, such as Python's feature
-    macros, is kept the same way in a folder of its own)."""
+def _valid_entry(name: str, kind: str) -> dict[str, Any] | None:
+    """The entry ``name`` of ``kind``, if nothing it depends on has changed since it was stored."""
     path = _entry_path(name, kind)
     if path is None:
         return None
@@ -143,16 +161,43 @@ def lookup(name: str, kind: str = "runs") -> tuple[list[str], list[str]] | None:
                    for record in entry["wrote"]):
             return None
         os.utime(path)  # used: the pruning in store() goes by the time of last use
-        return [str(line) for line in entry["printed"]], [str(line) for line in entry["warnings"]]
+        return dict(entry)
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
+def lookup(name: str, kind: str = "runs") -> tuple[list[str], list[str]] | None:
+    """(what the run printed, the warnings it gave) of the run the entry ``name`` recorded, if
+    nothing it depends on has changed since; else None.  ``kind``: the folder of such entries
+    ("runs" for commands; see :func:`recall` for facts)."""
+    entry = _valid_entry(name, kind)
+    try:
+        return None if entry is None else ([str(line) for line in entry["printed"]],
+                                           [str(line) for line in entry["warnings"]])
+    except (KeyError, TypeError):
+        return None
+
+
+def recall(name: str, kind: str = "facts") -> Any:
+    """The value a fact's entry ``name`` holds (see :func:`remember`), if none of the files and
+    folders it was worked out from has changed since; else None."""
+    entry = _valid_entry(name, kind)
+    return None if entry is None else entry.get("value")
+
+
+def remember(name: str, value: Any, read: Iterable[str | Path], folders: Iterable[str | Path] = (),
+             kind: str = "facts") -> None:
+    """Keep ``value`` (anything JSON holds) as the fact ``name`` (see :func:`fact_key`), worked
+    out from the files ``read`` and the ``folders`` searched: a fact pegbind would otherwise
+    work out on every run, such as Python's feature macros or a library's symbols."""
+    store(name, read, folders, [], [], [], kind, value)
+
+
 def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], wrote: Iterable[str | Path],
-          printed: Iterable[str], warnings: Iterable[str], kind: str = "runs") -> None:
+          printed: Iterable[str], warnings: Iterable[str], kind: str = "runs", value: Any = None) -> None:
     """Record a run: the files it ``read`` and ``wrote``, the ``folders`` it searched, what it
-    ``printed`` and the ``warnings`` it gave (``kind``: see :func:`lookup`).  A cache that
-    cannot be written is passed over."""
+    ``printed`` and the ``warnings`` it gave (``kind``, ``value``: see :func:`lookup` and
+    :func:`remember`).  A cache that cannot be written is passed over."""
     path = _entry_path(name, kind)
     if path is None:
         return
@@ -170,6 +215,7 @@ def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], 
             "wrote": [_file_record(p) for p in dict.fromkeys(str(p) for p in wrote)],
             "printed": list(printed),
             "warnings": list(warnings),
+            "value": value,
         }
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, scratch = tempfile.mkstemp(dir=path.parent, suffix=".tmp")

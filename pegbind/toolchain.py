@@ -143,10 +143,11 @@ def python_feature_macros(target: str) -> dict[str, str]:
         return {}
     # kept in the cache folder while the files read and the folders searched are unchanged:
     # reading them cost every run 30 ms, a twentieth of a generate
+    # (the environment enters the name: which folders are searched depends on the compiler)
     entry = regen.key("python-feature-macros", (target, path))
-    kept = regen.lookup(entry, "facts")
-    if kept is not None:
-        return dict(line.split("=", 1) for line in kept[0])
+    kept = regen.recall(entry)
+    if isinstance(kept, dict):
+        return {str(name): str(value) for name, value in kept.items()}
     try:
         read = preprocess([path], target=target)
     except PegbindError:
@@ -156,6 +157,5 @@ def python_feature_macros(target: str) -> dict[str, str]:
         for name, macro in read.macros.definitions.items()
         if name in FEATURE_TEST_MACROS and not macro.function_like
     }
-    regen.store(entry, read.files, read.search_dirs, [], [f"{name}={value}" for name, value in macros.items()], [],
-                "facts")
+    regen.remember(entry, macros, read.files, read.search_dirs)
     return macros

@@ -110,7 +110,11 @@ def test_the_symbol_table_read_at_once_agrees_with_pyelftools_reading_each_symbo
     # the table is decoded with struct, for speed: check it against the library's own reader
     from elftools.elf.elffile import ELFFile
 
-    from pegbind.exports import _defined_symbols, _visible
+    from pegbind.exports import _defined_symbols
+
+    def visible(symbol) -> bool:  # defined here, and others may bind to it
+        return (symbol["st_shndx"] != "SHN_UNDEF" and symbol["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK")
+                and symbol["st_other"]["visibility"] in ("STV_DEFAULT", "STV_PROTECTED"))
 
     (tmp_path / "kinds.c").write_text(
         "int plain(void) { return 1; }\n__attribute__((weak)) int weak_f(void) { return 2; }\n"
@@ -125,7 +129,33 @@ def test_the_symbol_table_read_at_once_agrees_with_pyelftools_reading_each_symbo
     with open(tmp_path / "libkinds.so", "rb") as stream:
         elf = ELFFile(stream)
         assert elf.elfclass == bits
-        each = {s.name for s in elf.get_section_by_name(".dynsym").iter_symbols() if _visible(s)}
+        each = {s.name for s in elf.get_section_by_name(".dynsym").iter_symbols() if visible(s)}
     assert names == each
     assert {"plain", "weak_f", "protected_f", "counter", "calls"} <= names
     assert not {"hidden_f", "elsewhere"} & names
+
+
+def test_what_a_library_defines_is_kept_while_the_file_is_unchanged(tmp_path, lib):
+    import os
+    import sys
+
+    script = (f"import sys\nfrom pathlib import Path\nfrom pegbind.config import BindingConfig\n"
+              f"from pegbind.exports import linked_exports\n"
+              f"config = BindingConfig(name='x', headers=(Path({str(tmp_path / 'x.h')!r}),), link=('one', 'two'),\n"
+              f"                       library_dirs=(Path({str(lib)!r}),), target={host_target()!r})\n"
+              f"exports = linked_exports(config)\n"
+              f"print(*[exports.defines(n) for n in ('one_f', 'one_g', 'two_f')], not exports.problems,\n"
+              f"      'elftools' in sys.modules)\n")
+    (tmp_path / "x.h").write_text("int x(void);\n")
+    environment = dict(os.environ, PEGBIND_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(path: str = environment["PATH"]) -> str:
+        return subprocess.run([sys.executable, "-c", script], env=dict(environment, PATH=path), capture_output=True,
+                              text=True, check=True).stdout.split()
+
+    assert run() == ["True", "False", "True", "True", "True"]  # read: pyelftools, and nm for the archive
+    # kept: neither pyelftools nor nm (not on this PATH) is needed to know it again
+    assert run(path=str(tmp_path / "nothing")) == ["True", "False", "True", "True", "False"]
+    (tmp_path / "one.c").write_text("int one_f(void) { return 1; }\nint one_g(void) { return 7; }\n")
+    compile_library([tmp_path / "one.c"], lib / "libone.so")
+    assert run() == ["True", "True", "True", "True", "True"]  # changed: read again
