@@ -555,6 +555,20 @@ def test_a_size_named_after_a_later_buffer_is_not_taken_for_the_one_before(capi)
     size = capi.c_ulong(len(out))
     assert capi.capi_pack_names(3, b"abc", size, out) == 1
     assert out[:size.value] == b"ABC"
+    # input_size, named after the buffer after it, bounds it
+    with pytest.raises(ValueError, match=r"^argument 1 \(input_size\): 4 is more than argument 2 "
+                                         r"\(input_buffer\) holds \(3 bytes\)$"):
+        capi.capi_pack_names(4, b"abc", capi.c_ulong(8), bytearray(8))
+
+
+def test_a_length_apart_from_its_buffer_bounds_it_when_named_after_it(capi):
+    # size_t capi_fill_from(unsigned char *out, size_t *out_pos, size_t out_size): as liblzma's
+    # buffer coders; out_size larger than out let C write past it (a crash some calls later)
+    out, pos = bytearray(6), capi.c_ulong(2)
+    assert capi.capi_fill_from(out, pos, 6) == 4 and pos.value == 6 and out == b"\0\0xxxx"
+    with pytest.raises(ValueError, match=r"^argument 3 \(out_size\): 100 is more than argument 1 \(out\) "
+                                         r"holds \(6 bytes\)$"):
+        capi.capi_fill_from(bytearray(6), capi.c_ulong(0), 100)
 
 
 def test_what_names_no_length_is_not_checked(capi):

@@ -84,3 +84,21 @@ def test_a_count_of_records_is_named_as_a_count_not_a_length(pointer, count, cou
     from pegbind.passes.plan import _counts_records
 
     assert _counts_records(pointer, count, {pointer, count}) is counts
+
+
+@pytest.mark.parametrize(("length", "stem", "unit"), [
+    ("out_size", "out", "bytes"),  # liblzma's out, out_pos, out_size
+    ("label_size", "label", "bytes"),  # gnutls's label_size, label
+    ("dataSize", "data", "bytes"),
+    ("args_count", "args", "items"),
+    ("nameLen", "name", "items"),
+    ("size", None, "bytes"),  # no stem: the name states no one's length apart from the buffer
+    ("_size", None, "bytes"),
+    ("outsize", None, "bytes"),
+    ("flags", None, "bytes"),
+])
+def test_the_buffer_a_length_apart_from_it_is_named_after(length, stem, unit):
+    from pegbind.passes.plan import _stem_and_unit
+
+    found, found_unit = _stem_and_unit(length)
+    assert found == stem and (stem is None or found_unit == unit)

@@ -542,8 +542,9 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
 
     An array parameter states its own (``size_t n, const uint8_t buf[n]``, or ``*n`` in a
     cell, C11 6.7.6.2): it counts items.  Otherwise the name of the integer right after a
-    pointer the caller passes may state it (:func:`length_unit`).  A role the config gives
-    that integer (``n = "in"``) says it is no such length.
+    pointer the caller passes may state it (:func:`length_unit`), or, anywhere else, a name
+    made of the pointer's and a size or count ending (:func:`_stem_and_unit`).  A role the
+    config gives that integer (``n = "in"``) says it is no such length.
     """
     arrays: dict[int, list[int]] = {}  # length -> the array parameters declared with it
     index_of = {p.c_name: p.index for p in params if p.c_name}
@@ -564,7 +565,34 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is not None:
             found[length.index] = ((pointer.index,), unit)
+    # Apart from its buffer, a length named after it states it too, before or after it:
+    # liblzma's ``out, size_t *out_pos, size_t out_size``; gnutls's ``label_size, label``;
+    # ``input_size`` before ``input_buffer`` (the buffer named so exactly first, else the one
+    # buffer named after it).  Not a length in a cell: apart from its buffer, that is mostly
+    # what C writes (libsodium's ``size_t *bin_len``, the length of what it wrote to ``bin``).
+    bounded = stated | {pointer for pointers, _ in found.values() for pointer in pointers}
+    for length in params:
+        stem, unit = _stem_and_unit(length.c_name)
+        if length.index in found or stem is None:
+            continue
+        candidates = [pointer for pointer in params if pointer.index not in bounded and pointer.c_name
+                      and pointer.index != length.index and _named_after(pointer.c_name, stem)
+                      and _may_bound(module, pointer, length, explicit) == "value"]
+        owners = [pointer for pointer in candidates if pointer.c_name == stem] or candidates
+        if len(owners) == 1:
+            found[length.index] = ((owners[0].index,), unit)
+            bounded.add(owners[0].index)
     return found
+
+
+def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:
+    """The parameter a length's own name says it measures, and in what: ``out_size`` -> ``out``
+    in bytes, ``argsCount`` -> ``args`` in items; (None, ...) for another name."""
+    for suffixes, unit in ((_SIZE_SUFFIXES, "bytes"), (_COUNT_SUFFIXES, "items")):
+        for suffix in suffixes:
+            if name and name.endswith(suffix) and len(name) > len(suffix):
+                return name[: -len(suffix)], unit  # type: ignore[return-value]
+    return None, "bytes"
 
 
 def _may_bound(module: Module, pointer: ParamBinding, length: ParamBinding,

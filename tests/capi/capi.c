@@ -113,6 +113,11 @@ int capi_pack_names(size_t input_size, const unsigned char *input_buffer,
                     size_t *encoded_size, unsigned char *encoded_buffer) {
     return capi_pack(input_size, input_buffer, encoded_size, encoded_buffer);
 }
+size_t capi_fill_from(unsigned char *out, size_t *out_pos, size_t out_size) {
+    size_t start = *out_pos;
+    for (; *out_pos < out_size; ++*out_pos) out[*out_pos] = 'x';
+    return *out_pos - start;
+}
 int capi_vla_sum(int n, const int values[n]) {
     int s = 0;
     for (int i = 0; i < n; i++) s += values[i];

@@ -107,6 +107,9 @@ int capi_pack(size_t input_size, const unsigned char input_buffer[input_size],
 /* The same without the stated lengths: encoded_size is named after encoded_buffer. */
 int capi_pack_names(size_t input_size, const unsigned char *input_buffer,
                     size_t *encoded_size, unsigned char *encoded_buffer);
+/* A length apart from its buffer, named after it, as liblzma's out, out_pos, out_size: 'x'
+   written from out[*out_pos] up to out_size, *out_pos moved past them; how many. */
+size_t capi_fill_from(unsigned char *out, size_t *out_pos, size_t out_size);
 /* Items, not bytes: a count before an array of int. */
 int capi_vla_sum(int n, const int values[n]);
 /* One length, two arrays. */
