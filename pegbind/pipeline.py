@@ -29,7 +29,8 @@ log = logging.getLogger("pegbind.pipeline")
 #: what runs now (on a terminal, pegbind's status line shows it)
 progress = logging.getLogger("pegbind.progress")
 
-if TYPE_CHECKING:  # the preprocessor's result type; imported lazily at run time
+if TYPE_CHECKING:  # the preprocessor's and the passes' result types; imported lazily at run time
+    from .passes.binding import BindingModel
     from .preprocess import PreprocessResult
 
 
@@ -179,6 +180,24 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
     return ReadResult(config, target, preprocessed, module)
 
 
+def _nothing_bound(read: ReadResult, binding: BindingModel) -> str:
+    """Why a binding binds nothing at all (a header of one's own that only includes <glob.h>);
+    "" for one that binds something."""
+    if binding.functions or binding.constants or binding.records or binding.enums:
+        return ""
+    named = ", ".join(Path(header).name for header in read.config.headers)
+    files = read.preprocessed.files
+    own = [read.module.is_library(Coord(file, 1, 1)) for file in files]
+    # what the headers include; not what the compiler includes before them (<stdc-predef.h>)
+    first = own.index(True) if True in own else len(files)
+    others = [file for file, mine in zip(files[first:], own[first:], strict=True) if not mine]
+    if not others:
+        return f"nothing to bind: {named} declares no function, constant, record or enum"
+    return (f"nothing to bind: {named} declares no function, constant, record or enum of its own, and what it "
+            "includes from other packages (the C library's, say) is read for its types only: name those "
+            "headers, or bind them with bind_headers (--bind-header GLOB)")
+
+
 def _link_key(config: BindingConfig, name: str) -> str:
     """How a message names where library ``name`` was asked for: its config key, or the flag."""
     if not config.from_file:
@@ -278,6 +297,9 @@ def _generate_each(
                 report(diagnostic)
         for diagnostic in binding.diagnostics:
             report(diagnostic)
+        unbound = _nothing_bound(read, binding)
+        if unbound:
+            report(Diagnostic(at("headers"), unbound, "warning"))
     written = {}
     for backend in backends:
         started = time.perf_counter()

@@ -171,6 +171,29 @@ def test_what_only_a_left_out_function_needed_leaves_no_warning_behind(tmp_path)
     ]
 
 
+def test_a_binding_of_nothing_says_so_and_why(tmp_path):
+    # a header of one's own that only includes the C library's: all of it is read for its
+    # types only, and the module was written empty without a word
+    header = tmp_path / "mine.h"
+    header.write_text("#include <glob.h>\n#include <fnmatch.h>\n")
+    result = run_pegbind("generate", str(header), "-l", "c", "--backend", "ctypes", "-o", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "warning: nothing to bind: mine.h declares no function, constant, record or enum of its own, and what it "
+        "includes from other packages (the C library's, say) is read for its types only: name those headers, or "
+        "bind them with bind_headers (--bind-header GLOB)",
+    ]
+    result = run_pegbind("generate", str(header), "-l", "c", "--backend", "ctypes", "-o", str(tmp_path / "bound"),
+                         "--bind-header", "glob.h", "--bind-header", "fnmatch.h")
+    assert result.returncode == 0 and "nothing to bind" not in result.stderr, result.stderr
+    assert "def fnmatch(" in (tmp_path / "bound" / "mine.py").read_text()
+    empty = tmp_path / "empty.h"
+    empty.write_text("/* nothing yet */\n")
+    result = run_pegbind("generate", str(empty), "--backend", "ctypes", "-o", str(tmp_path / "empty"))
+    assert result.stderr.splitlines() == ["warning: nothing to bind: empty.h declares no function, constant, "
+                                          "record or enum"]
+
+
 def test_dpkg_is_asked_once_while_its_database_is_unchanged(tmp_path, monkeypatch):
     from pegbind import packages
 
