@@ -528,6 +528,8 @@ def test_records_or_handles_counted_by_another_parameter_are_a_sequence(capi):
     pairs = [capi.capi_pair(first=1, second=2), capi.capi_pair(first=3, second=4)]
     assert capi.capi_swap_pairs(pairs) == 4  # npairs is the sequence's length
     assert [(p.first, p.second) for p in pairs] == [(2, 1), (4, 3)]  # what C wrote, copied back
+    # int capi_sum_seconds(const capi_pair *iov, int iovcnt): the pointer's name and cnt
+    assert capi.capi_sum_seconds(pairs) == 4 and capi.capi_sum_seconds([]) == 0
     with pytest.raises(TypeError, match=r"^argument 1 \(pairs\) must be a sequence, not capi_pair$"):
         capi.capi_swap_pairs(capi.capi_pair())
     # int capi_count_open(unsigned num_dbs, capi_db *const dbs[]): as Z3's num_args and args[]

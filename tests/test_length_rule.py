@@ -18,6 +18,7 @@ from pegbind.passes.plan import counts_of, length_unit
     ("s", "n", "items"),
     ("key", "keylen", "items"),  # libsodium: the pointer's own name, then len
     ("in", "inlen", "items"),
+    ("iov", "iovcnt", "items"),  # libgcrypt's gcry_md_hash_buffers
     ("name", "name_len", "items"),
     ("data", "size", "bytes"),  # sizes count bytes
     ("buffer", "nbytes", "bytes"),

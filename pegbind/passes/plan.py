@@ -500,7 +500,7 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
 
     ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``num``, a
     name ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``/``_cnt``/``Cnt``, or the
-    pointer's own name followed by ``len``/``length``/``count`` (``buflen``) count
+    pointer's own name followed by ``len``/``length``/``count``/``cnt`` (``buflen``, ``iovcnt``) count
     items of the pointed-to type; ``size``, ``nbytes``, a name ending in
     ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
     ``size`` count bytes (the same for ``void`` and character pointers).  Any
@@ -523,7 +523,7 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
             return None
     if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
         return "bytes"
-    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in ("len", "length", "count", "_len"):
+    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in ("len", "length", "count", "cnt", "_len"):
         return "items"
     return None
 

@@ -141,6 +141,11 @@ int capi_find_words(const char *text, size_t nspan, capi_span spans[nspan]) {
     for (size_t k = found; k < nspan; k++) spans[k].start = spans[k].end = -1;
     return (int)found;
 }
+int capi_sum_seconds(const capi_pair *iov, int iovcnt) {
+    int sum = 0;
+    for (int i = 0; i < iovcnt; i++) sum += iov[i].second;
+    return sum;
+}
 int capi_swap_pairs(capi_pair *pairs, size_t npairs) {
     int sum = 0;
     for (size_t i = 0; i < npairs; i++) {

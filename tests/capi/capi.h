@@ -123,6 +123,9 @@ int capi_span_total(size_t n, const capi_span spans[n]);
    each pair swapped in place; the sum of the first members. */
 typedef struct capi_pair { int first, second; } capi_pair;
 int capi_swap_pairs(capi_pair *pairs, size_t npairs);
+/* The same with the pointer's name and cnt, as libgcrypt's gcry_buffer_t *iov, int iovcnt:
+   the sum of the second members. */
+int capi_sum_seconds(const capi_pair *iov, int iovcnt);
 /* Handles after a count named for them, as Z3's num_args and args[]: how many are not NULL. */
 int capi_count_open(unsigned num_dbs, capi_db *const dbs[]);
 /* An array of N records: C reads N, as futimens' const struct timespec times[2].
