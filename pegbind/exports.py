@@ -75,7 +75,7 @@ class Exports:
 
     def defines(self, name: str) -> bool:
         """Whether a module linked with these libraries finds ``name`` when it is loaded."""
-        return name in self.symbols or any(name in _summary(path.resolve())[1] for path in self.dependencies)
+        return name in self.symbols or any(_defined_in(path, name) for path in self.dependencies)
 
     def describe(self) -> str:
         """The libraries, for a message: ``/usr/lib/.../libssl.so or the libraries it needs``."""
@@ -238,6 +238,14 @@ def _summary(path: Path) -> Summary:
         regen.remember(name, [found[0], sorted(found[1]), list(found[2]), list(found[3])], [path])
     _SUMMARIES[seen] = found
     return found
+
+
+def _defined_in(path: Path, name: str) -> bool:
+    """Whether the library ``path`` needs defines ``name``; not if it cannot be read."""
+    try:
+        return name in _summary(path.resolve())[1]
+    except OSError:
+        return False
 
 
 def _read_summary(path: Path) -> Summary:

@@ -159,3 +159,18 @@ def test_what_a_library_defines_is_kept_while_the_file_is_unchanged(tmp_path, li
     (tmp_path / "one.c").write_text("int one_f(void) { return 1; }\nint one_g(void) { return 7; }\n")
     compile_library([tmp_path / "one.c"], lib / "libone.so")
     assert run() == ["True", "True", "True", "True", "True"]  # changed: read again
+
+
+def test_a_needed_library_that_cannot_be_read_defines_nothing(tmp_path, lib):
+    # libouter.so needs libinner.so, found through its run path but damaged: the check of a
+    # name that is nowhere else answers no, as the loader would not find it there either
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (tmp_path / "inner.c").write_text("int inner_f(void) { return 3; }\n")
+    compile_library([tmp_path / "inner.c"], inner / "libinner.so")
+    (tmp_path / "outer.c").write_text("int inner_f(void);\nint outer_f(void) { return inner_f(); }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", str(tmp_path / "outer.c"), f"-L{inner}", "-linner",
+                    "-Wl,--enable-new-dtags,-rpath,$ORIGIN/../inner", "-o", str(lib / "libouter.so")], check=True)
+    (inner / "libinner.so").write_bytes(b"\x7fELF" + b"\0" * 12)
+    exports = linked_exports(config(tmp_path, "outer"))
+    assert exports is not None and exports.defines("outer_f") and not exports.defines("inner_f")
