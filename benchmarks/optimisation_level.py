@@ -1,7 +1,7 @@
 """How much GCC optimises a Cython module: the calls and the compile at pegbind's level beside -O2.
 
-pegbind compiles a Cython module with GCC's ``-O1`` and two options of ``-O2``
-(``pegbind.build.optimisation``).  This measures that choice against ``-O2``
+pegbind compiles a Cython module with GCC's ``-O1`` and some options of ``-O2``
+(``pegbind.build.optimisation`` says which, and why).  This measures that choice against ``-O2``
 in one run, on what it trades:
 
 - the calls: call_overhead.py's library (a scalar call, a 64-byte buffer, a

@@ -108,20 +108,20 @@ def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_
 
 def optimisation(compiler: list[str]) -> list[str]:
     """How much the C compiler optimises a Cython module: GCC's ``-O1`` with the three parts of
-    ``-O2`` a wrapper's speed depends on, else ``-O2``.
+    ``-O2`` a wrapper's speed depends on, without its points-to analysis; else ``-O2``.
 
     A wrapper is fast when Cython's small helpers (argument conversions, allocating a record)
     are inlined into it, whole (``-finline-small-functions``) or their quick path
     (``-fpartial-inlining``), and when its calls in tail position are jumps
     (``-foptimize-sibling-calls``); the rest of a call's time is spent in CPython and the
-    library.  Measured side by side (``benchmarks/optimisation_level.py``): ``-O1`` alone made
-    the calls that return a record and a field's read a few percent slower than ``-O2``; with
-    the three options every call timed, the flagship's PKCS#11 calls included, is as fast as at
-    ``-O2``, and GCC takes about a third less time over sqlite3.h's module.  Other compilers
-    keep ``-O2``: the options are GCC's.
+    library, behind calls no analysis sees through (``-fno-tree-pta``).  Measured side by side
+    (``benchmarks/optimisation_level.py``): ``-O1`` alone made the calls that return a record
+    and a field's read a few percent slower than ``-O2``; with these options every call timed,
+    the flagship's PKCS#11 calls included, is as fast as at ``-O2``, and GCC takes about a third
+    less time over sqlite3.h's module.  Other compilers keep ``-O2``: the options are GCC's.
     """
     if compiler and is_gcc(tuple(compiler)):
-        return ["-O1", "-finline-small-functions", "-fpartial-inlining", "-foptimize-sibling-calls"]
+        return ["-O1", "-finline-small-functions", "-fpartial-inlining", "-foptimize-sibling-calls", "-fno-tree-pta"]
     return ["-O2"]
 
 
