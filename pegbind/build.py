@@ -84,12 +84,14 @@ def _diagnostics(output: str, headline: str) -> list[Diagnostic]:
 def compiler_command(config: BindingConfig, c_file: Path, output: Path, include_dirs: list[Path]) -> list[str]:
     """The C compiler call that turns the Cython output into the extension.
 
-    ``$CFLAGS`` come after pegbind's own flags, so they win (``-O0`` for a quick build).
+    ``$CFLAGS`` come after pegbind's own flags, so they win (``-O0`` for a quick build); an
+    optimisation level there replaces pegbind's whole choice, whose ``-f`` options a later
+    ``-O`` would not undo (``CFLAGS=-O2`` is GCC's ``-O2``).
     """
     compiler = system_compiler()
     python_include = sysconfig.get_paths()["include"]
     flags = shlex.split(os.environ.get("CFLAGS", ""))
-    level = optimisation(compiler)
+    level = [] if any(flag.startswith("-O") for flag in flags) else optimisation(compiler)
     command = [*compiler, "-shared", "-fPIC", *level, *parallel_code_generation(compiler, [*level, *flags]),
                "-fno-strict-aliasing", "-w", *flags]
     for folder in [*include_dirs, Path(python_include)]:

@@ -46,8 +46,13 @@ def test_cflags_come_after_pegbinds_own_flags(tmp_path, monkeypatch):
     config = BindingConfig(name="m", headers=(tmp_path / "m.h",), link=("z",))
     monkeypatch.setenv("CFLAGS", "-O0 -g")
     command = compiler_command(config, tmp_path / "m.c", tmp_path / "m.so", [])
-    levels = [flag for flag in command if flag.startswith("-O")]
-    assert len(levels) == 2 and levels[-1] == "-O0" and "-g" in command
+    assert [flag for flag in command if flag.startswith("-O")] == ["-O0"] and "-g" in command
+    # a level there replaces pegbind's choice whole: GCC keeps an -fno-... option whatever -O follows
+    monkeypatch.setenv("CC", "gcc")
+    monkeypatch.setenv("CFLAGS", "-O2")
+    command = compiler_command(config, tmp_path / "m.c", tmp_path / "m.so", [])
+    assert not [flag for flag in command if flag.startswith(("-fno-tree", "-finline", "-O1"))]
+    assert "-O2" in command and "-flto=auto" in command
     # every library stays a dependency although the module refers to its functions weakly
     assert link_arguments(config) == ["-Wl,--push-state,--no-as-needed", "-lz", "-Wl,--pop-state"]
 
