@@ -563,6 +563,20 @@ def test_a_size_named_after_a_later_buffer_is_not_taken_for_the_one_before(capi)
         capi.capi_pack_names(4, b"abc", capi.c_ulong(8), bytearray(8))
 
 
+def test_a_length_named_only_as_one_bounds_the_buffers_right_after_it(capi):
+    # void capi_xor_into(const capi_pair *state, size_t length, unsigned char *dst,
+    # const unsigned char *src): as nettle's ciphers; a length past either let C go past it
+    dst = bytearray(b"\x0f\x0f\x0f")
+    capi.capi_xor_into(None, 3, dst, b"\x01\x02\x03")
+    assert dst == b"\x0e\x0d\x0c"
+    with pytest.raises(ValueError, match=r"^argument 2 \(length\): 4 is more than argument 3 \(dst\) holds "
+                                         r"\(3 bytes\)$"):
+        capi.capi_xor_into(None, 4, dst, b"\0" * 8)
+    with pytest.raises(ValueError, match=r"^argument 2 \(length\): 3 is more than argument 4 \(src\) holds "
+                                         r"\(2 bytes\)$"):
+        capi.capi_xor_into(None, 3, dst, b"\0\0")
+
+
 def test_a_length_apart_from_its_buffer_bounds_it_when_named_after_it(capi):
     # size_t capi_fill_from(unsigned char *out, size_t *out_pos, size_t out_size): as liblzma's
     # buffer coders; out_size larger than out let C write past it (a crash some calls later)

@@ -543,7 +543,8 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     An array parameter states its own (``size_t n, const uint8_t buf[n]``, or ``*n`` in a
     cell, C11 6.7.6.2): it counts items.  Otherwise the name of the integer right after a
     pointer the caller passes may state it (:func:`length_unit`), or, anywhere else, a name
-    made of the pointer's and a size or count ending (:func:`_stem_and_unit`).  A role the
+    made of the pointer's and a size or count ending (:func:`_stem_and_unit`), or a name
+    that says "length" alone (:data:`_GENERIC_LENGTHS`) right before buffers.  A role the
     config gives that integer (``n = "in"``) says it is no such length.
     """
     arrays: dict[int, list[int]] = {}  # length -> the array parameters declared with it
@@ -582,7 +583,30 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         if len(owners) == 1:
             found[length.index] = ((owners[0].index,), unit)
             bounded.add(owners[0].index)
+    # A length named only as one, right before the data it measures and after no buffer it
+    # could be another's: nettle's ``size_t length, uint8_t *dst, const uint8_t *src`` (every
+    # buffer in the run after it).  Not text: a C string states its own length.
+    for at, length in enumerate(params):
+        generic = (length.c_name or "").lstrip("_")
+        if length.index in found or generic not in _GENERIC_LENGTHS or any(
+                _may_bound(module, pointer, length, explicit) for pointer in params[:at]):
+            continue
+        run = []
+        for pointer in params[at + 1:]:
+            if pointer.kind not in ("buffer", "writable_buffer") or pointer.index in bounded:
+                break
+            if _may_bound(module, pointer, length, explicit) != "value":
+                break
+            run.append(pointer.index)
+        if run:
+            found[length.index] = (tuple(run), _GENERIC_LENGTHS[generic])
+            bounded.update(run)
     return found
+
+
+#: the names that say "a length" and nothing more, and what they count
+_GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
+    "length": "items", "len": "items", "n": "items", "count": "items", "size": "bytes", "nbytes": "bytes"}
 
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:

@@ -118,6 +118,10 @@ size_t capi_fill_from(unsigned char *out, size_t *out_pos, size_t out_size) {
     for (; *out_pos < out_size; ++*out_pos) out[*out_pos] = 'x';
     return *out_pos - start;
 }
+void capi_xor_into(const capi_pair *state, size_t length, unsigned char *dst, const unsigned char *src) {
+    (void)state;
+    for (size_t i = 0; i < length; i++) dst[i] ^= src[i];
+}
 int capi_vla_sum(int n, const int values[n]) {
     int s = 0;
     for (int i = 0; i < n; i++) s += values[i];

@@ -123,6 +123,9 @@ int capi_span_total(size_t n, const capi_span spans[n]);
    each pair swapped in place; the sum of the first members. */
 typedef struct capi_pair { int first, second; } capi_pair;
 int capi_swap_pairs(capi_pair *pairs, size_t npairs);
+/* A length named only as one, before the data it measures, as nettle's
+   size_t length, uint8_t *dst, const uint8_t *src: dst[i] ^= src[i] for each of them. */
+void capi_xor_into(const capi_pair *state, size_t length, unsigned char *dst, const unsigned char *src);
 /* The same with the pointer's name and cnt, as libgcrypt's gcry_buffer_t *iov, int iovcnt:
    the sum of the second members. */
 int capi_sum_seconds(const capi_pair *iov, int iovcnt);
