@@ -756,15 +756,17 @@ class WrapperWriter(ABC):
             ]
         # The length is made an exact int once, compared, and passed as it is (see
         # exact_int_arg): no int subclass's comparison decides the check.  bytes,
-        # the common case, are measured inline (len() is their size in bytes).
+        # the common case, are measured inline (len() is their size in bytes).  A
+        # buffer holding no whole item is left to its conversion, which says it is
+        # too short, as the Cython module's conversion says first.
         held = f"len({name})" + (f" // {item}" if item > 1 else "")
         message = step.message.replace("{n}", "{" + n.py_name + "}")
         return [
             *self.exact_int(n),
             f"if {name}.__class__ is bytes:",
-            f"    if {n.py_name} > {held}:",
+            f"    if {n.py_name} > {held} > 0:",
             f"        raise ValueError(f{message.replace('{held}', '{' + held + '}')!r})",
-            f"elif {n.py_name} > {known} >= 0:",
+            f"elif {n.py_name} > {known} > 0:",
             f"    raise ValueError(f{message.replace('{held}', '{' + known + '}')!r})",
         ]
 

@@ -2004,9 +2004,9 @@ def json_stringn(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) > 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) > 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
@@ -2019,9 +2019,9 @@ def json_stringn(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) > 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) > 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2060,9 +2060,9 @@ def json_stringn_nocheck(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) > 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) > 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
@@ -2075,9 +2075,9 @@ def json_stringn_nocheck(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) > 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) > 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2255,9 +2255,9 @@ def json_object_getn(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) > 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
@@ -2270,9 +2270,9 @@ def json_object_getn(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) > 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -2311,9 +2311,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) > 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
@@ -2326,9 +2326,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) > 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2367,9 +2367,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) > 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
@@ -2382,9 +2382,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) > 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2423,9 +2423,9 @@ def json_object_deln(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) > 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
@@ -2438,9 +2438,9 @@ def json_object_deln(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) > 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) > 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -3025,9 +3025,9 @@ def json_string_setn(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) > 0:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) > 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
@@ -3040,9 +3040,9 @@ def json_string_setn(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) > 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) > 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3081,9 +3081,9 @@ def json_string_setn_nocheck(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) > 0:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) > 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
@@ -3096,9 +3096,9 @@ def json_string_setn_nocheck(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) > 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) > 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3505,9 +3505,9 @@ def json_dumpb(json, buffer, size, flags, /):
         if size.__class__ is not int:
             size = _pb_exact_int(size)
         if buffer.__class__ is bytes:
-            if size > len(buffer):
+            if size > len(buffer) > 0:
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-        elif size > _pb_capacity(buffer, 1) >= 0:
+        elif size > _pb_capacity(buffer, 1) > 0:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
         _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
         if _pb_pending:
@@ -3520,9 +3520,9 @@ def json_dumpb(json, buffer, size, flags, /):
     if size.__class__ is not int:
         size = _pb_exact_int(size)
     if buffer.__class__ is bytes:
-        if size > len(buffer):
+        if size > len(buffer) > 0:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-    elif size > _pb_capacity(buffer, 1) >= 0:
+    elif size > _pb_capacity(buffer, 1) > 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
     _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
     if _pb_pending:

@@ -20319,9 +20319,9 @@ class Library:
             if ulMaxObjectCount.__class__ is not int:
                 ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
             if phObject.__class__ is bytes:
-                if ulMaxObjectCount > len(phObject) // 8:
+                if ulMaxObjectCount > len(phObject) // 8 > 0:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+            elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_pending:
@@ -20336,9 +20336,9 @@ class Library:
         if ulMaxObjectCount.__class__ is not int:
             ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
         if phObject.__class__ is bytes:
-            if ulMaxObjectCount > len(phObject) // 8:
+            if ulMaxObjectCount > len(phObject) // 8 > 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
         if _pb_pending:
@@ -21990,9 +21990,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -22022,9 +22022,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -22057,9 +22057,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
@@ -22074,9 +22074,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -22097,9 +22097,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22128,9 +22128,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22209,9 +22209,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -22241,9 +22241,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -22276,9 +22276,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
@@ -22293,9 +22293,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -22316,9 +22316,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22347,9 +22347,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22425,9 +22425,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22456,9 +22456,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22488,9 +22488,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
@@ -22504,9 +22504,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_pending:
@@ -22527,9 +22527,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22558,9 +22558,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22638,9 +22638,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
@@ -22656,9 +22656,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
@@ -22675,9 +22675,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
@@ -22691,9 +22691,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_pending:
@@ -22716,9 +22716,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
@@ -22734,9 +22734,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:

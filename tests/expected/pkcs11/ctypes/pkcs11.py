@@ -19551,9 +19551,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulMaxObjectCount := _pb_exact_int(ulMaxObjectCount)) >= 0 and ulMaxObjectCount <= 1073741823 or ulMaxObjectCount >= 0 and ulMaxObjectCount <= 18446744073709551615):
                 _pb_o3 = _ct.c_uint64()
                 if phObject.__class__ is bytes:
-                    if ulMaxObjectCount > len(phObject) // 8:
+                    if ulMaxObjectCount > len(phObject) // 8 > 0:
                         raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-                elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+                elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_pending:
@@ -19566,9 +19566,9 @@ class Library:
         hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
         if phObject.__class__ is bytes:
-            if ulMaxObjectCount > len(phObject) // 8:
+            if ulMaxObjectCount > len(phObject) // 8 > 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
         if _pb_pending:
@@ -21264,9 +21264,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
@@ -21296,9 +21296,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
@@ -21330,9 +21330,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
@@ -21345,9 +21345,9 @@ class Library:
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
@@ -21369,9 +21369,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21400,9 +21400,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21484,9 +21484,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
@@ -21516,9 +21516,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
@@ -21550,9 +21550,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
@@ -21565,9 +21565,9 @@ class Library:
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
@@ -21589,9 +21589,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21620,9 +21620,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21699,9 +21699,9 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21728,9 +21728,9 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21759,9 +21759,9 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
@@ -21773,9 +21773,9 @@ class Library:
             _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
@@ -21795,9 +21795,9 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21824,9 +21824,9 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21907,9 +21907,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
@@ -21925,9 +21925,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
@@ -21943,9 +21943,9 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
@@ -21957,9 +21957,9 @@ class Library:
             _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
@@ -21983,9 +21983,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter):
+                    if ulParameterLen > len(pParameter) > 0:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
@@ -22001,9 +22001,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) > 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
