@@ -97,6 +97,9 @@ def test_a_count_of_records_is_named_as_a_count_not_a_length(pointer, count, cou
     ("_size", None, "bytes"),
     ("outsize", None, "bytes"),
     ("flags", None, "bytes"),
+    ("__size", None, "bytes"),  # glibc's reserved names: qsort's element size is no stem "_"'s
+    ("__len", None, "bytes"),
+    ("__out_size", "__out", "bytes"),
 ])
 def test_the_buffer_a_length_apart_from_it_is_named_after(length, stem, unit):
     from pegbind.passes.plan import _stem_and_unit

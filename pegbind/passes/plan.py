@@ -611,11 +611,14 @@ _GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:
     """The parameter a length's own name says it measures, and in what: ``out_size`` -> ``out``
-    in bytes, ``argsCount`` -> ``args`` in items; (None, ...) for another name."""
+    in bytes, ``argsCount`` -> ``args`` in items; (None, ...) for another name.  The leading
+    underscores of a reserved name are no stem (glibc's ``__size``, ``__len``)."""
+    whole = name or ""
+    bare = whole.lstrip("_")
     for suffixes, unit in ((_SIZE_SUFFIXES, "bytes"), (_COUNT_SUFFIXES, "items")):
         for suffix in suffixes:
-            if name and name.endswith(suffix) and len(name) > len(suffix):
-                return name[: -len(suffix)], unit  # type: ignore[return-value]
+            if bare.endswith(suffix) and len(bare) > len(suffix):
+                return whole[: -len(suffix)], unit  # type: ignore[return-value]
     return None, "bytes"
 
 
