@@ -149,7 +149,7 @@ def test_what_a_library_defines_is_kept_while_the_file_is_unchanged(tmp_path, li
     (tmp_path / "x.h").write_text("int x(void);\n")
     environment = dict(os.environ, PEGBIND_CACHE_DIR=str(tmp_path / "cache"))
 
-    def run(path: str = environment["PATH"]) -> str:
+    def run(path: str = environment["PATH"]) -> list[str]:
         return subprocess.run([sys.executable, "-c", script], env=dict(environment, PATH=path), capture_output=True,
                               text=True, check=True).stdout.split()
 
