@@ -145,7 +145,7 @@ def _valid_entry(name: str, kind: str) -> dict[str, Any] | None:
         return None
     try:
         entry = json.loads(path.read_text(encoding="utf-8"))
-        if entry.get("format") != FORMAT:
+        if not isinstance(entry, dict) or entry.get("format") != FORMAT:
             return None
         for folder, mtime in entry["folders"]:
             try:
@@ -161,7 +161,7 @@ def _valid_entry(name: str, kind: str) -> dict[str, Any] | None:
                    for record in entry["wrote"]):
             return None
         os.utime(path)  # used: the pruning in store() goes by the time of last use
-        return dict(entry)
+        return entry
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -76,7 +76,9 @@ def test_a_linker_script_stands_for_the_files_it_names(tmp_path, lib):
     assert linked_exports(config(tmp_path, "archived")).lone_archives == (lib / "libtwo.a",)
 
 
-def test_what_a_needed_library_defines_is_found_through_its_run_path(tmp_path, lib):
+def outer_needing_inner(tmp_path: Path, lib: Path) -> Path:
+    """``lib/libouter.so``, which needs ``tmp_path/inner/libinner.so`` (defining ``inner_f``)
+    and finds it through its run path; the inner library's path."""
     inner = tmp_path / "inner"
     inner.mkdir()
     (tmp_path / "inner.c").write_text("int inner_f(void) { return 3; }\n")
@@ -84,10 +86,15 @@ def test_what_a_needed_library_defines_is_found_through_its_run_path(tmp_path, l
     (tmp_path / "outer.c").write_text("int inner_f(void);\nint outer_f(void) { return inner_f(); }\n")
     subprocess.run(["gcc", "-shared", "-fPIC", str(tmp_path / "outer.c"), f"-L{inner}", "-linner",
                     "-Wl,--enable-new-dtags,-rpath,$ORIGIN/../inner", "-o", str(lib / "libouter.so")], check=True)
+    return inner / "libinner.so"
+
+
+def test_what_a_needed_library_defines_is_found_through_its_run_path(tmp_path, lib):
+    inner = outer_needing_inner(tmp_path, lib)
     exports = linked_exports(config(tmp_path, "outer"))
     assert exports is not None
     assert exports.defines("outer_f") and exports.defines("inner_f") and not exports.defines("nowhere_f")
-    assert (inner / "libinner.so").resolve() in {p.resolve() for p in exports.dependencies}
+    assert inner.resolve() in {p.resolve() for p in exports.dependencies}
 
 
 def test_a_damaged_library_is_a_warning_and_leaves_the_check_undone(tmp_path, lib):
@@ -164,13 +171,6 @@ def test_what_a_library_defines_is_kept_while_the_file_is_unchanged(tmp_path, li
 def test_a_needed_library_that_cannot_be_read_defines_nothing(tmp_path, lib):
     # libouter.so needs libinner.so, found through its run path but damaged: the check of a
     # name that is nowhere else answers no, as the loader would not find it there either
-    inner = tmp_path / "inner"
-    inner.mkdir()
-    (tmp_path / "inner.c").write_text("int inner_f(void) { return 3; }\n")
-    compile_library([tmp_path / "inner.c"], inner / "libinner.so")
-    (tmp_path / "outer.c").write_text("int inner_f(void);\nint outer_f(void) { return inner_f(); }\n")
-    subprocess.run(["gcc", "-shared", "-fPIC", str(tmp_path / "outer.c"), f"-L{inner}", "-linner",
-                    "-Wl,--enable-new-dtags,-rpath,$ORIGIN/../inner", "-o", str(lib / "libouter.so")], check=True)
-    (inner / "libinner.so").write_bytes(b"\x7fELF" + b"\0" * 12)
+    outer_needing_inner(tmp_path, lib).write_bytes(b"\x7fELF" + b"\0" * 12)
     exports = linked_exports(config(tmp_path, "outer"))
     assert exports is not None and exports.defines("outer_f") and not exports.defines("inner_f")
