@@ -14,9 +14,11 @@ bit-field widths and alignments alike.
 from __future__ import annotations
 
 import math
+import operator
 import re
 import struct
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ..frozen import frozen_dataclass
 from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
@@ -90,15 +92,21 @@ _RANK = {
 }
 _FLOATING = ("float", "double", "long double")
 
+#: one Primitive per arithmetic type the evaluator gives its values (they are immutable)
+_PRIMITIVES: dict[str, Primitive] = {}
 
+
+def _primitive(prim: str) -> Primitive:
+    found = _PRIMITIVES.get(prim)
+    if found is None:
+        found = _PRIMITIVES[prim] = Primitive(prim)
+    return found
 
 
 def _unsigned_of(prim: str) -> str:
     if prim == "char" or prim == "signed char":
         return "unsigned char"
     return prim if prim.startswith("unsigned") else f"unsigned {prim}"
-
-
 
 
 def promote(prim: str) -> str:
@@ -185,10 +193,10 @@ def integer_literal(text: str, target: TargetInfo) -> Value:
             candidates.append(f"unsigned {prim}")
     for prim in candidates:
         if target.fits(value, prim):
-            return Value(value, prim, Primitive(prim))
+            return Value(value, prim, _primitive(prim))
     # gcc: "integer constant is so large that it is unsigned" (C11 leaves it to the implementation)
     if 0 <= value < 1 << 64:
-        return Value(value, "unsigned long long", Primitive("unsigned long long"))
+        return Value(value, "unsigned long long", _primitive("unsigned long long"))
     raise NotConstant(f"integer constant '{text}' is too large for any integer type")
 
 
@@ -207,7 +215,7 @@ def floating_literal(text: str) -> Value:
         raise NotConstant(f"invalid floating constant '{text}'") from None
     except OverflowError:  # gcc: "floating constant exceeds range of 'double'", and the value is infinity
         value = math.inf
-    return Value(_round_float(value, prim), prim, Primitive(prim))
+    return Value(_round_float(value, prim), prim, _primitive(prim))
 
 
 def number(text: str, target: TargetInfo) -> Value:
@@ -224,7 +232,7 @@ def char_constant(text: str, target: TargetInfo) -> Value:
         constant = character_constant(text, target)
     except LiteralError as problem:
         raise NotConstant(problem.message) from None
-    return Value(constant.value, constant.type, Primitive(constant.type))
+    return Value(constant.value, constant.type, _primitive(constant.type))
 
 
 def string_literal(tokens: tuple[Token, ...], target: TargetInfo) -> Value:
@@ -263,6 +271,10 @@ class Evaluator:
     def __init__(self, scope: Scope):
         self.scope = scope
         self.target = scope.target
+        #: a literal's spelling -> its Value (a long expression repeats its literals)
+        self._numbers: dict[str, Value] = {}
+        #: integer type of rank int or higher -> its range, for arithmetic that needs no conversion
+        self._ranges = {prim: self.target.int_range(prim) for prim in _PROMOTED if prim in self.target.sizes}
 
     def value(self, expr: s.Expr) -> Value:
         """The value of a whole expression: the entry point, where nesting beyond what the
@@ -290,8 +302,10 @@ class Evaluator:
         return True
 
     def evaluate(self, expr: s.Expr) -> Value:
-        method = getattr(self, f"_eval_{type(expr).__name__}")
-        return method(expr)
+        method = _EVALUATE.get(type(expr))
+        if method is None:
+            method = _EVALUATE[type(expr)] = getattr(Evaluator, f"_eval_{type(expr).__name__}")
+        return method(self, expr)
 
     def _arith(self, expr: s.Expr) -> Value:
         result = self.evaluate(expr)
@@ -300,10 +314,14 @@ class Evaluator:
         return result
 
     def _eval_Number(self, expr: s.Number) -> Value:
-        try:
-            return number(expr.token.text, self.target)
-        except NotConstant as problem:
-            raise NotConstant(problem.reason, expr.token) from None
+        text = expr.token.text
+        found = self._numbers.get(text)
+        if found is None:
+            try:
+                found = self._numbers[text] = number(text, self.target)
+            except NotConstant as problem:
+                raise NotConstant(problem.reason, expr.token) from None
+        return found
 
     def _eval_CharConstant(self, expr: s.CharConstant) -> Value:
         try:
@@ -340,11 +358,11 @@ class Evaluator:
             if expr.op == "~":
                 raise NotConstant("'~' applied to a floating value", expr.token)
             value = float(operand.value)
-            return Value(value if expr.op == "+" else -value, operand.prim, Primitive(operand.prim))
+            return Value(value if expr.op == "+" else -value, operand.prim, _primitive(operand.prim))
         prim = promote(operand.prim)  # type: ignore[arg-type]
         value = int(operand.value)
         result = {"+": value, "-": -value, "~": ~value}[expr.op]
-        return Value(self.target.wrap(result, prim), prim, Primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, _primitive(prim))
 
     def _eval_Binary(self, expr: s.Binary) -> Value:
         # A flat chain (1 + 1 + ... + 1) is a left-deep tree as deep as the chain is
@@ -370,28 +388,35 @@ class Evaluator:
         right = self._arith(expr.right)
         if op in ("<<", ">>"):
             return self._shift(op, left, right, expr.token)
-        prim = usual_arithmetic(left.prim, right.prim, self.target)  # type: ignore[arg-type]
-        a = convert(left.value, prim, self.target)  # type: ignore[arg-type]
-        b = convert(right.value, prim, self.target)  # type: ignore[arg-type]
-        comparisons = {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b, "!=": a != b}
-        if op in comparisons:
-            return _int(int(comparisons[op]))
+        # _arith's values are numbers of an arithmetic type
+        prim: str = left.prim  # type: ignore[assignment]
+        a: Any = left.value
+        b: Any = right.value
+        # The same integer type of int's rank or above, as most operands are, needs no conversion.
+        span = self._ranges.get(prim) if prim == right.prim else None
+        if span is None or not (span[0] <= a <= span[1] and span[0] <= b <= span[1]):
+            prim = usual_arithmetic(prim, right.prim, self.target)  # type: ignore[arg-type]
+            a = convert(a, prim, self.target)
+            b = convert(b, prim, self.target)
+        compare = _COMPARISONS.get(op)
+        if compare is not None:
+            return _int(int(compare(a, b)))
         if prim in _FLOATING:
             if op in ("%", "&", "|", "^"):
                 raise NotConstant(f"'{op}' applied to a floating value", expr.token)
-            if op == "/" and b == 0:
-                value = math.copysign(math.inf, a) if a else math.nan
+            if op == "/":
+                value = a / b if b else math.copysign(math.inf, a) if a else math.nan
             else:
-                value = {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else 0.0}[op]
-            return Value(_round_float(value, prim), prim, Primitive(prim))
-        if op in ("/", "%") and b == 0:
-            raise NotConstant("division by zero", expr.token)
+                value = _INTEGER_OPS[op](a, b)
+            return Value(_round_float(value, prim), prim, _primitive(prim))
         a, b = int(a), int(b)
-        result = {
-            "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: _c_div(a, b),
-            "%": lambda: a - b * _c_div(a, b), "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
-        }[op]()
-        return Value(self.target.wrap(result, prim), prim, Primitive(prim))
+        if op in ("/", "%"):
+            if b == 0:
+                raise NotConstant("division by zero", expr.token)
+            result = _c_div(a, b) if op == "/" else a - b * _c_div(a, b)
+        else:
+            result = _INTEGER_OPS[op](a, b)
+        return Value(self.target.wrap(result, prim), prim, _primitive(prim))
 
     def _shift(self, op: str, left: Value, right: Value, token: Token) -> Value:
         if left.prim in _FLOATING or right.prim in _FLOATING:
@@ -402,7 +427,7 @@ class Evaluator:
             raise NotConstant(f"shift count {count} is out of range for '{prim}'", token)
         value = int(left.value)
         result = value << count if op == "<<" else value >> count
-        return Value(self.target.wrap(result, prim), prim, Primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, _primitive(prim))
 
     def _eval_Conditional(self, expr: s.Conditional) -> Value:
         condition = self._arith(expr.condition)
@@ -416,7 +441,7 @@ class Evaluator:
         if result.prim is None or other_value.prim is None:
             return result
         prim = usual_arithmetic(result.prim, other_value.prim, self.target)
-        return Value(convert(result.value, prim, self.target), prim, Primitive(prim))  # type: ignore[arg-type]
+        return Value(convert(result.value, prim, self.target), prim, _primitive(prim))  # type: ignore[arg-type]
 
     def _eval_Cast(self, expr: s.Cast) -> Value:
         spec = expr.type_name.specifiers
@@ -467,11 +492,30 @@ class Evaluator:
 
     def _size_value(self, value: int) -> Value:
         prim = self.target.size_type
-        return Value(value, prim, Primitive(prim))
+        return Value(value, prim, _primitive(prim))
+
+
+#: Evaluator's method for each kind of expression node, found on first use
+_EVALUATE: dict[type, Callable[[Evaluator, Any], Value]] = {}
+
+#: the integer types the integer promotions leave as they are (C11 6.3.1.1p2)
+_PROMOTED = ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
+             "__int128", "unsigned __int128")
+
+#: the operators of two arithmetic operands that give an int of 0 or 1 (C11 6.5.8, 6.5.9)
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+}
+
+#: the operators that cannot fail, on two integers (and, the first three, on two floating values)
+_INTEGER_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "&": operator.and_, "|": operator.or_,
+    "^": operator.xor,
+}
 
 
 def _int(value: int) -> Value:
-    return Value(value, "int", Primitive("int"))
+    return Value(value, "int", _primitive("int"))
 
 
 def _token_of(expr: s.Expr) -> Token | None:
