@@ -388,6 +388,16 @@ def test_what_is_no_callable_is_refused_in_the_same_words(capi):
     assert "Callable[[int, Pointer | None], int]" in capi.capi_apply.__doc__.splitlines()[0]
 
 
+def test_an_array_of_one_record_and_a_typedef_of_a_typedef_name_the_record_class(capi):
+    # C code declares GMP's numbers as `mpz_t x;` (an array of one struct, passed as a
+    # pointer to it): the array's typedef is the record's class, as every other name is.
+    assert capi.capi_big_t is capi.capi_big_struct and capi.capi_big_other is capi.capi_big_struct
+    a, b, total = capi.capi_big_t(), capi.capi_big_t(), capi.capi_big_t()
+    capi.capi_big_set(a, 40)
+    capi.capi_big_set(b, 2)
+    assert capi.capi_big_add(total, a, b) == 42 and (total.size, total.limb) == (1, 42)
+
+
 def test_enum_returns_are_members(capi):
     assert capi.capi_mix(2) is capi.capi_color.CAPI_GREEN
     assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int

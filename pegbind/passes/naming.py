@@ -75,18 +75,42 @@ def _strip(name: str, prefix: str) -> str:
     return name
 
 
-def record_class_names(module: Module, decl: Record | Enum) -> list[str]:
-    """The C names a record/enum goes by, preferred first: typedefs naming it, then its tag."""
-    names = [
-        t.name
-        for t in module.typedefs
-        if isinstance(t.type, RecordRef) and not t.type.quals and t.type.key == decl.key
-    ]
-    if decl.tag is not None:
-        names.append(decl.tag)
-    elif not is_synthetic(decl.key) and decl.key not in names:
-        names.append(decl.key)
-    return names
+def class_names(module: Module) -> dict[str, list[str]]:
+    """Record and enum key -> the C names its class goes by, preferred first: the typedefs
+    naming it, then its tag, then the typedefs naming it further (header order in each).
+
+    A typedef of such a typedef (``typedef name_t other_t``) names the same type.  So, for a
+    struct or union, does a typedef of an array of one (GMP's ``typedef __mpz_struct
+    mpz_t[1]``, ``jmp_buf``): C code declares its variables with that name, and passes
+    them where C takes a pointer to the record, as the record class's instances are.
+    """
+    direct: dict[str, list[str]] = {}
+    further: dict[str, list[str]] = {}
+    for typedef in module.typedefs:
+        named = as_type(typedef.type)
+        if isinstance(named, RecordRef):
+            if not named.quals:
+                direct.setdefault(named.key, []).append(typedef.name)
+            continue
+        array_of_one = False
+        if isinstance(named, Array) and named.length == 1:
+            array_of_one, named = True, as_type(named.element)
+        elif not isinstance(named, TypedefRef):
+            continue
+        resolved = module.resolve(named)
+        if (isinstance(resolved, RecordRef) and not resolved.quals
+                and not (array_of_one and resolved.kind == "enum")):
+            further.setdefault(resolved.key, []).append(typedef.name)
+    found: dict[str, list[str]] = {}
+    decls: list[Record | Enum] = [*module.records, *module.enums]
+    for decl in decls:
+        names = list(direct.get(decl.key, ()))
+        if decl.tag is not None:
+            names.append(decl.tag)
+        elif not is_synthetic(decl.key) and decl.key not in names:
+            names.append(decl.key)
+        found[decl.key] = names + [name for name in further.get(decl.key, ()) if name not in names]
+    return found
 
 
 def _written_types(ctype: CType, steps: tuple[str, ...]) -> Iterator[tuple[RecordRef, tuple[str, ...]]]:
@@ -195,10 +219,11 @@ def assign_names(
         claim(("function", function.name), function.name, function.coord)
     for other_name in module.function_aliases:
         claim(("function_alias", other_name.name), other_name.name, other_name.coord)
+    every_class = class_names(module)
     for kind, decls in (("record", module.records), ("enum", module.enums)):
         for decl in decls:
             # opaque records are named too: their handle class takes the name
-            c_names = record_class_names(module, decl)
+            c_names = every_class[decl.key]
             if not c_names:
                 continue
             claim((kind, decl.key), c_names[0], decl.coord)

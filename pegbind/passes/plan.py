@@ -1142,13 +1142,14 @@ def plan_function_table(module: Module, config: BindingConfig) -> FunctionTableB
 
 def plan_handles(module: Module, names: dict) -> list[HandleBinding]:
     """A handle class for each opaque type with a name: incomplete structs/unions, typedefs of ``void``."""
-    from .naming import record_class_names
+    from .naming import class_names
 
     handles = []
+    every_class = class_names(module)
     for record in module.records:
         if record.is_opaque and ("record", record.key) in names:
             aliases = tuple(
-                names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
+                names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names
             )
             handles.append(HandleBinding(record.key, names[("record", record.key)], aliases, record.doc, record))
     for typedef in module.typedefs:
@@ -1337,9 +1338,10 @@ def plan_records(
 ) -> tuple[list[RecordBinding], list[tuple[tuple[str, str], Diagnostic]]]:
     """Each named record's class, and why a field is left out (keyed by ``("record", key)``);
     ``config``: its ``callbacks`` say what the callables of function pointer fields give C on error."""
-    from .naming import record_class_names  # the same preference order as the naming pass
+    from .naming import class_names  # the same preference order as the naming pass
 
     bindings, dropped = [], []
+    every_class = class_names(module)
     for record in module.records:
         if record.is_opaque or ("record", record.key) not in names:
             continue
@@ -1358,9 +1360,7 @@ def plan_records(
                 dropped.append((("record", record.key),
                                 Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}",
                                            "warning")))
-        aliases = tuple(
-            names[("alias", alias)] for alias in record_class_names(module, record)[1:] if ("alias", alias) in names
-        )
+        aliases = tuple(names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names)
         has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
                            for member in record.fields or ())
         bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields), has_pointers))

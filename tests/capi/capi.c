@@ -435,3 +435,14 @@ int capi_fill_with(void *(*allocate)(size_t size), size_t size) {
 int (capi_tripled)(int x) {
     return 3 * x;
 }
+
+void capi_big_set(capi_big_ptr x, long value) {
+    x->size = 1;
+    x->limb = value;
+}
+
+long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b) {
+    sum->size = 1;
+    sum->limb = a->limb + b->limb;
+    return sum->limb;
+}

@@ -265,4 +265,15 @@ int capi_db_getinfo(capi_db *db, int info, ...);
 int capi_tripled(int x);
 #define capi_tripled(x)
 
+
+/* A record whose users declare it as an array of one, as GMP's mpz_t and setjmp's
+   jmp_buf: the array's name is what C code declares variables with. */
+typedef struct { int size; long limb; } capi_big_struct;
+typedef capi_big_struct capi_big_t[1];
+typedef capi_big_struct *capi_big_ptr;
+/* And a record named again by a typedef of its typedef. */
+typedef capi_big_struct capi_big_other;
+void capi_big_set(capi_big_ptr x, long value);  /* x = value (size 1) */
+long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b);  /* sum = a + b; its value */
+
 #endif

@@ -18674,6 +18674,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 #: the pointer type ffi.new allocates a CK_NSS_GCM_PARAMS with
 _pb_ptr_CK_NSS_GCM_PARAMS = _ffi.typeof('struct CK_NSS_GCM_PARAMS *')
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
+CK_GCM_MESSAGE_PARAMS_PTR = CK_GCM_MESSAGE_PARAMS
+CK_CCM_MESSAGE_PARAMS_PTR = CK_CCM_MESSAGE_PARAMS
 
 
 # ---- C types the wrappers allocate, parsed once ---------------------------

@@ -4249,6 +4249,8 @@ class CK_NSS_GCM_PARAMS:
     @staticmethod
     def from_bytes(data: _Buffer, /) -> CK_NSS_GCM_PARAMS: ...
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
+CK_GCM_MESSAGE_PARAMS_PTR = CK_GCM_MESSAGE_PARAMS
+CK_CCM_MESSAGE_PARAMS_PTR = CK_CCM_MESSAGE_PARAMS
 
 class Library:
     # made by load(path); Library() raises TypeError

@@ -17826,6 +17826,8 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
 
     ulTagBits = ulTagBits.deleter(_pb_undeletable('CK_NSS_GCM_PARAMS.ulTagBits'))
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
+CK_GCM_MESSAGE_PARAMS_PTR = CK_GCM_MESSAGE_PARAMS
+CK_CCM_MESSAGE_PARAMS_PTR = CK_CCM_MESSAGE_PARAMS
 
 
 # ---- Python callables C calls: a closure factory per function pointer type --

@@ -16571,6 +16571,8 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
         return (<CK_NSS_GCM_PARAMS>record)._ptr
     return NULL
 CK_GCM_PARAMS = CK_GCM_PARAMS_V3
+CK_GCM_MESSAGE_PARAMS_PTR = CK_GCM_MESSAGE_PARAMS
+CK_CCM_MESSAGE_PARAMS_PTR = CK_CCM_MESSAGE_PARAMS
 
 
 # ---- the function pointer types Python callables are made into -------------
