@@ -587,6 +587,32 @@ def test_a_length_named_only_as_one_bounds_the_buffers_right_after_it(capi):
         capi.capi_xor_into(None, 3, dst, b"\0\0")
 
 
+def test_a_length_named_only_as_one_bounds_the_buffers_right_before_it(capi):
+    # int capi_move(void *dest, const void *src, size_t n): as memcpy; n bounded only the
+    # buffer right before it, so a dest shorter than n was written past its end
+    dest = bytearray(5)
+    assert capi.capi_move(dest, b"hello", 5) == ord("h") and dest == b"hello"
+    with pytest.raises(ValueError, match=r"^argument 3 \(n\): 5 is more than argument 1 \(dest\) holds "
+                                         r"\(2 bytes\)$"):
+        capi.capi_move(bytearray(2), b"hello", 5)
+    with pytest.raises(ValueError, match=r"^argument 3 \(n\): 5 is more than argument 2 \(src\) holds "
+                                         r"\(2 bytes\)$"):
+        capi.capi_move(dest, b"hi", 5)
+    # int capi_move_text(char *dest, const char *src, size_t n): as strncpy, which stops
+    # reading src at its NUL (n may pass a C string's end) and writes n bytes to dest
+    dest = bytearray(b"xxxxxx")
+    assert capi.capi_move_text(dest, "hi", 6) == ord("h") and dest == b"hi\0\0\0\0"
+    with pytest.raises(ValueError, match=r"^argument 3 \(n\): 5 is more than argument 1 \(dest\) holds "
+                                         r"\(2 bytes\)$"):
+        capi.capi_move_text(bytearray(2), "hello", 5)
+
+
+def test_a_count_after_a_c_string_is_not_its_length(capi):
+    # unsigned long capi_salt(const char *prefix, unsigned long count): as crypt_gensalt's
+    # rounds; taken for the length of the prefix, it refused any count past 4 for "$2b$"
+    assert capi.capi_salt("$2b$", 12) == 16
+
+
 def test_a_length_apart_from_its_buffer_bounds_it_when_named_after_it(capi):
     # size_t capi_fill_from(unsigned char *out, size_t *out_pos, size_t out_size): as liblzma's
     # buffer coders; out_size larger than out let C write past it (a crash some calls later)

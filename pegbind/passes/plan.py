@@ -563,9 +563,23 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
             continue
+        if pointer.kind == "cstring" and _counts_only(length.c_name):
+            continue  # a C string states its own length: a count after it counts something else
         unit = length_unit(pointer.c_name, length.c_name, names)
+        if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
+            unit = _GENERIC_LENGTHS.get((length.c_name or "").lstrip("_"))
         if unit is not None:
             found[length.index] = ((pointer.index,), unit)
+    # A copy's destination too: memcpy's and strncpy's ``dest, src, n``, PQescapeString's ``to,
+    # from, length`` (a shorter ``dest`` was written past).  Text as above: strncpy reads ``src``
+    # only up to its NUL, whatever ``n`` is.
+    for dest, source, length in zip(params, params[1:], params[2:], strict=False):
+        generic = (length.c_name or "").lstrip("_")
+        if ((source.c_name or "").lstrip("_") in _COPIES.get((dest.c_name or "").lstrip("_"), ())
+                and generic in _GENERIC_LENGTHS and dest.kind != "cstring" and dest.index not in stated
+                and _may_bound(module, dest, length, explicit) == "value"):
+            sources, counted = found.get(length.index, ((), _GENERIC_LENGTHS[generic]))
+            found[length.index] = ((dest.index, *sources), counted)
     # Apart from its buffer, a length named after it states it too, before or after it:
     # liblzma's ``out, size_t *out_pos, size_t out_size``; gnutls's ``label_size, label``;
     # ``input_size`` before ``input_buffer`` (the buffer named so exactly first, else the one
@@ -607,6 +621,20 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
 #: the names that say "a length" and nothing more, and what they count
 _GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
     "length": "items", "len": "items", "n": "items", "count": "items", "size": "bytes", "nbytes": "bytes"}
+
+
+#: a copy's destination -> the names of its source right after it (a length after both)
+_COPIES = {"dest": ("src",), "dst": ("src",), "to": ("from",)}
+
+#: names that count things (``n``, ``count``), not the extent of data (``len``, ``size``)
+_COUNTS = ("n", "count", "cnt", "nmemb", "nitems")
+_COUNT_ONLY_SUFFIXES = ("_count", "Count", "_cnt", "Cnt")
+
+
+def _counts_only(name: str | None) -> bool:
+    """Whether ``name`` says a count and not a length (glibc's ``__count`` as ``count``)."""
+    bare = (name or "").lstrip("_")
+    return bare in _COUNTS or bare.endswith(_COUNT_ONLY_SUFFIXES)
 
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:

@@ -446,3 +446,17 @@ long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b) {
     sum->limb = a->limb + b->limb;
     return sum->limb;
 }
+
+int capi_move(void *dest, const void *src, size_t n) {
+    memcpy(dest, src, n);
+    return n ? ((unsigned char *)dest)[0] : -1;
+}
+
+int capi_move_text(char *dest, const char *src, size_t n) {
+    strncpy(dest, src, n);
+    return n ? (unsigned char)dest[0] : -1;
+}
+
+unsigned long capi_salt(const char *prefix, unsigned long count) {
+    return strlen(prefix) + count;
+}

@@ -129,6 +129,14 @@ void capi_xor_into(const capi_pair *state, size_t length, unsigned char *dst, co
 /* The same with the pointer's name and cnt, as libgcrypt's gcry_buffer_t *iov, int iovcnt:
    the sum of the second members. */
 int capi_sum_seconds(const capi_pair *iov, int iovcnt);
+/* A length named only as one, after the data it measures, as memcpy's and strncpy's
+   dest, src, n: dest gets n bytes of src (capi_move), or src's text and NULs up to n
+   (capi_move_text); both return dest's first byte. */
+int capi_move(void *dest, const void *src, size_t n);
+int capi_move_text(char *dest, const char *src, size_t n);
+/* A count after a C string counts something else, as crypt_gensalt's prefix, count:
+   the string's length plus count. */
+unsigned long capi_salt(const char *prefix, unsigned long count);
 /* Handles after a count named for them, as Z3's num_args and args[]: how many are not NULL. */
 int capi_count_open(unsigned num_dbs, capi_db *const dbs[]);
 /* An array of N records: C reads N, as futimens' const struct timespec times[2].

@@ -1728,11 +1728,11 @@ def copy_into(dst, src, n, /):
     try:
         if n.__class__ is not int:
             n = _pb_exact_int(n)
-        if src.__class__ is bytes:
-            if n > len(src) > 0:
-                raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
-        elif n > _pb_capacity(src, 1) > 0:
-            raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
+        if dst.__class__ is bytes:
+            if n > len(dst) > 0:
+                raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
+        elif n > _pb_capacity(dst, 1) > 0:
+            raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
         _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1743,11 +1743,11 @@ def copy_into(dst, src, n, /):
     dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
     if n.__class__ is not int:
         n = _pb_exact_int(n)
-    if src.__class__ is bytes:
-        if n > len(src) > 0:
-            raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({len(src)} bytes)')
-    elif n > _pb_capacity(src, 1) > 0:
-        raise ValueError(f'argument 3 (n): {n} is more than argument 2 (src) holds ({_pb_capacity(src, 1)} bytes)')
+    if dst.__class__ is bytes:
+        if n > len(dst) > 0:
+            raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
+    elif n > _pb_capacity(dst, 1) > 0:
+        raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
     _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
     if _pb_pending:
         _pb_raise_kept()

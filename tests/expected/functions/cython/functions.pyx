@@ -1841,7 +1841,7 @@ def copy_into(dst, src, n, /):
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef _c_size_t _pb_a2
-    cdef Py_ssize_t _pb_n1 = 0
+    cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
     # a buffer argument's export, if it was exported (see _pb_buffer_in)
     cdef Py_buffer _pb_v0
@@ -1851,17 +1851,15 @@ def copy_into(dst, src, n, /):
     cdef char *_pb_r
     try:
         _pb_t0 = _pb_buffer_in(dst, 5, sizeof(char), "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_n0 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
 
         if src is None:
             _pb_a1 = NULL
-            _pb_n1 = -1
         elif PyBytes_CheckExact(src):
             _pb_a1 = PyBytes_AS_STRING(src)
-            _pb_n1 = PyBytes_GET_SIZE(src)
         else:
             _pb_t1 = _pb_cstring_copy(src, "argument 2 (src)")
             _pb_a1 = PyBytes_AS_STRING(_pb_t1)
-            _pb_n1 = PyBytes_GET_SIZE(_pb_t1)
 
         if PyLong_CheckExact(n):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(n, &_pb_a2)
@@ -1870,8 +1868,8 @@ def copy_into(dst, src, n, /):
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (n)', 0, 18446744073709551615), n)
 
-        if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
-            _pb_too_long('argument 3 (n): {n} is more than argument 2 (src) holds ({held} bytes)', _pb_a2, _pb_n1)
+        if _pb_n0 >= 0 and _pb_a2 > _pb_n0:
+            _pb_too_long('argument 3 (n): {n} is more than argument 1 (dst) holds ({held} bytes)', _pb_a2, _pb_n0)
 
         _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
