@@ -554,6 +554,12 @@ def test_records_or_handles_counted_by_another_parameter_are_a_sequence(capi):
         capi.capi_pair_span(two[:1])
 
 
+def test_a_function_a_macro_versions_is_called_by_the_name_c_callers_write(capi):
+    # capi_versioned is a macro pasting _42 onto its own name (ICU's renaming); expanded
+    # from its body alone, the name inside was expanded too (capi_versioned_42_42)
+    assert capi.capi_versioned(1) == 43 and capi.capi_versioned is capi.capi_versioned_42
+
+
 def test_a_function_a_macro_of_its_name_stands_in_for_is_called(capi):
     # capi.h ends with #define capi_tripled(x): C after the headers calling capi_tripled(x)
     # would call nothing (the Cython and cffi modules did not compile)

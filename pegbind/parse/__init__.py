@@ -181,7 +181,9 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
             builder.diagnostics.append(_note(macro,
                                              f"it expands to {dynamic}, whose value depends on where it is used"))
             continue
-        expanded = pp.expand(list(macro.body))
+        # the macro's name expanded, as C code naming it is: the macro itself is not expanded
+        # again inside (ICU's ucol_open is U_ICU_ENTRY_POINT_RENAME(ucol_open), ucol_open_72)
+        expanded = pp.expand([Token("identifier", macro.name, macro.coord)])
         named = _named_function(expanded, builder)
         if named is not None and named != macro.name:
             doc = builder.comments.doc_before(macro.coord) if builder.comments else ""

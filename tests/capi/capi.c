@@ -460,3 +460,7 @@ int capi_move_text(char *dest, const char *src, size_t n) {
 unsigned long capi_salt(const char *prefix, unsigned long count) {
     return strlen(prefix) + count;
 }
+
+int capi_versioned(int x) {
+    return x + 42;
+}

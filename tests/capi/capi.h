@@ -284,4 +284,13 @@ typedef capi_big_struct capi_big_other;
 void capi_big_set(capi_big_ptr x, long value);  /* x = value (size 1) */
 long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b);  /* sum = a + b; its value */
 
+/* A function whose name a macro versions, as ICU's urename.h does (ucol_open is
+   U_ICU_ENTRY_POINT_RENAME(ucol_open), which pastes the version on): C callers write
+   capi_versioned, the library defines capi_versioned_42. x + 42. */
+#define CAPI_PASTE(name, suffix) name ## suffix
+#define CAPI_PASTE_VERSION(name, suffix) CAPI_PASTE(name, suffix)
+#define CAPI_VERSIONED_NAME(name) CAPI_PASTE_VERSION(name, _42)
+#define capi_versioned CAPI_VERSIONED_NAME(capi_versioned)
+int capi_versioned(int x);
+
 #endif
