@@ -547,6 +547,11 @@ def test_records_or_handles_counted_by_another_parameter_are_a_sequence(capi):
     assert capi.capi_count_open([db, None, db]) == 2 and capi.capi_count_open([]) == 0
     with pytest.raises(TypeError, match=r"^argument 1 \(dbs\) items must be capi_db or None, not int$"):
         capi.capi_count_open([1])
+    # capi_count_types(capi_db **DbTypes, unsigned DbCount) and capi_count_args(capi_db **Args,
+    # unsigned NumArgs): as LLVMFunctionType and LLVMBuildCall2; as out-parameters, the first
+    # took no handles at all and C read one past the cell it was given
+    assert capi.capi_count_types([db, None, db]) == 2 and capi.capi_count_args([db, db]) == 2
+    assert capi.capi_count_args([]) == 0
     # int capi_pair_span(const capi_pair pairs[2]): as futimens' times[2], C reads two
     two = [capi.capi_pair(first=1, second=2), capi.capi_pair(first=3, second=10)]
     assert capi.capi_pair_span(two) == 9 and capi.capi_pair_span(None) == -1

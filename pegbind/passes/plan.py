@@ -760,11 +760,13 @@ def _check_owned(config: BindingConfig, key: str, function: str, owner: str, kin
 
 def counts_of(pointer: str | None, count: str | None) -> bool:
     """Whether the integer ``count`` is named as the number of the ``pointer``'s items: ``n``
-    or ``num_`` and its name (poll's ``__nfds`` for ``__fds``, Z3's ``num_args`` for ``args``)."""
+    or ``num_`` and its name (poll's ``__nfds`` for ``__fds``, Z3's ``num_args`` for ``args``,
+    LLVM's ``NumArgs`` for ``Args``)."""
     if not pointer or not count:
         return False
     items, number = pointer.lstrip("_"), count.lstrip("_")
-    return bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{items[:1].upper()}{items[1:]}")
+    titled = f"{items[:1].upper()}{items[1:]}"
+    return bool(items) and number in (f"n{items}", f"n_{items}", f"num_{items}", f"num{titled}", f"Num{titled}")
 
 
 def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> bool:
@@ -775,6 +777,13 @@ def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> b
         return True
     return (length_unit(pointer, count, frozenset(others)) == "items"
             and not count.lstrip("_").lower().endswith(("len", "length")))
+
+
+def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> bool:
+    """Whether ``count``, right after the pointer to handles ``pointer``, is named as their
+    count: by :func:`counts_of`, or by :func:`length_unit` (a handle has no byte size, so a
+    length counts them: LLVM's ``LLVMValueRef *ConstantVals, unsigned Length``)."""
+    return counts_of(pointer, count) or length_unit(pointer, count, frozenset(others)) == "items"
 
 
 def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
@@ -794,7 +803,8 @@ def _default_sequences(module: Module, names: dict, function: Function,
       regmatch_t pmatch[nmatch]``);
     - a pointer to records followed by their count, by the name rule of :func:`length_unit`
       or :func:`counts_of` (``struct pollfd *fds, nfds_t nfds``; ``const struct iovec *iov,
-      int count``);
+      int count``), or to handles (LLVM's ``LLVMTypeRef *ParamTypes, unsigned ParamCount``:
+      not the ``out`` a non-const ``T **`` is otherwise);
     - an array of records or handles declared ``[]``, after a count named for it
       (``unsigned num_args, Z3_ast const args[]``).
 
@@ -823,7 +833,9 @@ def _default_sequences(module: Module, names: dict, function: Function,
         after = params[index + 1].name if index + 1 < len(params) else None
         before = params[index - 1].name if index else None
         handles = isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None
-        if records and after in by_name and after not in stated and _counts_records(param.name, after or "", by_name):
+        if after in by_name and after not in stated and (
+                records and _counts_records(param.name, after or "", by_name)
+                or handles and _counts_handles(param.name, after or "", by_name)):
             found[index] = after
         elif (adjusted is not None and before in by_name and before not in stated and counts_of(param.name, before)
               and (records or handles)):

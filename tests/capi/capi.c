@@ -168,6 +168,12 @@ int capi_count_open(unsigned num_dbs, capi_db *const dbs[]) {
     for (unsigned i = 0; i < num_dbs; i++) open += dbs[i] != NULL;
     return open;
 }
+int capi_count_types(capi_db **DbTypes, unsigned DbCount) {
+    return capi_count_open(DbCount, DbTypes);
+}
+int capi_count_args(capi_db **Args, unsigned NumArgs) {
+    return capi_count_open(NumArgs, Args);
+}
 int capi_span_total(size_t n, const capi_span spans[n]) {
     int total = 0;
     for (size_t i = 0; i < n; i++) total += spans[i].end - spans[i].start;

@@ -139,6 +139,10 @@ int capi_move_text(char *dest, const char *src, size_t n);
 unsigned long capi_salt(const char *prefix, unsigned long count);
 /* Handles after a count named for them, as Z3's num_args and args[]: how many are not NULL. */
 int capi_count_open(unsigned num_dbs, capi_db *const dbs[]);
+/* Handles before a count named for them, as LLVM's LLVMTypeRef *ParamTypes, unsigned
+   ParamCount and LLVMValueRef *Args, unsigned NumArgs (a T ** that is no out-parameter). */
+int capi_count_types(capi_db **DbTypes, unsigned DbCount);
+int capi_count_args(capi_db **Args, unsigned NumArgs);
 /* An array of N records: C reads N, as futimens' const struct timespec times[2].
    pairs[1].second - pairs[0].first; -1 for NULL. */
 int capi_pair_span(const capi_pair pairs[2]);
