@@ -93,6 +93,13 @@ def test_records_and_fields_with_keyword_and_builtin_names(hostile):
     assert repr(thing).endswith("(type=1, len=2, self=5, print=4)")
 
 
+def test_parameters_named_as_the_modules_own_classes(hostile):
+    # a parameter named Pointer hid the class the Cython wrapper casts handles with
+    gadget = hostile.gadget_make()
+    assert hostile.gadget_same(gadget, gadget, 1) == 2 and hostile.gadget_same(gadget, None, 0) == 0
+    assert hostile.gadget_same.__doc__.startswith("gadget_same(Pointer_: gadget | None, FunctionPointer_: gadget")
+
+
 def test_enum_members_with_keyword_names(hostile):
     assert (hostile.import_, hostile.True_, hostile.in_, hostile.is_) == (1, 2, 4, 8)
     assert hostile.from_.import_ == 1

@@ -37,6 +37,7 @@ from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, inte
 from .binding import (
     CELL_ALIASES,
     CELL_TYPES,
+    MODULE_NAMES,
     CallbackBinding,
     CallbackValue,
     CellBinding,
@@ -1063,7 +1064,7 @@ def plan_functions(
     a function they do not export is left out too: all of those in one warning.
     """
     table_fields = table_function_fields(module, table.struct_key) if table is not None else frozenset()
-    module_names = frozenset(names.values())
+    module_names = frozenset(names.values()) | MODULE_NAMES  # what a parameter may not hide
     cell_types = plan_cells(target)[0]
     bound, declared_only, dropped = [], [], []
     unexported: list[Function] = []

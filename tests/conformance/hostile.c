@@ -8,3 +8,8 @@ int type(const object *import) { return import ? import->type + import->len * 10
 int cdef(int None) { return None * 2; }
 int cpdef(int True) { return True + 1; }
 int lambda(int self) { return -self; }
+
+struct gadget { int unused; };
+static gadget the_gadget;
+gadget *gadget_make(void) { return &the_gadget; }
+int gadget_same(gadget *Pointer, gadget *FunctionPointer, int Error) { return (Pointer == FunctionPointer) + Error; }

@@ -36,5 +36,10 @@ int cdef(int None);
 int cpdef(int True);
 /* lambda: returns -self. */
 int lambda(int self);
+/* Parameters named as the module's own classes, as LLVM's LLVMBuildGEP(B, Pointer, ...):
+   an opaque handle; returns 1 when Pointer and FunctionPointer are the same handle. */
+typedef struct gadget gadget;
+gadget *gadget_make(void);
+int gadget_same(gadget *Pointer, gadget *FunctionPointer, int Error);
 
 #endif
