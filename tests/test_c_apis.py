@@ -398,6 +398,18 @@ def test_an_array_of_one_record_and_a_typedef_of_a_typedef_name_the_record_class
     assert capi.capi_big_add(total, a, b) == 42 and (total.size, total.limb) == (1, 42)
 
 
+def test_an_unnamed_union_a_macro_writes_into_several_records_is_each_ones_own(capi):
+    # libuv's handles: the Cython module did not compile (one union type for them all,
+    # declared after a record holding it), and every record's union was the first one's class
+    stream, timer = capi.capi_stream(bytes=2), capi.capi_timer(due=3)
+    stream.u.fd, timer.u.fd = 40, 39
+    assert capi.capi_stream_fd(stream) == 42 and capi.capi_timer_fd(timer) == 42
+    assert type(stream.u).__name__ == "capi_stream_u" and type(timer.u).__name__ == "capi_timer_u"
+    loop = capi.capi_loop()
+    loop.timer = timer
+    assert loop.timer.u.fd == 39
+
+
 def test_enum_returns_are_members(capi):
     assert capi.capi_mix(2) is capi.capi_color.CAPI_GREEN
     assert capi.capi_mix(3) == 3 and type(capi.capi_mix(3)) is int

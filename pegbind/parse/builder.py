@@ -11,7 +11,8 @@ mentioned* (forward declaration, use through a pointer, or definition); a
 later definition fills in the fields without moving it, so one key maps to one
 :class:`~pegbind.model.Record`.  Untagged records take the name of the first
 plain typedef name declared with them (``typedef struct {...} A, *PA;`` ->
-``"A"``), otherwise ``"struct <anonymous at FILE:LINE:COL>"``.
+``"A"``), otherwise ``"struct <anonymous at FILE:LINE:COL>"``, and for one a macro
+writes, where that macro was used too: each expansion is a type of its own.
 
 ``__builtin_va_list`` (and any other unknown identifier used as a type) stays
 a :class:`~pegbind.model.TypedefRef` with no typedef behind it;
@@ -550,7 +551,7 @@ class ModuleBuilder:
         if tag is not None:
             key = f"{kind} {tag}"
         else:
-            key = typedef_key or f"{kind} <anonymous at {spec.keyword.coord}>"
+            key = typedef_key or _anonymous_key(kind, spec.keyword)
         ref = RecordRef(kind, tag, key)  # type: ignore[arg-type]
         existing = self.records.get(key)
         if spec.members is None:
@@ -630,7 +631,7 @@ class ModuleBuilder:
         # BNF: enum_specifier = 'enum' noise* (IDENTIFIER noise* enum_body? | enum_body)
         tag = spec.tag.text if spec.tag is not None else None
         where = spec.tag or spec.keyword
-        key = f"enum {tag}" if tag is not None else (typedef_key or f"enum <anonymous at {spec.keyword.coord}>")
+        key = f"enum {tag}" if tag is not None else (typedef_key or _anonymous_key("enum", spec.keyword))
         ref = RecordRef("enum", tag, key)
         existing = self.enums.get(key)
         if spec.members is None:
@@ -677,3 +678,12 @@ def _length_from(declarator: s.Declarator | None, earlier: Sequence[Param]) -> s
     named = any(p.name == length.token.text for p in earlier)
     return star + length.token.text if named else None
 
+
+def _anonymous_key(kind: str, keyword: Token) -> str:
+    """The key of an untagged struct, union or enum: where its keyword is written, and for
+    one a macro writes, where that macro was used.  Each expansion declares a type of its
+    own (C11 6.7.2.3p5): libuv's UV_HANDLE_FIELDS puts a union in every handle record."""
+    if keyword.expansion:
+        frame = keyword.expansion[0]  # the outermost: the use in the header's own text
+        return f"{kind} <anonymous at {keyword.coord} in {frame.macro} at {frame.site}>"
+    return f"{kind} <anonymous at {keyword.coord}>"

@@ -470,3 +470,11 @@ unsigned long capi_salt(const char *prefix, unsigned long count) {
 int capi_versioned(int x) {
     return x + 42;
 }
+
+int capi_stream_fd(const capi_stream *s) {
+    return s->u.fd + s->bytes;
+}
+
+int capi_timer_fd(const capi_timer *t) {
+    return t->u.fd + t->due;
+}

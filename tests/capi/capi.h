@@ -297,4 +297,14 @@ long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b);  
 #define capi_versioned CAPI_VERSIONED_NAME(capi_versioned)
 int capi_versioned(int x);
 
+/* Records whose common members a macro writes, an unnamed union among them, as libuv's
+   UV_HANDLE_FIELDS: each expansion makes a union type of its own (C11 6.7.2.3p5).
+   The union's fd plus the record's own member. */
+#define CAPI_COMMON_FIELDS int kind; union { int fd; char reserved[16]; } u;
+typedef struct capi_timer { capi_pair period; CAPI_COMMON_FIELDS int due; } capi_timer;
+typedef struct capi_stream { CAPI_COMMON_FIELDS int bytes; } capi_stream;
+typedef struct capi_loop { capi_stream streams[2]; capi_timer timer; } capi_loop;
+int capi_stream_fd(const capi_stream *s);
+int capi_timer_fd(const capi_timer *t);
+
 #endif
