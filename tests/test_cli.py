@@ -161,6 +161,19 @@ def test_what_a_backend_cannot_express_is_reported_not_dropped(tmp_path):
             assert any(w.startswith(f"wide.h:{line}:") and f"function '{name}' is not in the {backend} module: "
                        in w and "struct wide" in w for w in warnings), (backend, name)
 
+def test_a_type_name_no_header_declares_is_named_so(tmp_path):
+    # jpeglib.h expects <stdio.h> before it: read alone, its size_t and FILE are declared nowhere
+    # ("size_t has no default Python conversion" sent the user looking at the wrong thing)
+    (tmp_path / "needs.h").write_text("int make(void *p, int version, size_t size);\n"
+                                      "struct mgr { size_t left; int kind; };\nint use(const __builtin_va_list *a);\n")
+    result = run_pegbind("generate", "needs.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("needs.h:1:5: warning: function 'make' is not wrapped: parameter 3 (size): unknown type name "
+            "'size_t' (no header read declares it)") in result.stderr.splitlines()
+    assert ("needs.h:2:21: warning: field 'left' of struct mgr is not bound: unknown type name 'size_t' "
+            "(no header read declares it)") in result.stderr.splitlines()
+
+
 
 @pytest.mark.parametrize(
     ("args", "message"),

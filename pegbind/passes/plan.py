@@ -181,6 +181,16 @@ def _pointer_value(module: Module, names: dict, pointer: Pointer, what: str) -> 
     return "pointer", None
 
 
+def _unconvertible(module: Module, ctype: CType, why: str) -> Unsupported:
+    """Why ``ctype`` has no conversion: ``why``, or that no header read declares its name
+    (jpeglib.h read without the <stdio.h> it expects first names size_t and FILE; gcc stops
+    there too).  The compiler's own types (``__builtin_va_list``) are no such names."""
+    resolved = module.resolve(ctype)
+    if isinstance(resolved, TypedefRef) and not resolved.name.startswith("__builtin_"):
+        return Unsupported(f"unknown type name '{resolved.name}' (no header read declares it)")
+    return Unsupported(why)
+
+
 def adjusted_parameter(module: Module, ctype: CType) -> CType:
     """A parameter's type as C adjusts it: an array to a pointer to its element (see
     :func:`adjusted_array`), a function to a pointer to the function (C11 6.7.6.3p7-8:
@@ -217,7 +227,7 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
         if _arithmetic(target) is not None:
             return ("buffer" if target.is_const else "writable_buffer"), None, target
         return "pointer", None, None  # to a pointer, an opaque record of no name, __int128 ...
-    raise Unsupported(f"{ctype.to_c()} has no default Python conversion")
+    raise _unconvertible(module, ctype, f"{ctype.to_c()} has no default Python conversion")
 
 
 #: what a callback's arguments may be, and its result (see :class:`CallbackValue`)
@@ -336,7 +346,7 @@ def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str 
         return "record", resolved.key
     if isinstance(resolved, Pointer):
         return _pointer_value(module, names, resolved, "a cell of type")
-    raise Unsupported(f"{ctype.to_c()} values have no Python conversion")
+    raise _unconvertible(module, ctype, f"{ctype.to_c()} values have no Python conversion")
 
 
 def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:
@@ -356,7 +366,7 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
         return "record", resolved.key
     if isinstance(resolved, Pointer):
         return _pointer_value(module, names, resolved, "returning")
-    raise Unsupported(f"returning {ctype.to_c()} has no default Python conversion")
+    raise _unconvertible(module, ctype, f"returning {ctype.to_c()} has no default Python conversion")
 
 
 def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
@@ -1274,7 +1284,7 @@ def _field_kind(module: Module, names: dict, member: Field, path: str, target: T
         raise Unsupported(f"arrays of {resolved.element.to_c()} are not supported")
     if isinstance(resolved, Pointer):
         return _pointer_field(module, names, member, path, py_name, resolved, target)
-    raise Unsupported(f"{member.type.to_c()} has no Python conversion")
+    raise _unconvertible(module, member.type, f"{member.type.to_c()} has no Python conversion")
 
 
 def _pointer_field(module: Module, names: dict, member: Field, path: str, py_name: str, pointer: Pointer,
