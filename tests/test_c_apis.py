@@ -159,6 +159,17 @@ def test_the_elements_of_pointers_read_as_c_reads_them(capi):
     assert capi.capi_switches()[:3] == [True, False, True]
 
 
+def test_pointers_to_records_and_handles_read_as_views_and_handles(capi):
+    # as libxml2's XPath results, nodeset.nodeTab[:nodeset.nodeNr]: a Pointer of type T ** had
+    # no elements Python could read, so the nodes an XPath query found were out of reach
+    listing = capi.capi_listing_get()
+    first, second, none = listing.items[:listing.count]
+    assert type(first) is capi.capi_pair and (first.first, second.second, none) == (1, 4, None)
+    assert listing.items[1].first == 3
+    db, gone = listing.dbs[:2]
+    assert type(db) is capi.capi_db and gone is None and capi.capi_db_name(db) == b":listing:"
+
+
 def test_what_pointers_cannot_read_is_refused_in_the_same_words(capi):
     table = capi.capi_table()
     with pytest.raises(ValueError, match=r"^a slice of a Pointer of type int \* needs its end: C does not say how many elements there are$"):

@@ -576,18 +576,22 @@ class PointerElements:
     ``kind``: ``int``/``bool``/``float``/``complex`` (a number each), ``char`` (a character
     type: ``p[i]`` is its code, 0 to 255, a slice is ``bytes``), ``enum`` (its
     member, an int for a value that is none), ``string`` (a pointer to
-    characters: ``bytes`` up to the NUL, None for NULL).  C does not say how
-    many elements there are: a slice needs its end, and reading past what C
-    gave is undefined, as in C.  Pointers of other types (``void *``, to records
-    Python has no class for, to pointers of other kinds) have no elements to read.
+    characters: ``bytes`` up to the NUL, None for NULL), ``record`` (a pointer to
+    a record with a class: a view of it, None for NULL; libxml2's XPath
+    ``nodeTab``), ``handle`` (a pointer to an opaque type: its handle, None for
+    NULL).  C does not say how many elements there are: a slice needs its end,
+    and reading past what C gave is undefined, as in C.  Pointers of other
+    types (``void *``, to records Python has no class for, to pointers of other
+    kinds) have no elements to read.
     """
 
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through
-    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string"]
+    kind: Literal["int", "bool", "float", "complex", "char", "enum", "string", "record", "handle"]
     #: the C type an element is read as, one every backend spells: a cell type
-    #: (:data:`CELL_TYPES`), ``unsigned char`` or ``char *``
+    #: (:data:`CELL_TYPES`), ``unsigned char``, ``char *`` or (records, handles) ``void *``
     primitive: str
-    enum_key: str | None = None  #: for ``enum``: the enum's key
+    #: for ``enum``: the enum's key; for ``record`` and ``handle``: the class's record key
+    enum_key: str | None = None
 
 
 @frozen_dataclass()

@@ -449,7 +449,7 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
 
     Only element types every backend can read: the arithmetic types of the
     cell classes (complex ones too), characters, enums with a class, pointers
-    to characters.
+    to characters, to records with a class and to opaque types.
     """
     cell_primitives = {primitive for _, primitive in CELL_TYPES}
     found: dict[str, PointerElements] = {}
@@ -477,6 +477,12 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             found[text] = PointerElements(text, "char", "unsigned char")  # p[i] a code, a slice bytes
         elif isinstance(element, Pointer) and is_character(module, element.target):
             found[text] = PointerElements(text, "string", "char *")
+        elif isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None:
+            found[text] = PointerElements(text, "handle", "void *", opaque_key(module, names, element.target))
+        elif isinstance(element, Pointer) and _has_record_class(module, names, element.target):
+            record = module.resolve(element.target)
+            assert isinstance(record, RecordRef)
+            found[text] = PointerElements(text, "record", "void *", record.key)
     return tuple(found[text] for text in sorted(found))
 
 

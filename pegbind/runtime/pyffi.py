@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     #: what the elements of each type of Pointer read as, by pointer type
     _pb_elements: dict = {}
 
-    def _pb_read_elements(pointer: object, element: tuple, start: int, count: int) -> Any: ...
+    def _pb_read_elements(pointer: object, element: tuple, start: int, count: int, owner: object) -> Any: ...
 
     def _pb_keep_record(record: object, name: object, value: object) -> None: ...
 
@@ -679,7 +679,7 @@ class Pointer(_pb_Owner):
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
         start, count, one = _pb_element_range(key, self._ctype)
-        items = _pb_read_elements(self._h, element, start, count)
+        items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
     @classmethod

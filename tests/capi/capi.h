@@ -307,4 +307,9 @@ typedef struct capi_loop { capi_stream streams[2]; capi_timer timer; } capi_loop
 int capi_stream_fd(const capi_stream *s);
 int capi_timer_fd(const capi_timer *t);
 
+/* Pointers to records and to handles, as libxml2's XPath node set (xmlNodePtr *nodeTab):
+   items holds pairs {1, 2}, {3, 4} and NULL; dbs a database and NULL. */
+typedef struct capi_listing { int count; capi_pair **items; capi_db **dbs; } capi_listing;
+const capi_listing *capi_listing_get(void);
+
 #endif

@@ -620,7 +620,7 @@ class Pointer(_pb_Owner):
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
         start, count, one = _pb_element_range(key, self._ctype)
-        items = _pb_read_elements(self._h, element, start, count)
+        items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
     @classmethod
@@ -1535,9 +1535,9 @@ _pb_elements = {
 }
 
 
-def _pb_read_elements(pointer, element, start, count):
+def _pb_read_elements(pointer, element, start, count, owner):
     """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
-    gives them (characters as bytes)."""
+    gives them (characters as bytes; records as views and handles keeping ``owner`` alive)."""
     kind, typed, members = element
     if kind == "char":
         return _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]
@@ -1545,6 +1545,8 @@ def _pb_read_elements(pointer, element, start, count):
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
         return [None if value == _NULL else _string(value) for value in values]
+    if kind == "record" or kind == "handle":
+        return [None if value == _NULL else members(value, owner) for value in values]
     if kind == "enum":
         return [members.get(value, value) for value in values]
     if kind == "float":

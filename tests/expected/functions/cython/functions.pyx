@@ -787,7 +787,7 @@ cdef class Pointer:
         if self._ptr == NULL:
             raise ValueError("the object is closed: the memory it stood for was freed")
         start, count, one = _pb_element_range(key, self._ctype)
-        items = _pb_read_elements(self._ptr, self._ctype, start, count)
+        items = _pb_read_elements(self._ptr, self._ctype, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
     def __reduce_ex__(self, protocol):
@@ -826,8 +826,9 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 _pb_element_types = frozenset({})
 
 
-cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count):
-    # count elements from index start (characters as bytes); None for a type not in _pb_element_types
+cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count, object owner):
+    # count elements from index start (characters as bytes; records as views and handles keeping
+    # owner alive); None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
 

@@ -2052,7 +2052,7 @@ class Pointer(_pb_Owner):
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
         start, count, one = _pb_element_range(key, self._ctype)
-        items = _pb_read_elements(self._h, element, start, count)
+        items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
     @classmethod
@@ -5612,15 +5612,17 @@ c_ssize_t = c_long
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
     'char *': ('char', _pb_typeof('unsigned char *'), None),
+    'struct CK_FUNCTION_LIST **': ('record', _pb_typeof('void * *'), lambda pointer, owner: _pb_view_at(CK_FUNCTION_LIST, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST, pointer), owner)),
+    'struct CK_INTERFACE **': ('record', _pb_typeof('void * *'), lambda pointer, owner: _pb_view_at(CK_INTERFACE, _ffi.cast(_pb_ptr_CK_INTERFACE, pointer), owner)),
     'unsigned char *': ('char', _pb_typeof('unsigned char *'), None),
     'unsigned char **': ('string', _pb_typeof('char * *'), None),
     'unsigned long *': ('int', _pb_typeof('unsigned long *'), None),
 }
 
 
-def _pb_read_elements(pointer, element, start, count):
+def _pb_read_elements(pointer, element, start, count, owner):
     """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
-    gives them (characters as bytes)."""
+    gives them (characters as bytes; records as views and handles keeping ``owner`` alive)."""
     kind, typed, members = element
     if kind == "char":
         return _ffi.buffer(_ffi.cast("char *", pointer) + start, count)[:]
@@ -5628,6 +5630,8 @@ def _pb_read_elements(pointer, element, start, count):
     values = [items[i] for i in range(start, start + count)]
     if kind == "string":
         return [None if value == _NULL else _string(value) for value in values]
+    if kind == "record" or kind == "handle":
+        return [None if value == _NULL else members(value, owner) for value in values]
     if kind == "enum":
         return [members.get(value, value) for value in values]
     if kind == "float":

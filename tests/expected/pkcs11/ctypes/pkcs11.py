@@ -612,7 +612,7 @@ class Pointer(_pb_Owner):
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
         start, count, one = _pb_element_range(key, self._ctype)
-        items = _pb_read_elements(self._h, element, start, count)
+        items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
     @classmethod
@@ -4246,15 +4246,17 @@ def _pb_complex_of(value):
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
     'char *': ('char', _ct.POINTER(_ct.c_uint8), None),
+    'struct CK_FUNCTION_LIST **': ('record', _ct.POINTER(_ct.c_void_p), lambda address, owner: _pb_view_at(CK_FUNCTION_LIST, _S9, address, owner)),
+    'struct CK_INTERFACE **': ('record', _ct.POINTER(_ct.c_void_p), lambda address, owner: _pb_view_at(CK_INTERFACE, _S11, address, owner)),
     'unsigned char *': ('char', _ct.POINTER(_ct.c_uint8), None),
     'unsigned char **': ('string', _ct.POINTER(_ct.c_char_p), None),
     'unsigned long *': ('int', _ct.POINTER(_ct.c_uint64), None),
 }
 
 
-def _pb_read_elements(pointer, element, start, count):
+def _pb_read_elements(pointer, element, start, count, owner):
     """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
-    gives them (characters as bytes)."""
+    gives them (characters as bytes; records as views and handles keeping ``owner`` alive)."""
     kind, typed, members = element
     if kind == "char":
         return _ct.string_at(pointer + start, count)
@@ -4262,6 +4264,8 @@ def _pb_read_elements(pointer, element, start, count):
     values = [items[i] for i in range(start, start + count)]
     if kind == "enum":
         return [members.get(value, value) for value in values]
+    if kind == "record" or kind == "handle":
+        return [members(value, owner) for value in values]
     if kind == "complex":
         return [_pb_complex_of(value) for value in values]
     return values
