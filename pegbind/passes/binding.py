@@ -591,7 +591,7 @@ class PointerElements:
     #: (:data:`CELL_TYPES`), ``unsigned char``, ``char *`` or (records, handles) ``void *``
     primitive: str
     #: for ``enum``: the enum's key; for ``record`` and ``handle``: the class's record key
-    enum_key: str | None = None
+    key: str | None = None
 
 
 @frozen_dataclass()
