@@ -477,8 +477,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             found[text] = PointerElements(text, "char", "unsigned char")  # p[i] a code, a slice bytes
         elif isinstance(element, Pointer) and is_character(module, element.target):
             found[text] = PointerElements(text, "string", "char *")
-        elif isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None:
-            found[text] = PointerElements(text, "handle", "void *", opaque_key(module, names, element.target))
+        elif isinstance(element, Pointer) and (handle := opaque_key(module, names, element.target)) is not None:
+            found[text] = PointerElements(text, "handle", "void *", handle)
         elif isinstance(element, Pointer) and _has_record_class(module, names, element.target):
             record = module.resolve(element.target)
             assert isinstance(record, RecordRef)
