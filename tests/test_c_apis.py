@@ -170,6 +170,15 @@ def test_pointers_to_records_and_handles_read_as_views_and_handles(capi):
     assert type(db) is capi.capi_db and gone is None and capi.capi_db_name(db) == b":listing:"
 
 
+def test_a_void_pointer_reads_the_bytes_c_handed_over(capi):
+    # as sqlite3_column_blob(stmt, i)[:sqlite3_column_bytes(stmt, i)] and an MDB_val's
+    # mv_data[:mv_size]: a void * Pointer had no elements, so such data was out of reach
+    size = capi.c_size_t()
+    blob = capi.capi_blob(size)
+    assert repr(blob).startswith("<Pointer void * at ") and size.value == 4
+    assert blob[:size.value] == b"\x00\x01\xff\x7f" and blob[2] == 255 and blob[1:2] == b"\x01"
+
+
 def test_what_pointers_cannot_read_is_refused_in_the_same_words(capi):
     table = capi.capi_table()
     with pytest.raises(ValueError, match=r"^a slice of a Pointer of type int \* needs its end: C does not say how many elements there are$"):

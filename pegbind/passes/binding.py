@@ -574,15 +574,15 @@ class PointerElements:
     """What ``p[i]`` and ``p[start:stop]`` read through a ``Pointer`` of one C type.
 
     ``kind``: ``int``/``bool``/``float``/``complex`` (a number each), ``char`` (a character
-    type: ``p[i]`` is its code, 0 to 255, a slice is ``bytes``), ``enum`` (its
+    type, or ``void`` read as bytes: ``p[i]`` is its code, 0 to 255, a slice is ``bytes``), ``enum`` (its
     member, an int for a value that is none), ``string`` (a pointer to
     characters: ``bytes`` up to the NUL, None for NULL), ``record`` (a pointer to
     a record with a class: a view of it, None for NULL; libxml2's XPath
     ``nodeTab``), ``handle`` (a pointer to an opaque type: its handle, None for
     NULL).  C does not say how many elements there are: a slice needs its end,
     and reading past what C gave is undefined, as in C.  Pointers of other
-    types (``void *``, to records Python has no class for, to pointers of other
-    kinds) have no elements to read.
+    types (to records Python has no class for, to pointers of other kinds)
+    have no elements to read.
     """
 
     pointer_type: str  #: :attr:`ParamBinding.pointer_type` of the Pointers these are read through

@@ -448,8 +448,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
     """What the elements of Pointers of each of the types ``pointers`` read as (see :class:`PointerElements`).
 
     Only element types every backend can read: the arithmetic types of the
-    cell classes (complex ones too), characters, enums with a class, pointers
-    to characters, to records with a class and to opaque types.
+    cell classes (complex ones too), characters and ``void`` (bytes), enums with
+    a class, pointers to characters, to records with a class and to opaque types.
     """
     cell_primitives = {primitive for _, primitive in CELL_TYPES}
     found: dict[str, PointerElements] = {}
@@ -473,8 +473,10 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             found[text] = PointerElements(text, kind, element.name)
         elif isinstance(element, Primitive) and element.is_complex and element.name in cell_primitives:
             found[text] = PointerElements(text, "complex", element.name)
-        elif isinstance(element, Primitive) and element.name in _CHARS:
-            found[text] = PointerElements(text, "char", "unsigned char")  # p[i] a code, a slice bytes
+        elif isinstance(element, Primitive) and (element.name in _CHARS or element.is_void):
+            # p[i] a code, a slice bytes; the bytes of memory C hands over as void *, as its
+            # memcpy reads them (sqlite3_column_blob's, an MDB_val's mv_data)
+            found[text] = PointerElements(text, "char", "unsigned char")
         elif isinstance(element, Pointer) and is_character(module, element.target):
             found[text] = PointerElements(text, "string", "char *")
         elif isinstance(element, Pointer) and (handle := opaque_key(module, names, element.target)) is not None:

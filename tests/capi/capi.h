@@ -312,4 +312,8 @@ int capi_timer_fd(const capi_timer *t);
 typedef struct capi_listing { int count; capi_pair **items; capi_db **dbs; } capi_listing;
 const capi_listing *capi_listing_get(void);
 
+/* Bytes handed over as void * with their size apart, as sqlite3_column_blob and
+   sqlite3_column_bytes: 0x00 0x01 0xff 0x7f, *size 4. */
+const void *capi_blob(size_t *size);
+
 #endif

@@ -829,13 +829,15 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 
 
 # What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
-_pb_element_types = frozenset({})
+_pb_element_types = frozenset({'void *'})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count, object owner):
     # count elements from index start (characters as bytes; records as views and handles keeping
     # owner alive); None for a type not in _pb_element_types
     cdef Py_ssize_t i
+    if ctype == 'void *':
+        return PyBytes_FromStringAndSize(<char *>ptr + start, count)
     return None
 
 

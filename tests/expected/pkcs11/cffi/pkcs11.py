@@ -5617,6 +5617,7 @@ _pb_elements = {
     'unsigned char *': ('char', _pb_typeof('unsigned char *'), None),
     'unsigned char **': ('string', _pb_typeof('char * *'), None),
     'unsigned long *': ('int', _pb_typeof('unsigned long *'), None),
+    'void *': ('char', _pb_typeof('unsigned char *'), None),
 }
 
 

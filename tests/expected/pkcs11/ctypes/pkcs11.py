@@ -4251,6 +4251,7 @@ _pb_elements = {
     'unsigned char *': ('char', _ct.POINTER(_ct.c_uint8), None),
     'unsigned char **': ('string', _ct.POINTER(_ct.c_char_p), None),
     'unsigned long *': ('int', _ct.POINTER(_ct.c_uint64), None),
+    'void *': ('char', _ct.POINTER(_ct.c_uint8), None),
 }
 
 

@@ -967,7 +967,7 @@ cdef void *_pb_pointer_arg(object value, str ctype, str what, bint nullable) exc
 
 
 # What the elements of Pointers read as (Pointer.__getitem__), by pointer type.
-_pb_element_types = frozenset({'char *', 'struct CK_FUNCTION_LIST **', 'struct CK_INTERFACE **', 'unsigned char *', 'unsigned char **', 'unsigned long *'})
+_pb_element_types = frozenset({'char *', 'struct CK_FUNCTION_LIST **', 'struct CK_INTERFACE **', 'unsigned char *', 'unsigned char **', 'unsigned long *', 'void *'})
 
 
 cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t count, object owner):
@@ -986,6 +986,8 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
         return [None if (<char **>ptr)[i] == NULL else <bytes>(<char **>ptr)[i] for i in range(start, start + count)]
     if ctype == 'unsigned long *':
         return [(<unsigned long *>ptr)[i] for i in range(start, start + count)]
+    if ctype == 'void *':
+        return PyBytes_FromStringAndSize(<char *>ptr + start, count)
     return None
 
 

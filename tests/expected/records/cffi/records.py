@@ -1331,6 +1331,7 @@ c_ssize_t = c_long
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'void *': ('char', _pb_typeof('unsigned char *'), None),
 }
 
 

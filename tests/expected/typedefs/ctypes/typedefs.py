@@ -1414,6 +1414,7 @@ def _pb_complex_of(value):
 
 # ---- what the elements of Pointers read as (Pointer.__getitem__) -------
 _pb_elements = {
+    'void *': ('char', _ct.POINTER(_ct.c_uint8), None),
 }
 
 
