@@ -650,6 +650,15 @@ def test_a_length_named_only_as_one_bounds_the_buffers_right_before_it(capi):
         capi.capi_move_text(bytearray(2), "hello", 5)
 
 
+def test_a_count_named_items_bounds_the_buffer_before_it(capi):
+    # long capi_read_items(short *ptr, long items): as libsndfile's sf_read_short, which
+    # wrote as many shorts as asked into whatever buffer it was given
+    shorts = array.array("h", [9] * 3)
+    assert capi.capi_read_items(shorts, 3) == 3 and list(shorts) == [0, 1, 2]
+    with pytest.raises(ValueError, match=r"^argument 2 \(items\): 4 is more than argument 1 \(ptr\) holds "):
+        capi.capi_read_items(shorts, 4)
+
+
 def test_a_count_after_a_c_string_is_not_its_length(capi):
     # unsigned long capi_salt(const char *prefix, unsigned long count): as crypt_gensalt's
     # rounds; taken for the length of the prefix, it refused any count past 4 for "$2b$"

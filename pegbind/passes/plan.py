@@ -506,7 +506,7 @@ def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...]
 
 
 #: Names that state a count of items (elements of the pointed-to type) ...
-_COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "num")
+_COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "items", "num")
 _COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count", "_cnt", "Cnt")
 #: ... and names that state a size in bytes.
 _SIZE_NAMES = ("size", "nbytes")
@@ -517,7 +517,7 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
                 ) -> Literal["bytes", "items"] | None:
     """What the parameter ``length``, right after the pointer ``pointer``, counts of it, by its name.
 
-    ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``num``, a
+    ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``items``, ``num``, a
     name ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``/``_cnt``/``Cnt``, or the
     pointer's own name followed by ``len``/``length``/``count``/``cnt`` (``buflen``, ``iovcnt``) count
     items of the pointed-to type; ``size``, ``nbytes``, a name ending in
@@ -646,7 +646,7 @@ _GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
 _COPIES = {"dest": ("src",), "dst": ("src",), "to": ("from",)}
 
 #: names that count things (``n``, ``count``), not the extent of data (``len``, ``size``)
-_COUNTS = ("n", "count", "cnt", "nmemb", "nitems")
+_COUNTS = ("n", "count", "cnt", "nmemb", "nitems", "items")
 _COUNT_ONLY_SUFFIXES = ("_count", "Count", "_cnt", "Cnt")
 
 

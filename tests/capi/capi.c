@@ -494,3 +494,9 @@ const void *capi_blob(size_t *size) {
     *size = sizeof blob;
     return blob;
 }
+
+long capi_read_items(short *ptr, long items) {
+    for (long i = 0; i < items; i++)
+        ptr[i] = (short)i;
+    return items;
+}

@@ -316,4 +316,8 @@ const capi_listing *capi_listing_get(void);
    sqlite3_column_bytes: 0x00 0x01 0xff 0x7f, *size 4. */
 const void *capi_blob(size_t *size);
 
+/* A count named items, as libsndfile's sf_read_short(sndfile, short *ptr, sf_count_t items):
+   ptr[i] = i for each; items. */
+long capi_read_items(short *ptr, long items);
+
 #endif
