@@ -655,7 +655,8 @@ def test_a_count_named_items_bounds_the_buffer_before_it(capi):
     # wrote as many shorts as asked into whatever buffer it was given
     shorts = array.array("h", [9] * 3)
     assert capi.capi_read_items(shorts, 3) == 3 and list(shorts) == [0, 1, 2]
-    with pytest.raises(ValueError, match=r"^argument 2 \(items\): 4 is more than argument 1 \(ptr\) holds "):
+    with pytest.raises(ValueError, match=r"^argument 2 \(items\): 4 is more than argument 1 \(ptr\) holds "
+                                         r"\(3 items\)$"):
         capi.capi_read_items(shorts, 4)
 
 
