@@ -598,6 +598,9 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
                 and generic in _GENERIC_LENGTHS and dest.kind != "cstring" and dest.index not in stated
                 and _may_bound(module, dest, length, explicit) == "value"):
             sources, counted = found.get(length.index, ((), _GENERIC_LENGTHS[generic]))
+            if (source.kind != "cstring" and source.index not in (*stated, *sources)
+                    and _may_bound(module, source, length, explicit) == "value"):
+                sources = (source.index,)  # glibc's __n, which the rule above does not read
             found[length.index] = ((dest.index, *sources), counted)
     # Apart from its buffer, a length named after it states it too, before or after it:
     # liblzma's ``out, size_t *out_pos, size_t out_size``; gnutls's ``label_size, label``;

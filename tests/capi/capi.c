@@ -500,3 +500,7 @@ long capi_read_items(short *ptr, long items) {
         ptr[i] = (short)i;
     return items;
 }
+
+int capi_move_reserved(void *__dest, const void *__src, size_t __n) {
+    return capi_move(__dest, __src, __n);
+}

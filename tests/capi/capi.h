@@ -134,6 +134,8 @@ int capi_sum_seconds(const capi_pair *iov, int iovcnt);
    (capi_move_text); both return dest's first byte. */
 int capi_move(void *dest, const void *src, size_t n);
 int capi_move_text(char *dest, const char *src, size_t n);
+/* The same as glibc spells memcpy's names. */
+int capi_move_reserved(void *__dest, const void *__src, size_t __n);
 /* A count after a C string counts something else, as crypt_gensalt's prefix, count:
    the string's length plus count. */
 unsigned long capi_salt(const char *prefix, unsigned long count);
