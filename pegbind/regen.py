@@ -166,11 +166,10 @@ def _valid_entry(name: str, kind: str) -> dict[str, Any] | None:
         return None
 
 
-def lookup(name: str, kind: str = "runs") -> tuple[list[str], list[str]] | None:
+def lookup(name: str) -> tuple[list[str], list[str]] | None:
     """(what the run printed, the warnings it gave) of the run the entry ``name`` recorded, if
-    nothing it depends on has changed since; else None.  ``kind``: the folder of such entries
-    ("runs" for commands; see :func:`recall` for facts)."""
-    entry = _valid_entry(name, kind)
+    nothing it depends on has changed since; else None (facts: see :func:`recall`)."""
+    entry = _valid_entry(name, "runs")
     try:
         return None if entry is None else ([str(line) for line in entry["printed"]],
                                            [str(line) for line in entry["warnings"]])

@@ -648,9 +648,10 @@ _GENERIC_LENGTHS: dict[str, Literal["bytes", "items"]] = {
 #: a copy's destination -> the names of its source right after it (a length after both)
 _COPIES = {"dest": ("src",), "dst": ("src",), "to": ("from",)}
 
-#: names that count things (``n``, ``count``), not the extent of data (``len``, ``size``)
-_COUNTS = ("n", "count", "cnt", "nmemb", "nitems", "items")
-_COUNT_ONLY_SUFFIXES = ("_count", "Count", "_cnt", "Cnt")
+#: the names of :data:`_COUNT_NAMES` that count things (``n``, ``count``), not the extent of
+#: data (``len``), and the suffixes that do; ``num`` is both (OpenSSL's ``buf, num``)
+_COUNTS = tuple(name for name in _COUNT_NAMES if name not in ("len", "length", "num"))
+_COUNT_ONLY_SUFFIXES = tuple(suffix for suffix in _COUNT_SUFFIXES if not suffix.lower().endswith(("len", "length")))
 
 
 def _counts_only(name: str | None) -> bool:
