@@ -591,6 +591,42 @@ def test_records_or_handles_counted_by_another_parameter_are_a_sequence(capi):
         capi.capi_pair_span(two[:1])
 
 
+def test_lists_of_pointers_c_reads_take_python_sequences(capi):
+    # char *const argv[] (execv, posix_spawn) and const char *const *parts (libpq's
+    # keywords): C cannot write these pointers, so it reads them, to a NULL the wrapper
+    # puts after the last item.  They used to take only a Pointer, which Python cannot build.
+    assert capi.capi_argv_length(["prog", "-v", b"file", bytearray(b"x")]) == 4
+    assert capi.capi_argv_length([]) == 0 and capi.capi_argv_length(iter(("a", "b"))) == 2
+    out = bytearray(32)
+    assert capi.capi_join(out, len(out), ["usr", "lib", "héllo"], "/") == 14
+    assert bytes(out[:15]) == "usr/lib/héllo\0".encode()
+    with pytest.raises(ValueError, match=r"^argument 2 \(out_size\): 64 is more than argument 1 \(out\) holds "):
+        capi.capi_join(out, 64, ["a"], "/")
+    # const char **words, int nwords: a count named for them makes a non-const T ** a list
+    # (without one it gives a string back, as sqlite3_prepare's pzTail does); a length
+    # alone does not (OpenSSL's BIO_nread(bio, char **buf, int num) gives one pointer back)
+    assert capi.capi_total_length(["ab", None, "cde"]) == 4 and capi.capi_total_length([]) == 0
+    # unsigned char **rows, unsigned nrows: buffers C writes into (libpng's and libjpeg's rows)
+    rows = [bytearray(3), bytearray(4)]
+    assert capi.capi_fill_rows(rows, 3) == 2 and rows == [bytearray(b"aaa"), bytearray(b"bbb\0")]
+    # capi_span **spans, size_t nspans: records by pointer, NULL for None
+    spans = [capi.capi_span(start=1, end=4), None, capi.capi_span(start=0, end=10)]
+    assert capi.capi_span_sum(spans) == 13
+    # wrong items are refused with the same message in every backend, before C runs
+    with pytest.raises(TypeError, match=r"^argument 1 \(argv\) items must be str, bytes, a buffer or None, not int$"):
+        capi.capi_argv_length(["a", 1])
+    with pytest.raises(ValueError, match=r"^argument 1 \(argv\) items must not contain a NUL character$"):
+        capi.capi_argv_length(["a\0b"])
+    with pytest.raises(TypeError, match=r"^argument 1 \(argv\) must be a sequence, not str$"):
+        capi.capi_argv_length("abc")
+    with pytest.raises(TypeError, match=r"^argument 1 \(rows\) items must be a writable contiguous buffer, not bytes$"):
+        capi.capi_fill_rows([b"abc"], 1)
+    with pytest.raises(TypeError, match=r"^argument 1 \(spans\) items must be capi_span or None, not capi_pair$"):
+        capi.capi_span_sum([capi.capi_pair()])
+    assert "capi_argv_length(argv: Sequence[str | _Buffer | None] | None, /) -> int" in capi.capi_argv_length.__doc__
+    assert "(rows: Sequence[_WritableBuffer | Pointer | None] | None, " in capi.capi_fill_rows.__doc__
+
+
 def test_a_function_a_macro_versions_is_called_by_the_name_c_callers_write(capi):
     # capi_versioned is a macro pasting _42 onto its own name (ICU's renaming); expanded
     # from its body alone, the name inside was expanded too (capi_versioned_42_42)

@@ -37,6 +37,7 @@ from ..model import (
     join_declarator,
 )
 from ..passes.binding import (
+    LIST_KINDS,
     BindingModel,
     CallbackBinding,
     FieldBinding,
@@ -698,6 +699,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         # the specs of the inputs and of the fields, as the shared checks read them
         "input_spec": lambda param: input_spec(binding, classes, param),
         "input_item_spec": lambda param: input_item_spec(binding, classes, param),
+        "list_kinds": LIST_KINDS,
         "field_plans": field_plans(binding, classes),
         "conversions": cy_conversions(binding),
         "records": records,

@@ -180,6 +180,10 @@ def input_item_spec(binding: BindingModel, classes: dict[str, str], p: ParamBind
     items = f"{arg_label(p)} items"
     if p.kind == "buffer":
         return "None" if p.element is None else _element_spec(binding, classes, "int", p.element, None, items, False)
+    if p.kind == "writable_buffer":  # a list's buffer, as a parameter of the item's type takes it
+        return f"('writable_buffer', {items!r}, 0, {p.pointer_type!r}, False, '', '')"
+    if p.kind == "record_ptr":
+        return _value_spec(classes, "record", items, key=p.record_key, nullable=True)
     return _element_spec(binding, classes, p.kind, p.element, p.record_key, items, p.kind == "handle")
 
 

@@ -84,6 +84,11 @@ FieldKind = Literal[
     "record_ptr", "data_pointer", "function_pointer", "handle",
 ]
 
+#: The kinds of ``in-array`` item that are pointers into what the caller's objects hold (a list
+#: C reads: ``char *const argv[]``, libpng's rows): the wrapper keeps those objects for the call
+#: and gives C their addresses, with a NULL after the last (handles are passed as they are).
+LIST_KINDS = ("cstring", "writable_buffer", "record_ptr")
+
 #: The roles whose value the Python caller passes.
 INPUT_ROLES = ("in", "inout", "in-array")
 #: The roles whose value is part of the Python result.

@@ -19,7 +19,7 @@ from typing import Literal
 from ..frozen import frozen_dataclass
 from ..model import Array, CType, Module, Pointer
 from ..target import LayoutError, TargetInfo, integer_range, size_align
-from .binding import FunctionBinding, ParamBinding
+from .binding import LIST_KINDS, FunctionBinding, ParamBinding
 
 
 @frozen_dataclass()
@@ -439,7 +439,8 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
 
     sequences = [p for p in params if p.role.role in ("in-array", *_OUT_BUFFERS)]
     measured = [p for p in params if p.role.role == "in" and (p.length is not None or p.index in bounded)]
-    views = [Release("view", p, slots[p.index]) for p in params if p.kind in _BUFFER_KINDS]
+    views = [Release("view", p, slots[p.index]) for p in params  # a list's buffers are its items'
+             if p.kind in _BUFFER_KINDS and not (p.role.role == "in-array" and p.kind in LIST_KINDS)]
     memory = [
         Release("memory", p, slots[p.index]) for p in params
         if p.role.role in ("in-array", "out-array") and p.element is not None

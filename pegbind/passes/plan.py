@@ -181,6 +181,32 @@ def _pointer_value(module: Module, names: dict, pointer: Pointer, what: str) -> 
     return "pointer", None
 
 
+def pointer_item(module: Module, names: dict, item: CType) -> tuple[str, str | None] | None:
+    """(kind, key) of one item of an array of pointers C reads, ``item`` being the pointer
+    type (``char *`` of ``char *const argv[]``), or None for an item no list takes.
+
+    A pointer to ``char`` is a C string (``cstring``: str, bytes or None), whatever
+    its constness, as ``argv`` is; a pointer to other writable bytes or numbers is a
+    buffer C may write into (``writable_buffer``: libpng's and libjpeg's rows); a
+    pointer to a record with a class or an opaque type is that record's object
+    (``record_ptr``) or handle (``handle``).
+    """
+    pointer = module.resolve(item)
+    if not isinstance(pointer, Pointer):
+        return None
+    key = opaque_key(module, names, pointer.target)
+    if key is not None:
+        return "handle", key
+    target = module.resolve(pointer.target)
+    if isinstance(target, RecordRef) and target.kind != "enum" and _has_class(module, names, target):
+        return "record_ptr", target.key
+    if isinstance(target, Primitive) and target.name == "char":
+        return "cstring", None
+    if isinstance(target, Primitive) and not target.is_const and (target.is_void or _arithmetic(target) is not None):
+        return "writable_buffer", None
+    return None
+
+
 def _unconvertible(module: Module, ctype: CType, why: str) -> Unsupported:
     """Why ``ctype`` has no conversion: ``why``, or that no header read declares its name
     (jpeglib.h read without the <stdio.h> it expects first names size_t and FILE; gcc stops
@@ -738,6 +764,11 @@ def _plan_param(module: Module, names: dict, index: int, ctype: CType,
     if what == "in-array" and _is_bytes_element(module, element):
         resolved = module.resolve(element)
         return "buffer", None, (None if isinstance(resolved, Primitive) and resolved.is_void else element)
+    if what == "in-array" and isinstance(module.resolve(element), Pointer):
+        item = pointer_item(module, names, element)
+        if item is None:
+            raise Unsupported(f"role 'in-array' takes no {element.to_c()} items yet")
+        return item[0], item[1], element
     kind, key = classify_value(module, names, element)
     if what == "in-array" and kind == "enum":
         return "int", None, element  # enum items go in as the ints they are
@@ -752,8 +783,8 @@ def _pointer_text(module: Module, kind: str, role: ParamRole, ctype: CType, elem
     if role.role == "in" and kind in ("buffer", "writable_buffer", "cstring", "pointer"):
         adjusted = adjusted_array(module, ctype)
         return pointer_type(module, adjusted[0] if adjusted is not None else ctype)
-    if kind == "pointer" and element is not None:
-        return pointer_type(module, element)
+    if element is not None and (kind == "pointer" or role.role == "in-array" and kind == "writable_buffer"):
+        return pointer_type(module, element)  # a list's items: each may be a Pointer of this type
     return ""
 
 
@@ -829,7 +860,13 @@ def _default_sequences(module: Module, names: dict, function: Function,
       int count``), or to handles (LLVM's ``LLVMTypeRef *ParamTypes, unsigned ParamCount``:
       not the ``out`` a non-const ``T **`` is otherwise);
     - an array of records or handles declared ``[]``, after a count named for it
-      (``unsigned num_args, Z3_ast const args[]``).
+      (``unsigned num_args, Z3_ast const args[]``);
+    - pointers to strings, buffers or records (:func:`pointer_item`) followed by a count
+      :func:`counts_of` names for them (``const char **parts, int nparts``: a length alone
+      is not enough, as ``BIO_nread(bio, char **buf, int num)`` gives back one pointer);
+    - pointers C cannot write (``char *const argv[]``, ``const char *const *keywords``),
+      counted as handles are, or else read to their NULL: the wrapper passes every list
+      with a NULL after its last item.
 
     Not where the config gives either parameter a role, nor where one length would count
     two (an array stating its length for another array, or two pointers).
@@ -855,14 +892,20 @@ def _default_sequences(module: Module, names: dict, function: Function,
             continue
         after = params[index + 1].name if index + 1 < len(params) else None
         before = params[index - 1].name if index else None
-        handles = isinstance(element, Pointer) and opaque_key(module, names, element.target) is not None
+        item = pointer_item(module, names, element) if isinstance(element, Pointer) else None
+        handles = item is not None and item[0] == "handle"
+        # pointers C cannot write (char *const argv[]): a list it reads, not an out-parameter
+        fixed = item is not None and isinstance(element, Pointer) and element.is_const
         if after in by_name and after not in stated and (
                 records and _counts_records(param.name, after or "", by_name)
-                or handles and _counts_handles(param.name, after or "", by_name)):
+                or (handles or fixed) and _counts_handles(param.name, after or "", by_name)
+                or item is not None and counts_of(param.name, after)):
             found[index] = after
         elif (adjusted is not None and before in by_name and before not in stated and counts_of(param.name, before)
-              and (records or handles)):
+              and (records or handles or fixed)):
             found[index] = before
+        elif fixed:
+            found[index] = None  # read to its NULL
     counted = [length for length in found.values() if length is not None]
     return {index: length for index, length in found.items()
             if (params[index].name or "") not in roles and (length is None or (

@@ -174,6 +174,33 @@ int capi_count_types(capi_db **DbTypes, unsigned DbCount) {
 int capi_count_args(capi_db **Args, unsigned NumArgs) {
     return capi_count_open(NumArgs, Args);
 }
+int capi_argv_length(char *const argv[]) {
+    int n = 0;
+    while (argv[n] != NULL) n++;
+    return n;
+}
+size_t capi_join(char *out, size_t out_size, const char *const *parts, const char *sep) {
+    size_t used = 0;
+    for (size_t i = 0; parts[i] != NULL; i++) {
+        used += (size_t)snprintf(out + (used < out_size ? used : out_size),
+                                 used < out_size ? out_size - used : 0, "%s%s", i ? sep : "", parts[i]);
+    }
+    return used;
+}
+int capi_total_length(const char **words, int nwords) {
+    int total = 0;
+    for (int i = 0; i < nwords; i++) total += words[i] ? (int)strlen(words[i]) : -1;
+    return total;
+}
+int capi_fill_rows(unsigned char **rows, unsigned nrows, unsigned width) {
+    for (unsigned i = 0; i < nrows; i++) memset(rows[i], 'a' + (int)i, width);
+    return (int)nrows;
+}
+int capi_span_sum(capi_span **spans, size_t nspans) {
+    int total = 0;
+    for (size_t i = 0; i < nspans; i++) total += spans[i] ? spans[i]->end - spans[i]->start : 0;
+    return total;
+}
 int capi_span_total(size_t n, const capi_span spans[n]) {
     int total = 0;
     for (size_t i = 0; i < n; i++) total += spans[i].end - spans[i].start;

@@ -145,6 +145,19 @@ int capi_count_open(unsigned num_dbs, capi_db *const dbs[]);
    ParamCount and LLVMValueRef *Args, unsigned NumArgs (a T ** that is no out-parameter). */
 int capi_count_types(capi_db **DbTypes, unsigned DbCount);
 int capi_count_args(capi_db **Args, unsigned NumArgs);
+/* Lists of pointers C reads.  Strings C cannot change, read to their NULL, as execv's
+   argv and libpq's keywords: how many there are. */
+int capi_argv_length(char *const argv[]);
+/* ... and joined with sep into out (at most out_size bytes, with the NUL): the length. */
+size_t capi_join(char *out, size_t out_size, const char *const *parts, const char *sep);
+/* Strings counted by a number named for them, as fontconfig's FcFontSetList(sets, nsets):
+   the total of their lengths, NULL counting -1. */
+int capi_total_length(const char **words, int nwords);
+/* Rows C writes into, as libpng's png_bytepp and libjpeg's JSAMPARRAY with a count
+   named for them: row i gets width bytes of 'a' + i. */
+int capi_fill_rows(unsigned char **rows, unsigned nrows, unsigned width);
+/* Records by pointer, counted: the sum of their spans' lengths; a NULL counts 0. */
+int capi_span_sum(capi_span **spans, size_t nspans);
 /* An array of N records: C reads N, as futimens' const struct timespec times[2].
    pairs[1].second - pairs[0].first; -1 for NULL. */
 int capi_pair_span(const capi_pair pairs[2]);

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...frozen import frozen_dataclass
 from ...model import Array, CType, Pointer, Primitive
-from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
+from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
 from .cdef import called_functions, integer_char
@@ -126,6 +126,21 @@ class CffiWriter(WrapperWriter):
             array = "None" if p.element is None else self.new_type(self.ctype(p.element) + "[]")
             return [f"{a}, {n} = _pb_bytes_in({name}, {array}, {arg_label(p)!r})"]
         array = self.new_type(self.ctype(p.element) + "[]")  # type: ignore[arg-type]
+        if p.kind in LIST_KINDS:  # pointers: the array ends with a NULL, as C reads such lists
+            cls = self.classes[p.record_key or ""] if p.kind == "record_ptr" else None
+            item = self.module.resolve(p.element)  # type: ignore[arg-type]
+            assert isinstance(item, Pointer), "a list's items are pointers"
+            pointee = item.target
+            resolved = self.module.resolve(pointee)
+            buffer = "char" if isinstance(resolved, Primitive) and resolved.is_void else self.ctype(pointee)
+            fill = [f"{s.items} = _pb_list_items({name}, {p.kind!r}, {cls}, {p.pointer_type!r}, {arg_label(p)!r})",
+                    f"{a} = _pb_list_array({s.items}, {array}, "
+                    f"{self.new_type(buffer.removeprefix('const ').removeprefix('volatile ') + '[]')})",
+                    f"{n} = len({s.items})"]
+            if p.nonnull:
+                return fill
+            return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:",
+                    *("    " + line for line in fill)]
         snapshot: list[str] = []
         if p.kind == "record":
             # read once: the records are copied back through this snapshot,

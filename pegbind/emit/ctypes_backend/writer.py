@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...diagnostics import Diagnostic
 from ...frozen import frozen_dataclass
 from ...model import CType
-from ...passes.binding import BindingModel, CallbackBinding, FunctionBinding, ParamBinding
+from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
 from ..pywrapper import SMALL_INT, WrapperWriter, arg_label, in_range, min_bytes
 from .speller import CtypesSpeller, CtypesSpellingError
@@ -214,7 +214,11 @@ class CtypesWriter(WrapperWriter):
         # side effects, another thread); records are copied back through it.
         items = s.items
         fill: list[str]
-        if p.kind == "int":
+        if p.kind in LIST_KINDS:  # pointers: the array ends with a NULL, as C reads such lists
+            cls = self.classes[p.record_key or ""] if p.kind == "record_ptr" else None
+            fill = [f"{items} = _pb_list_items({name}, {p.kind!r}, {cls}, {p.pointer_type!r}, {arg_label(p)!r})",
+                    f"{a} = _pb_list_array({items})"]
+        elif p.kind == "int":
             lo, hi = self.int_range(p.element)  # type: ignore[arg-type]
             fill = [f"{a} = _pb_ints({self.elem(p)}, {name}, {lo}, {hi}, {arg_label(p)!r})"]
         elif p.kind == "record":
@@ -228,7 +232,7 @@ class CtypesWriter(WrapperWriter):
                     f"{a} = ({self.elem(p)} * len({items}))(*[(_pb_v.real, _pb_v.imag) for _pb_v in {items}])"]
         else:  # float, bool: ctypes converts and rejects
             fill = [f"{items} = list({name})", f"{a} = ({self.elem(p)} * len({items}))(*{items})"]
-        fill.append(f"{n} = len({a})")
+        fill.append(f"{n} = len({items if p.kind in LIST_KINDS else a})")
         if p.nonnull:
             return fill
         return [f"if {name} is None:", f"    {a} = None", f"    {n} = 0", "else:", *("    " + line for line in fill)]

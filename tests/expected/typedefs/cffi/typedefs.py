@@ -196,17 +196,6 @@ def _pb_element_range(key, ctype):
     return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
 
 
-# ---- runtime: the argument checks of every backend, and their messages ---
-# A wrapper converts its arguments on a fast path; whatever that path rejects
-# comes here (_pb_fix), to be either normalised (an object with __index__,
-# None for a pointer) or turned into the error every backend raises for it,
-# with the same message: the ctypes and cffi wrappers call _pb_fix before
-# running their body again, the Cython ones _pb_fix_value on their error path
-# only, for the value their C conversion refused.  Nothing here runs for an
-# argument that is taken as it is: a Cython module keeps this section as
-# source and compiles it the first time an argument is refused.
-
-
 def _pb_cstring(value, what):
     """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
     are copied, so the NUL is there."""
@@ -226,6 +215,46 @@ def _pb_wrong_record(value, cls, what, nullable):
     wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
     wanted = cls.__name__ + (" or None" if nullable else "")
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+def _pb_list_items(value, kind, cls, ctype, what):
+    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during
+    the call, from the caller's sequence, read once: for a C string (``kind`` "cstring")
+    its bytes (a str encoded, another buffer copied); for a buffer C may write into
+    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a
+    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put
+    the addresses in a C array with a NULL after the last, as C reads such lists."""
+    if value.__class__ is not list and value.__class__ is not tuple:
+        value = _pb_sequence(value, what)
+    label = what + " items"
+    held: list = []
+    for item in value:
+        if item is None:
+            held.append(None)
+        elif kind == "cstring":
+            held.append(_pb_cstring(item, label))
+        elif kind == "writable_buffer":
+            if isinstance(item, Pointer):
+                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")
+                held.append(item)
+            else:
+                held.append(_pb_view_of(item, label, True))
+        elif isinstance(item, cls):
+            held.append(item)
+        else:
+            raise _pb_wrong_record(item, cls, label, True)
+    return held
+
+
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.  Nothing here runs for an
+# argument that is taken as it is: a Cython module keeps this section as
+# source and compiles it the first time an argument is refused.
 
 
 class _pb_Closed:
@@ -857,6 +886,25 @@ def _pb_cstr(value, what):
     """A ``const char *`` argument: bytes as they are, other buffers copied (so the NUL is there)."""
     value = _pb_cstring(value, what)
     return _NULL if value is None else value
+
+
+def _pb_list_array(held, array_type, buffer_type):
+    """The C array (of ``array_type``) of the pointers of a list's items (see _pb_list_items), a
+    NULL after the last; a buffer is reached through cffi's view of it as ``buffer_type``,
+    put in ``held`` in its place."""
+    pointers = []
+    for k, item in enumerate(held):
+        if item is None:
+            pointers.append(_NULL)
+        elif item.__class__ is bytes or item.__class__ is memoryview:
+            held[k] = item = _ffi.from_buffer(buffer_type, item)
+            pointers.append(item)
+        elif isinstance(item, Pointer):
+            pointers.append(item._h)
+        else:
+            pointers.append(item._p)
+    pointers.append(_NULL)
+    return _pb_alloc(array_type, pointers)
 
 
 def _pb_bytes_in(value, array_type, what):
