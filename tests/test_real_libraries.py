@@ -88,6 +88,18 @@ LIBRARIES = {
         fds = [m.pollfd(fd=r, events=m.POLLIN), m.pollfd(fd=w, events=m.POLLOUT)]
         print(m.poll(fds, 0), [p.revents for p in fds])"""),
         r"2 \[1, 4\]"),
+    # posix_spawnp's 'char *const argv[restrict]' and envp: lists of strings C reads to their NULL
+    "spawn": Library("spawn.h", None, "c", textwrap.dedent("""\
+        import os
+        r, w = os.pipe()
+        actions, pid = m.posix_spawn_file_actions_t(), m.c_int()
+        assert m.posix_spawn_file_actions_init(actions) == 0
+        assert m.posix_spawn_file_actions_adddup2(actions, w, 1) == 0
+        status = m.posix_spawnp(pid, "sh", actions, None, ["sh", "-c", 'echo "$0:$1:$V"', "wörld", b"2"], ["V=3"])
+        os.close(w)
+        print(status, os.read(r, 100).decode().strip(), os.waitpid(pid.value, 0)[1])
+        m.posix_spawn_file_actions_destroy(actions)"""),
+        r"0 wörld:2:3 0"),
 }
 BACKENDS = ("cython", "cffi", "ctypes")
 #: what pegbind prints for a declaration it leaves out: located in the original header
