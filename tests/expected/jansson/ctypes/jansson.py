@@ -188,6 +188,18 @@ def _pb_element_range(key, ctype):
     return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
 
 
+# ---- runtime: the argument checks of every backend, and their messages ---
+# A wrapper converts its arguments on a fast path; whatever that path rejects
+# comes here (_pb_fix), to be either normalised (an object with __index__,
+# None for a pointer) or turned into the error every backend raises for it,
+# with the same message: the ctypes and cffi wrappers call _pb_fix before
+# running their body again, the Cython ones _pb_fix_value on their error path
+# only, for the value their C conversion refused.  Nothing here runs for an
+# argument that is taken as it is (but _pb_list_items, below, for the lists of
+# pointers a few functions take): a Cython module keeps this section as
+# source and compiles it the first time an argument is refused, or a list given.
+
+
 def _pb_cstring(value, what):
     """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers
     are copied, so the NUL is there."""
@@ -206,6 +218,34 @@ def _pb_wrong_record(value, cls, what, nullable):
     """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was
     wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""
     wanted = cls.__name__ + (" or None" if nullable else "")
+    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
+
+
+class _pb_Closed:
+    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise ValueError("the object is closed: the memory it stood for was freed")
+
+    __getitem__ = __getattr__
+
+
+#: the memory of every closed object (see _pb_Closed)
+_PB_CLOSED = _pb_Closed()
+
+
+def _pb_is_closed(value):
+    """Whether ``value`` is a Pointer, handle or record that was closed."""
+    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
+
+
+def _pb_pointer_error(what, ctype, value, nullable):
+    """The TypeError for a value that is not a pointer ``ctype`` takes."""
+    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
+    if isinstance(value, Pointer):
+        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
     return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
@@ -236,45 +276,6 @@ def _pb_list_items(value, kind, cls, ctype, what):
         else:
             raise _pb_wrong_record(item, cls, label, True)
     return held
-
-
-# ---- runtime: the argument checks of every backend, and their messages ---
-# A wrapper converts its arguments on a fast path; whatever that path rejects
-# comes here (_pb_fix), to be either normalised (an object with __index__,
-# None for a pointer) or turned into the error every backend raises for it,
-# with the same message: the ctypes and cffi wrappers call _pb_fix before
-# running their body again, the Cython ones _pb_fix_value on their error path
-# only, for the value their C conversion refused.  Nothing here runs for an
-# argument that is taken as it is: a Cython module keeps this section as
-# source and compiles it the first time an argument is refused.
-
-
-class _pb_Closed:
-    """What a closed object holds in place of its C memory: any use of it raises ValueError."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name):
-        raise ValueError("the object is closed: the memory it stood for was freed")
-
-    __getitem__ = __getattr__
-
-
-#: the memory of every closed object (see _pb_Closed)
-_PB_CLOSED = _pb_Closed()
-
-
-def _pb_is_closed(value):
-    """Whether ``value`` is a Pointer, handle or record that was closed."""
-    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
-
-
-def _pb_pointer_error(what, ctype, value, nullable):
-    """The TypeError for a value that is not a pointer ``ctype`` takes."""
-    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")
-    if isinstance(value, Pointer):
-        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")
-    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
 
 
 def _pb_fix_value(spec, value):
