@@ -50,7 +50,7 @@ from typing import Any
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import BuildError, Coord, Diagnostic
-from .toolchain import is_gcc, system_compiler
+from .toolchain import include_spelling, is_gcc, system_compiler
 
 #: what a build runs, and how long it took (``pegbind -v`` shows it)
 log = logging.getLogger("pegbind.build")
@@ -213,9 +213,10 @@ def _one(files: list[Path], suffix: str, what: str, name: str | None = None) -> 
 
 
 def header_folders(config: BindingConfig) -> list[Path]:
-    """The include folders of the generated C: the headers' own folders first (the generated code
-    includes them by file name), then the config's ``include_dirs``."""
-    return list(dict.fromkeys([*(Path(h).resolve().parent for h in config.headers), *config.include_dirs]))
+    """The include folders of the generated C: the folders of the headers it includes by file
+    name first (see :func:`pegbind.toolchain.include_spelling`), then the config's ``include_dirs``."""
+    own = [include_spelling(h, config.include_dirs)[1] for h in config.headers]
+    return list(dict.fromkeys([*(folder for folder in own if folder is not None), *config.include_dirs]))
 
 
 def _builder(files: list[Path], config: BindingConfig) -> Any:

@@ -22,6 +22,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Sequence
+from pathlib import Path
 
 from .frozen import frozen_dataclass
 
@@ -46,6 +48,27 @@ def host_target() -> str | None:
     if sys.platform == "win32" and machine in ("amd64", "x86_64"):
         return "win-x86_64"
     return None
+
+
+def include_spelling(header: str | os.PathLike[str], include_dirs: Sequence[str | os.PathLike[str]] = ()
+                     ) -> tuple[str, Path | None]:
+    """How the generated C includes ``header``, and the folder its compiler must search for that
+    (None: an ``-I`` folder the build passes, or one the host's compiler searches anyway).
+
+    Under an ``-I`` folder, or a folder the host's compiler searches for ``<...>``
+    (``/usr/include``), the header is spelled by its path there, as a C user includes
+    it (``sys/capability.h``, ``libxml/parser.h``): searching its own folder instead
+    would put ``/usr/include/sys/unistd.h`` before the ``<unistd.h>`` it includes, which
+    then includes itself.  Elsewhere (a project's own header) it is spelled by its file
+    name, its folder searched first.
+    """
+    path = Path(header).resolve()
+    multiarch = MULTIARCH.get(host_target() or "")
+    system = ["/usr/local/include", *([f"/usr/include/{multiarch}"] if multiarch else []), "/usr/include"]
+    for folder in [*(Path(d).resolve() for d in include_dirs), *map(Path, system)]:
+        if path.is_relative_to(folder):
+            return path.relative_to(folder).as_posix(), None
+    return path.name, path.parent
 
 
 def system_compiler() -> list[str]:

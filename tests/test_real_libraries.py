@@ -88,6 +88,19 @@ LIBRARIES = {
         fds = [m.pollfd(fd=r, events=m.POLLIN), m.pollfd(fd=w, events=m.POLLOUT)]
         print(m.poll(fds, 0), [p.revents for p in fds])"""),
         r"2 \[1, 4\]"),
+    # a header in a folder of the system's (<sys/inotify.h>): the compiled modules include it as
+    # sys/inotify.h, not by its name with its folder searched first, where sys/unistd.h hid unistd.h;
+    # and found through libc6-dev-i386's link to libc6-dev's file, its flags in bits/ are the library's
+    "inotify": Library("sys/inotify.h", None, "c", textwrap.dedent("""\
+        import os, tempfile
+        fd, top = m.inotify_init1(m.IN_NONBLOCK | m.IN_CLOEXEC), tempfile.mkdtemp()
+        watch = m.inotify_add_watch(fd, top, m.IN_CREATE)
+        open(os.path.join(top, "new.txt"), "w").close()
+        data = os.read(fd, 4096)
+        mask = int.from_bytes(data[4:8], sys.byteorder)
+        print(watch > 0, len(data) >= m.inotify_event.sizeof, mask == m.IN_CREATE, b"new.txt" in data)
+        os.close(fd)"""),
+        r"True True True True"),
     # posix_spawnp's 'char *const argv[restrict]' and envp: lists of strings C reads to their NULL
     "spawn": Library("spawn.h", None, "c", textwrap.dedent("""\
         import os

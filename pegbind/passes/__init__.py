@@ -18,6 +18,7 @@ from ..diagnostics import ConfigError, Diagnostic, PegbindError
 from ..frozen import frozen_dataclass
 from ..model import Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
+from ..toolchain import include_spelling
 from .binding import (
     MODULE_NAMES,
     AnonymousType,
@@ -346,7 +347,7 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         name=config.name,
         module=state.module,
         target=target,
-        headers=tuple(path.name for path in config.headers),
+        headers=tuple(include_spelling(path, config.include_dirs)[0] for path in config.headers),
         functions=state.functions,
         records=state.records,
         enums=enums,

@@ -140,10 +140,12 @@ class IncludeResolver:
         self._standard = [*_forms(str(freestanding)), *_forms(str(fallback_include_dir()))]
         self._system = [form for e in self.chain if e.origin == "system" for form in _forms(e.path)]
         roots = {*self._standard, *self._system}
-        # A named header the system's package manager installed: its library is its package's files.
+        # A named header the system's package manager installed: its library is its package's files,
+        # and those of the package its real file is in, when it is reached through a link another
+        # package installed (libc6-dev-i386's /usr/include/sys/inotify.h, a link into libc6-dev's).
         packaged = [os.path.abspath(h) for h in self.headers
                     if any(_under(form, root) for form in _forms(h) for root in self._system)]
-        self._package_files = package_files(packaged) or frozenset()
+        self._package_files = package_files([form for h in packaged for form in _forms(h)]) or frozenset()
         owned = [h for h in packaged if h in self._package_files or os.path.realpath(h) in self._package_files]
         folders = [os.path.dirname(os.path.abspath(h)) for h in self.headers if os.path.abspath(h) not in owned]
         folders += list(self.user_dirs)
