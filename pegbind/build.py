@@ -44,6 +44,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,11 @@ def _diagnostics(output: str, headline: str) -> list[Diagnostic]:
     for line in output.splitlines():
         parts = line.split(":", 3)
         if len(parts) == 4 and parts[1].strip().isdigit() and parts[2].strip().isdigit():
-            found.append(Diagnostic(Coord(parts[0], int(parts[1]), int(parts[2])), parts[3].strip()))
+            message = parts[3].strip()
+            severity = "warning" if message.startswith("warning: ") else "error"
+            # the compiler's own "error: " or "warning: " is the diagnostic's severity, said once
+            message = message.removeprefix(f"{severity}: ")
+            found.append(Diagnostic(Coord(parts[0], int(parts[1]), int(parts[2])), message, severity))
     return found
 
 
@@ -259,15 +264,55 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     ffi = builder.make_ffi(**options)
     progress.info("cffi: %s", builder.MODULE)
     started = time.perf_counter()
-    try:
-        # cffi and distutils print what they run on stdout: -v's log goes to stderr, as pegbind's own does
-        with contextlib.redirect_stdout(sys.stderr):
-            ffi.compile(tmpdir=str(out_dir), verbose=log.isEnabledFor(logging.INFO))
-    except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
-        raise BuildError(f"cffi compile of {builder.MODULE} failed: {exc}") from None
+    verbose = log.isEnabledFor(logging.INFO)
+    with _output_captured() as output:
+        try:
+            ffi.compile(tmpdir=str(out_dir), verbose=verbose)
+            failure = None
+        except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
+            failure = exc
+    if failure is not None:
+        headline = f"cffi compile of {builder.MODULE} failed: {failure}"
+        raise BuildError(_diagnostics(output(), headline) if output() else headline)
+    if verbose:  # what ran, and what the compiler and linker said (the Cython build's -v shows its commands)
+        sys.stderr.write(output())
     log.info("cffi: compiled %s (%.2f s)", builder.MODULE, time.perf_counter() - started)
     stamp.write_text(digest)
     return wrapper
+
+
+@contextlib.contextmanager
+def _output_captured() -> Iterator[Callable[[], str]]:
+    """What is written to this process's stdout and stderr meanwhile, by it and by the tools it
+    runs (distutils' compiler and linker write to the descriptors they inherit), kept aside:
+    the block is given a function returning the text.  As the Cython build, a cffi build that
+    succeeds says nothing of the compiler's warnings (glibc's linker notes on functions it calls
+    obsolete, naming the generated C); one that fails shows them."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as held:
+        saved = os.dup(1), os.dup(2)
+        try:
+            os.dup2(held.fileno(), 1)
+            os.dup2(held.fileno(), 2)
+            text: list[str] = []
+
+            def read() -> str:
+                if not text:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    held.seek(0)
+                    text.append(held.read().decode(errors="replace"))
+                return text[0]
+            yield read
+            read()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
 
 
 def _digest(parts: list[list[str]], paths: list[Path]) -> str:

@@ -148,3 +148,27 @@ def test_a_member_named_like_a_macro_of_complex_h_keeps_its_name(tmp_path):
     ran = subprocess.run([sys.executable, "-c", "import holder; print(holder.f(3))"], cwd=module.parent,
                          capture_output=True, text=True, check=True)
     assert ran.stdout.strip() == "(3, 3j)"
+
+
+def test_a_cffi_build_keeps_the_compilers_chatter_to_itself_unless_asked(tmp_path):
+    # glibc marks functions it calls obsolete with a .gnu.warning section, which the
+    # linker prints when a module calls them (netdb.h's inet6_option_*): the cffi build
+    # let those lines through, naming the generated C, where the Cython build says nothing
+    from conftest import UNOPTIMISED, run_pegbind
+
+    (tmp_path / "old.h").write_text("int old_api(int x);\n")
+    (tmp_path / "old.c").write_text(
+        'int old_api(int x) { return x + 1; }\n'
+        '__asm__(".section .gnu.warning.old_api\\n\\t.ascii \\"old_api is obsolete\\"\\n\\t.text");\n')
+    common = [str(tmp_path / "old.h"), "--source", str(tmp_path / "old.c"), "--backend", "cffi", "--name", "oldm"]
+    quiet = run_pegbind("build", *common, "-o", str(tmp_path / "quiet"), env=UNOPTIMISED)
+    assert quiet.returncode == 0, quiet.stderr
+    assert "obsolete" not in quiet.stderr and "ld:" not in quiet.stderr, quiet.stderr
+    verbose = run_pegbind("build", *common, "-o", str(tmp_path / "verbose"), "-v", env=UNOPTIMISED)
+    assert verbose.returncode == 0 and "old_api is obsolete" in verbose.stderr, verbose.stderr
+    # a build that fails shows what the compiler said, located, as the Cython build does
+    (tmp_path / "old.c").write_text("int old_api(int x) { return x + 1 }\n")
+    failed = run_pegbind("build", *common, "-o", str(tmp_path / "failed"), env=UNOPTIMISED)
+    assert failed.returncode == 1
+    assert f"{tmp_path / 'old.c'}:1:34: error: expected" in failed.stderr, failed.stderr
+    assert "error: error:" not in failed.stderr
