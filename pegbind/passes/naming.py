@@ -60,9 +60,16 @@ def python_identifier(name: str) -> str:
     return name
 
 
+#: What a record class's body uses by name after its fields: a field so named would hide it
+#: there (Xlib's ``XSelectionRequestEvent.property``), and Cython reads ``property`` in a
+#: ``cdef class`` body as its old property syntax.
+_CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod"})
+
+
 def field_identifier(name: str) -> str:
-    """Like :func:`python_identifier`, but attributes may shadow builtins (``obj.type`` is fine)."""
-    while keyword.iskeyword(name) or name in CYTHON_RESERVED:
+    """Like :func:`python_identifier`, but attributes may shadow builtins (``obj.type`` is fine),
+    except those a class body uses (:data:`_CLASS_BODY_NAMES`)."""
+    while keyword.iskeyword(name) or name in CYTHON_RESERVED or name in _CLASS_BODY_NAMES:
         name += "_"
     return name
 

@@ -13,3 +13,4 @@ struct gadget { int unused; };
 static gadget the_gadget;
 gadget *gadget_make(void) { return &the_gadget; }
 int gadget_same(gadget *Pointer, gadget *FunctionPointer, int Error) { return (Pointer == FunctionPointer) + Error; }
+long attrs_sum(const struct attrs *a) { return a->property + 10 * a->after; }

@@ -20,6 +20,17 @@ typedef struct object {
     int print;
 } object;
 
+/* Members named as what a class body uses, as Xlib's XSelectionRequestEvent.property:
+   the record class used property for every member after it. */
+struct attrs {
+    long property;
+    int staticmethod;
+    int classmethod;
+    int after;
+};
+/* property + 10 * after */
+long attrs_sum(const struct attrs *a);
+
 enum from { import = 1, True = 2, in = 4, is = 8 };
 
 /* Returns cpdef + from. Quotes: """triple""" and '''single''' stay as written. */
