@@ -46,7 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .backends import get_backend
 from .config import BindingConfig
@@ -79,7 +79,7 @@ def _diagnostics(output: str, headline: str) -> list[Diagnostic]:
         parts = line.split(":", 3)
         if len(parts) == 4 and parts[1].strip().isdigit() and parts[2].strip().isdigit():
             message = parts[3].strip()
-            severity = "warning" if message.startswith("warning: ") else "error"
+            severity: Literal["warning", "error"] = "warning" if message.startswith("warning: ") else "error"
             # the compiler's own "error: " or "warning: " is the diagnostic's severity, said once
             message = message.removeprefix(f"{severity}: ")
             found.append(Diagnostic(Coord(parts[0], int(parts[1]), int(parts[2])), message, severity))

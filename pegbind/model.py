@@ -381,6 +381,10 @@ class Typedef:
     type: CType
     coord: Coord | None = field(default=None, compare=False)
     doc: str = field(default="", compare=False)
+    #: ``__attribute__((aligned(N)))`` on the typedef: the alignment of its type, larger or
+    #: smaller than its target's, with the size unchanged (glibc's ``__pthread_unwind_buf_t``,
+    #: the Linux ``__aligned_u64``)
+    aligned: int | None = None
 
     def to_c(self) -> str:
         return f"typedef {self.type.to_c(self.name)};"

@@ -9,6 +9,7 @@ layout computation that gives every record its size, alignment and offsets.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Mapping
@@ -359,6 +360,24 @@ def size_align(module: Module, ctype: CType, target: TargetInfo) -> tuple[int, i
     return _Layouter(module, target).size_align(ctype, None)
 
 
+def typedef_aligned(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` (or the element of an array of it) is named by a typedef with an ``aligned`` attribute."""
+    seen: set[str] = set()
+    current = as_type(ctype)
+    while isinstance(current, (TypedefRef, Array)) and not (isinstance(current, TypedefRef) and current.name in seen):
+        if isinstance(current, Array):
+            current = as_type(current.element)
+            continue
+        seen.add(current.name)
+        typedef = module.find_typedef(current.name)
+        if typedef is None:
+            return False
+        if typedef.aligned is not None:
+            return True
+        current = as_type(typedef.type)
+    return False
+
+
 def record_layout(module: Module, key: str, target: TargetInfo) -> RecordLayout:
     """The layout of the record registered under ``key`` (cached per module, key and target)."""
     return _Layouter(module, target).record(key, None)
@@ -391,7 +410,10 @@ class _Layouter:
 
     # -- any type ----------------------------------------------------------
     def size_align(self, ctype: CType, coord: Coord | None) -> tuple[int, int]:
+        """(size, alignment) of ``ctype``; a typedef's ``aligned`` attribute sets the alignment
+        (the outermost such typedef's, as GCC reads it: larger or smaller), leaving the size."""
         seen: set[str] = set()
+        aligned: int | None = None
         # Typedefs are followed here, not by Module.resolve: the coordinate of the
         # innermost one is the best place to point at, and a cycle is an error.
         resolved = as_type(ctype)
@@ -400,13 +422,20 @@ class _Layouter:
             if typedef is None:
                 builtin = builtin_size_align(resolved.name, self.target)
                 if builtin is not None:
-                    return builtin
+                    return builtin if aligned is None else (builtin[0], aligned)
                 raise self.fail(coord, f"unknown type name '{resolved.name}'")
             if resolved.name in seen:
                 raise self.fail(typedef.coord, f"typedef '{resolved.name}' refers to itself")
             seen.add(resolved.name)
+            if aligned is None:
+                aligned = typedef.aligned
             coord = typedef.coord or coord
             resolved = as_type(typedef.type)
+        size, align = self._size_align_of(resolved, coord)
+        return size, align if aligned is None else aligned
+
+    def _size_align_of(self, resolved: Type, coord: Coord | None) -> tuple[int, int]:
+        """(size, alignment) of a type that is no typedef name."""
         match resolved:
             case Primitive():
                 if resolved.name == "void":
@@ -431,6 +460,8 @@ class _Layouter:
                     return self.target.sizes[enum_type(self.module, enum, self.target)]
                 placed = self.record(resolved.key, coord)
                 return placed.size, placed.align
+            case TypedefRef():
+                return self.size_align(resolved, coord)
             case _:
                 assert_never(resolved)
 
@@ -451,6 +482,10 @@ class _Layouter:
             placed = _RecordBuilder(self, record).build()
         finally:
             self.in_progress.discard(key)
+        if record.tag is None:  # untagged: its typedef is its only name, and that name's alignment is its
+            named = self.module.find_typedef(key)
+            if named is not None and named.aligned is not None and as_type(named.type) == record.ref:
+                placed = dataclasses.replace(placed, align=named.aligned)
         self.cache[(key, self.target.name)] = placed
         return placed
 

@@ -261,7 +261,7 @@ class _Plan:
                 self.plan_record(record)
         for typedef in self.module.typedefs:
             try:
-                size, align = size_align(self.module, typedef.type, self.target)
+                size, align = size_align(self.module, TypedefRef(typedef.name), self.target)
             except LayoutError:
                 continue  # functions, void, opaque records: nothing to measure
             what = f"typedef {typedef.name}"

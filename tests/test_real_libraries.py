@@ -101,6 +101,13 @@ LIBRARIES = {
         print(watch > 0, len(data) >= m.inotify_event.sizeof, mask == m.IN_CREATE, b"new.txt" in data)
         os.close(fd)"""),
         r"True True True True"),
+    # glibc's pthread.h holds a record whose typedef aligns it beyond its size (__pthread_unwind_buf_t):
+    # cffi's module did not import (its cdef said 8), ctypes' rounded it to 112 bytes
+    "pthread": Library("pthread.h", None, "c", textwrap.dedent("""\
+        mutex = m.pthread_mutex_t()
+        print(m.pthread_mutex_init(mutex, None), m.pthread_mutex_lock(mutex), m.pthread_mutex_trylock(mutex) != 0,
+              m.pthread_mutex_unlock(mutex), m.pthread_mutex_destroy(mutex), m.pthread_self() != 0)"""),
+        r"0 0 True 0 0 True"),
     # posix_spawnp's 'char *const argv[restrict]' and envp: lists of strings C reads to their NULL
     "spawn": Library("spawn.h", None, "c", textwrap.dedent("""\
         import os

@@ -363,7 +363,8 @@ class ModuleBuilder:
             name = name_token.text
             doc = self.doc(specs.first, node.last)
             if typedef:
-                self.add_typedef(Typedef(name, ctype, name_token.coord, doc), name_token)
+                _, aligned = self._layout_attributes((*specs.attributes, *init.attributes))
+                self.add_typedef(Typedef(name, ctype, name_token.coord, doc, aligned), name_token)
                 continue
             resolved = self.resolve(ctype)
             if isinstance(resolved, FunctionType):

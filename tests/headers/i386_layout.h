@@ -7,4 +7,10 @@ struct mixed {
     long l;
     void *p;
 };
+/* A typedef's alignment, as the Linux __aligned_u64: 8 where long long is 4-aligned in records. */
+typedef unsigned long long aligned_u64 __attribute__((aligned(8)));
+struct uapi_event {
+    int kind;
+    aligned_u64 stamp;
+};
 #define ALL_ONES (~0UL)

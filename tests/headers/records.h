@@ -50,6 +50,17 @@ struct matrix {
     const char *names[4];
 };
 
+/* Alignment set on a typedef, as glibc's __pthread_unwind_buf_t: the name's, larger or
+   smaller than its type's, the size unchanged (104-byte records 16-aligned). */
+typedef struct { long words[13]; } unwind_buf_t __attribute__((__aligned__));
+typedef long long loose_ll __attribute__((aligned(4)));
+struct holds_aligned {
+    char tag;
+    unwind_buf_t buf;
+    char after;
+    loose_ll loose;
+};
+
 handle_t handle_open(const char *name);
 int handle_close(handle_t h);
 double segment_length(const struct segment *s);

@@ -33,7 +33,7 @@ from ...model import (
 )
 from ...passes.binding import BindingModel
 from ...passes.select import is_synthetic
-from ...target import builtin_size_align, get_target
+from ...target import builtin_size_align, get_target, typedef_aligned
 from ..env import undef_lines, weak_lines
 
 #: Type names cffi declares itself (``cffi.model.PrimitiveType`` and
@@ -174,17 +174,24 @@ def _with_bodies(module: Module, text: str, indent: str) -> str:
     return text
 
 
-def needs_compiler_layout(record: Record) -> bool:
+def needs_compiler_layout(module: Module, record: Record) -> bool:
     """Whether cffi's cdef cannot state ``record``'s layout: an ``aligned`` attribute on it
-    (libsodium's ``CRYPTO_ALIGN(16)`` states) or an aligned or packed member."""
-    return record.aligned is not None or any(m.aligned is not None or m.packed for m in record.fields or ())
+    (libsodium's ``CRYPTO_ALIGN(16)`` states) or on the typedef that names it untagged
+    (glibc's ``__pthread_unwind_buf_t``), an aligned or packed member, or a member of a
+    type an ``aligned`` typedef names."""
+    if record.aligned is not None or any(m.aligned is not None or m.packed for m in record.fields or ()):
+        return True
+    named = module.find_typedef(record.key) if record.tag is None else None
+    if named is not None and named.aligned is not None:
+        return True
+    return any(typedef_aligned(module, m.type) for m in record.fields or ())
 
 
 def cdef_record_body(module: Module, record: Record, indent: str = "") -> str:
     """``struct TAG { ... }`` (tag omitted when untagged), members one per line."""
     head = record.kind if record.tag is None else f"{record.kind} {record.tag}"
     lines = [cdef_field(module, member, indent + "    ") for member in record.fields or ()]
-    if needs_compiler_layout(record):
+    if needs_compiler_layout(module, record):
         # cffi cannot say where an aligned/packed member goes, nor align the
         # record: in API mode the compiler fills in the layout.
         lines.append(indent + "    ...;")
@@ -318,7 +325,7 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
     """
     module = binding.module
     if binding.load == "dynamic":
-        unaligned = [r.record for r in binding.records if needs_compiler_layout(r.record)]
+        unaligned = [r.record for r in binding.records if needs_compiler_layout(module, r.record)]
         if unaligned:
             raise PegbindError([
                 Diagnostic(record.coord, f"{record.key} has an alignment or packing attribute, which cffi's ABI mode "

@@ -233,12 +233,15 @@ class _StructPlanner:
     def choose_pack(self, layout: RecordLayout, typed: list[tuple[int, int]]) -> int:
         """The largest alignment, up to the record's, at which ctypes can put every typed member
         (offset, natural alignment) where the layout has it; a zero-length array must be able
-        to give the class that alignment."""
+        to give the class that alignment, and it must divide the record's size, which ctypes
+        rounds up to it (an ``aligned`` typedef gives glibc's 104-byte ``__pthread_unwind_buf_t``
+        an alignment of 16)."""
         pack = 1
         while pack * 2 <= layout.align:
             pack *= 2
         while pack > 1 and (
-            self.aligner(pack) is None or any(offset % min(pack, align) for offset, align in typed)
+            self.aligner(pack) is None or layout.size % pack
+            or any(offset % min(pack, align) for offset, align in typed)
         ):
             pack //= 2
         return pack

@@ -1503,3 +1503,60 @@ class mixed(_pb_Record):
 
 #: the pointer type ffi.new allocates a mixed with
 _pb_ptr_mixed = _ffi.typeof('struct mixed *')
+
+
+class uapi_event(_pb_Record):
+    'struct uapi_event: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct uapi_event')
+
+    def __init__(_pb_self, /, *, kind=_MISSING, stamp=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_uapi_event)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if kind is not _MISSING:
+            _pb_self.kind = kind
+        if stamp is not _MISSING:
+            _pb_self.stamp = stamp
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new uapi_event holding a copy of exactly sizeof bytes."""
+        data = _pb_bytes_like(data, "uapi_event.from_bytes: argument 1 (data)")
+        if len(data) != uapi_event.sizeof:
+            raise ValueError(f"uapi_event needs {uapi_event.sizeof} bytes, got {len(data)}")
+        pointer = _pb_alloc(_pb_ptr_uapi_event)
+        _ffi.memmove(pointer, data, len(data))
+        return _pb_view(uapi_event, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"uapi_event(kind={self.kind!r}, stamp={self.stamp!r})"
+
+    @property
+    def kind(self):
+        return self._p.kind
+
+    @kind.setter
+    def kind(self, value):
+        self._p.kind = _pb_index(value, 'uapi_event.kind', -2147483648, 2147483647)
+
+    kind = kind.deleter(_pb_undeletable('uapi_event.kind'))
+
+    @property
+    def stamp(self):
+        return self._p.stamp
+
+    @stamp.setter
+    def stamp(self, value):
+        self._p.stamp = _pb_index(value, 'uapi_event.stamp', 0, 18446744073709551615)
+
+    stamp = stamp.deleter(_pb_undeletable('uapi_event.stamp'))
+
+
+#: the pointer type ffi.new allocates a uapi_event with
+_pb_ptr_uapi_event = _ffi.typeof('struct uapi_event *')

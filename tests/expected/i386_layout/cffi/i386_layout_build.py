@@ -17,12 +17,19 @@ API_MODE = True
 CDEF = [
     ("""\
 struct mixed;
+struct uapi_event;
 struct mixed {
     char c;
     long long ll;
     double d;
     long l;
     void *p;
+};
+typedef unsigned long long aligned_u64;
+struct uapi_event {
+    int kind;
+    aligned_u64 stamp;
+    ...;
 };
 void _pegbind_defined(unsigned char *);
 """, None),

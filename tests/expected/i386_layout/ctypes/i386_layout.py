@@ -1479,6 +1479,18 @@ class _S0(_ct.Structure):
 _pb_check_layout(_S0, 28, (('c', 0), ('ll', 4), ('d', 12), ('l', 20), ('p', 24)))
 
 
+class _S1(_ct.Structure):
+    # struct uapi_event
+    _fields_ = [
+        ('kind', _ct.c_int32),
+        ('_pb_pad0', (_ct.c_uint8 * 4)),
+        ('stamp', _ct.c_uint64),
+    ]
+
+
+_pb_check_layout(_S1, 16, (('kind', 0), ('stamp', 8)))
+
+
 # ---- records -----------------------------------------------------------
 
 
@@ -1574,3 +1586,52 @@ class mixed(_pb_Record):
             _pb_keep(self._s, 'p', kept)
 
     p = p.deleter(_pb_undeletable('mixed.p'))
+
+
+class uapi_event(_pb_Record):
+    'struct uapi_event: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S1)
+
+    def __init__(_pb_self, /, *, kind=_MISSING, stamp=_MISSING):
+        _pb_self._s = _S1()
+        if kind is not _MISSING:
+            _pb_self.kind = kind
+        if stamp is not _MISSING:
+            _pb_self.stamp = stamp
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new uapi_event holding a copy of exactly sizeof bytes."""
+        data = _pb_bytes_like(data, "uapi_event.from_bytes: argument 1 (data)")
+        if len(data) != uapi_event.sizeof:
+            raise ValueError(f"uapi_event needs {uapi_event.sizeof} bytes, got {len(data)}")
+        return _pb_view(uapi_event, _S1.from_buffer_copy(data))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), uapi_event.sizeof)
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"uapi_event(kind={self.kind!r}, stamp={self.stamp!r})"
+
+    @property
+    def kind(self):
+        return self._s.kind
+
+    @kind.setter
+    def kind(self, value):
+        self._s.kind = _pb_index(value, 'uapi_event.kind', -2147483648, 2147483647)
+
+    kind = kind.deleter(_pb_undeletable('uapi_event.kind'))
+
+    @property
+    def stamp(self):
+        return self._s.stamp
+
+    @stamp.setter
+    def stamp(self, value):
+        self._s.stamp = _pb_index(value, 'uapi_event.stamp', 0, 18446744073709551615)
+
+    stamp = stamp.deleter(_pb_undeletable('uapi_event.stamp'))

@@ -6,9 +6,14 @@
 
 cdef extern from "i386_layout.h" nogil:
     cdef struct _cs_mixed "mixed"
+    cdef struct _cs_uapi_event "uapi_event"
     cdef struct _cs_mixed "mixed":
         char c
         long long ll
         double d
         long l
         void *p
+    ctypedef unsigned long long _c_aligned_u64 "aligned_u64"
+    cdef struct _cs_uapi_event "uapi_event":
+        int kind
+        _c_aligned_u64 stamp

@@ -375,12 +375,19 @@ cdef int _pb_refused(object error, object spec, object value) except -1:
 cdef extern from *:
     """
     #if defined(__GNUC__)
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_aligned_u64(PyObject *, aligned_u64 *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_char(PyObject *, char *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_double(PyObject *, double *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_int(PyObject *, int *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_long(PyObject *, long *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_long_long(PyObject *, long long *);
     #endif
     """
+
+cdef inline int _pb_to_c_aligned_u64 "__pyx_pb_to_c_aligned_u64"(object value, _c_aligned_u64 *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_aligned_u64)(object, _c_aligned_u64 *) noexcept
 
 cdef inline int _pb_to_char "__pyx_pb_to_char"(object value, char *out) except -1:
     out[0] = value
@@ -391,6 +398,11 @@ cdef inline int _pb_to_double "__pyx_pb_to_double"(object value, double *out) ex
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_double)(object, double *) noexcept
+
+cdef inline int _pb_to_int "__pyx_pb_to_int"(object value, int *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_int)(object, int *) noexcept
 
 cdef inline int _pb_to_long "__pyx_pb_to_long"(object value, long *out) except -1:
     out[0] = value
@@ -1468,9 +1480,106 @@ cdef object _pb_at_mixed(void *ptr, object ref):
 
 _pb_set_sizeof(mixed, sizeof(_cs_mixed))
 
+@cython.freelist(8)
+cdef class uapi_event:
+    'struct uapi_event: fields as attributes; bytes(obj) is its memory.'
+    # _ptr and _owner first, in every record class: the field descriptors find them there
+    cdef _cs_uapi_event *_ptr
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
+    cdef _cs_uapi_event _value
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, /, *, kind=_MISSING, stamp=_MISSING):
+        """__init__($_pb_self, /, *, kind=..., stamp=...)
+--
+
+A zeroed uapi_event, with the fields given set."""
+        if kind is not _MISSING:
+            _pb_self.kind = kind
+        if stamp is not _MISSING:
+            _pb_self.stamp = stamp
+
+    @staticmethod
+    def from_bytes(data, /):
+        """from_bytes(data, /)
+--
+
+A new uapi_event holding a copy of exactly sizeof bytes."""
+        cdef uapi_event obj = uapi_event.__new__(uapi_event)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "uapi_event.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_uapi_event):
+            raise ValueError(f"uapi_event needs {sizeof(_cs_uapi_event)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_uapi_event))
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_uapi_event))
+
+    def __repr__(self):
+        return _pb_record_repr(self, "uapi_event", (('kind', 0), ('stamp', 0), ))
+
+    kind = _pb_IntField(<Py_ssize_t>&(<_cs_uapi_event *>NULL).kind, sizeof((<_cs_uapi_event *>NULL).kind), -2147483648, 2147483647, "uapi_event.kind")
+
+
+    stamp = _pb_IntField(<Py_ssize_t>&(<_cs_uapi_event *>NULL).stamp, sizeof((<_cs_uapi_event *>NULL).stamp), 0, 18446744073709551615, "uapi_event.stamp")
+
+
+
+_pb_probe = uapi_event.__new__(uapi_event)
+_pb_bind_fields(uapi_event, _pb_probe, (<uapi_event>_pb_probe)._ptr)
+del _pb_probe
+
+
+cdef uapi_event _pb_view_uapi_event(object owner, void *ptr):
+    # A uapi_event looking at memory owned by ``owner`` (kept alive by the view).
+    cdef uapi_event obj = uapi_event.__new__(uapi_event)
+    obj._ptr = <_cs_uapi_event *>ptr
+    obj._owner = owner
+    return obj
+
+
+cdef object _pb_at_uapi_event(void *ptr, object ref):
+    # A uapi_event looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef uapi_event obj = uapi_event.__new__(uapi_event)
+    obj._ptr = <_cs_uapi_event *>ptr
+    obj._ref = ref
+    return obj
+
+
+_pb_set_sizeof(uapi_event, sizeof(_cs_uapi_event))
+
 
 # Every record class: what isinstance() tests for "a record" (they share no base class).
-_pb_Record = (mixed,)
+_pb_Record = (mixed, uapi_event,)
 
 
 cdef void *_pb_record_memory(object record, str what) except? NULL:
@@ -1479,4 +1588,6 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
     # for an object that is no record.
     if isinstance(record, mixed):
         return (<mixed>record)._ptr
+    if isinstance(record, uapi_event):
+        return (<uapi_event>record)._ptr
     return NULL

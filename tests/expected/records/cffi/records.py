@@ -1959,6 +1959,140 @@ class matrix(_pb_Record):
 _pb_ptr_matrix = _ffi.typeof('struct matrix *')
 
 
+class unwind_buf_t(_pb_Record):
+    "Alignment set on a typedef, as glibc's __pthread_unwind_buf_t: the name's, larger or\nsmaller than its type's, the size unchanged (104-byte records 16-aligned)."
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('unwind_buf_t')
+
+    def __init__(_pb_self, /, *, words=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_unwind_buf_t)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if words is not _MISSING:
+            _pb_self.words = words
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new unwind_buf_t holding a copy of exactly sizeof bytes."""
+        data = _pb_bytes_like(data, "unwind_buf_t.from_bytes: argument 1 (data)")
+        if len(data) != unwind_buf_t.sizeof:
+            raise ValueError(f"unwind_buf_t needs {unwind_buf_t.sizeof} bytes, got {len(data)}")
+        pointer = _pb_alloc(_pb_ptr_unwind_buf_t)
+        _ffi.memmove(pointer, data, len(data))
+        return _pb_view(unwind_buf_t, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"unwind_buf_t(words={self.words!r})"
+
+    @property
+    def words(self):
+        return list(self._p.words)
+
+    @words.setter
+    def words(self, value):
+        items = _pb_sequence(value, 'unwind_buf_t.words')
+        if len(items) > 13:
+            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(items)}")
+        staged = [_pb_index(item, 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807) for item in items]
+        target = self._p.words
+        for i in range(13):
+            target[i] = staged[i] if i < len(staged) else 0
+
+    words = words.deleter(_pb_undeletable('unwind_buf_t.words'))
+
+
+#: the pointer type ffi.new allocates a unwind_buf_t with
+_pb_ptr_unwind_buf_t = _ffi.typeof('unwind_buf_t *')
+
+
+class holds_aligned(_pb_Record):
+    'struct holds_aligned: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_p", "_owner", "_keep")
+    sizeof = _ffi.sizeof('struct holds_aligned')
+
+    def __init__(_pb_self, /, *, tag=_MISSING, buf=_MISSING, after=_MISSING, loose=_MISSING):
+        _pb_self._p = _pb_alloc(_pb_ptr_holds_aligned)
+        _pb_self._owner = None
+        _pb_self._keep = None
+        if tag is not _MISSING:
+            _pb_self.tag = tag
+        if buf is not _MISSING:
+            _pb_self.buf = buf
+        if after is not _MISSING:
+            _pb_self.after = after
+        if loose is not _MISSING:
+            _pb_self.loose = loose
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new holds_aligned holding a copy of exactly sizeof bytes."""
+        data = _pb_bytes_like(data, "holds_aligned.from_bytes: argument 1 (data)")
+        if len(data) != holds_aligned.sizeof:
+            raise ValueError(f"holds_aligned needs {holds_aligned.sizeof} bytes, got {len(data)}")
+        pointer = _pb_alloc(_pb_ptr_holds_aligned)
+        _ffi.memmove(pointer, data, len(data))
+        return _pb_view(holds_aligned, pointer, None)
+
+    def __bytes__(self):
+        return _ffi.buffer(self._p)[:]
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"holds_aligned(tag={self.tag!r}, buf={self.buf!r}, after={self.after!r}, loose={self.loose!r})"
+
+    @property
+    def tag(self):
+        return self._p.tag
+
+    @tag.setter
+    def tag(self, value):
+        self._p.tag = _pb_index(value, 'holds_aligned.tag', -128, 127)
+
+    tag = tag.deleter(_pb_undeletable('holds_aligned.tag'))
+
+    @property
+    def buf(self):
+        return _pb_view(unwind_buf_t, _ffi.addressof(self._p, 'buf'), self if self._owner is None else self._owner)
+
+    @buf.setter
+    def buf(self, value):
+        if not isinstance(value, unwind_buf_t):
+            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(value).__name__}")
+        self._p.buf = value._p[0]
+
+    buf = buf.deleter(_pb_undeletable('holds_aligned.buf'))
+
+    @property
+    def after(self):
+        return self._p.after
+
+    @after.setter
+    def after(self, value):
+        self._p.after = _pb_index(value, 'holds_aligned.after', -128, 127)
+
+    after = after.deleter(_pb_undeletable('holds_aligned.after'))
+
+    @property
+    def loose(self):
+        return self._p.loose
+
+    @loose.setter
+    def loose(self, value):
+        self._p.loose = _pb_index(value, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
+
+    loose = loose.deleter(_pb_undeletable('holds_aligned.loose'))
+
+
+#: the pointer type ffi.new allocates a holds_aligned with
+_pb_ptr_holds_aligned = _ffi.typeof('struct holds_aligned *')
+
+
 # ---- Python callables C calls: a closure factory per function pointer type --
 
 

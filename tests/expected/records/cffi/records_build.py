@@ -23,6 +23,7 @@ union number;
 struct message;
 struct node;
 struct matrix;
+struct holds_aligned;
 typedef unsigned char __uint8_t;
 typedef unsigned short __uint16_t;
 typedef int __int32_t;
@@ -70,6 +71,18 @@ struct node {
 struct matrix {
     float cells[4][4];
     const char *names[4];
+};
+typedef struct {
+    long words[13];
+    ...;
+} unwind_buf_t;
+typedef long long loose_ll;
+struct holds_aligned {
+    char tag;
+    unwind_buf_t buf;
+    char after;
+    loose_ll loose;
+    ...;
 };
 handle_t handle_open(const char *name);;
 int handle_close(handle_t h);;

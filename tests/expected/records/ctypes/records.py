@@ -1578,6 +1578,32 @@ class _S8(_ct.Structure):
 _pb_check_layout(_S8, 96, (('cells', 0), ('names', 64)))
 
 
+class _S9(_ct.Structure):
+    # unwind_buf_t
+    _fields_ = [
+        ('words', (_ct.c_int64 * 13)),
+    ]
+
+
+_pb_check_layout(_S9, 104, (('words', 0),))
+
+
+class _S10(_ct.Structure):
+    # struct holds_aligned
+    _pack_ = 4
+    _fields_ = [
+        ('tag', _ct.c_int8),
+        ('_pb_pad0', (_ct.c_uint8 * 15)),
+        ('buf', _S9),
+        ('after', _ct.c_int8),
+        ('loose', _ct.c_int64),
+        ('_pb_pad1', (_ct.c_uint8 * 12)),
+    ]
+
+
+_pb_check_layout(_S10, 144, (('tag', 0), ('buf', 16), ('after', 120), ('loose', 124)))
+
+
 # ---- records -----------------------------------------------------------
 
 
@@ -2066,6 +2092,124 @@ class matrix(_pb_Record):
 
     def __repr__(self):
         return f"matrix()"
+
+
+class unwind_buf_t(_pb_Record):
+    "Alignment set on a typedef, as glibc's __pthread_unwind_buf_t: the name's, larger or\nsmaller than its type's, the size unchanged (104-byte records 16-aligned)."
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S9)
+
+    def __init__(_pb_self, /, *, words=_MISSING):
+        _pb_self._s = _S9()
+        if words is not _MISSING:
+            _pb_self.words = words
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new unwind_buf_t holding a copy of exactly sizeof bytes."""
+        data = _pb_bytes_like(data, "unwind_buf_t.from_bytes: argument 1 (data)")
+        if len(data) != unwind_buf_t.sizeof:
+            raise ValueError(f"unwind_buf_t needs {unwind_buf_t.sizeof} bytes, got {len(data)}")
+        return _pb_view(unwind_buf_t, _S9.from_buffer_copy(data))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), unwind_buf_t.sizeof)
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"unwind_buf_t(words={self.words!r})"
+
+    @property
+    def words(self):
+        return list(self._s.words)
+
+    @words.setter
+    def words(self, value):
+        items = _pb_sequence(value, 'unwind_buf_t.words')
+        if len(items) > 13:
+            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(items)}")
+        staged = [_pb_index(item, 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807) for item in items]
+        target = self._s.words
+        for i in range(13):
+            target[i] = staged[i] if i < len(staged) else 0
+
+    words = words.deleter(_pb_undeletable('unwind_buf_t.words'))
+
+
+class holds_aligned(_pb_Record):
+    'struct holds_aligned: fields as attributes; bytes(obj) is its memory.'
+    __slots__ = ("_s",)
+    sizeof = _ct.sizeof(_S10)
+
+    def __init__(_pb_self, /, *, tag=_MISSING, buf=_MISSING, after=_MISSING, loose=_MISSING):
+        _pb_self._s = _S10()
+        if tag is not _MISSING:
+            _pb_self.tag = tag
+        if buf is not _MISSING:
+            _pb_self.buf = buf
+        if after is not _MISSING:
+            _pb_self.after = after
+        if loose is not _MISSING:
+            _pb_self.loose = loose
+
+    @staticmethod
+    def from_bytes(data, /):
+        """A new holds_aligned holding a copy of exactly sizeof bytes."""
+        data = _pb_bytes_like(data, "holds_aligned.from_bytes: argument 1 (data)")
+        if len(data) != holds_aligned.sizeof:
+            raise ValueError(f"holds_aligned needs {holds_aligned.sizeof} bytes, got {len(data)}")
+        return _pb_view(holds_aligned, _S10.from_buffer_copy(data))
+
+    def __bytes__(self):
+        return _ct.string_at(_ct.addressof(self._s), holds_aligned.sizeof)
+
+    __reduce_ex__ = __reduce__ = _pb_no_copy
+
+    def __repr__(self):
+        return f"holds_aligned(tag={self.tag!r}, buf={self.buf!r}, after={self.after!r}, loose={self.loose!r})"
+
+    @property
+    def tag(self):
+        return self._s.tag
+
+    @tag.setter
+    def tag(self, value):
+        self._s.tag = _pb_index(value, 'holds_aligned.tag', -128, 127)
+
+    tag = tag.deleter(_pb_undeletable('holds_aligned.tag'))
+
+    @property
+    def buf(self):
+        return _pb_view(unwind_buf_t, self._s.buf)
+
+    @buf.setter
+    def buf(self, value):
+        if not isinstance(value, unwind_buf_t):
+            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(value).__name__}")
+        self._s.buf = value._s
+
+    buf = buf.deleter(_pb_undeletable('holds_aligned.buf'))
+
+    @property
+    def after(self):
+        return self._s.after
+
+    @after.setter
+    def after(self, value):
+        self._s.after = _pb_index(value, 'holds_aligned.after', -128, 127)
+
+    after = after.deleter(_pb_undeletable('holds_aligned.after'))
+
+    @property
+    def loose(self):
+        return self._s.loose
+
+    @loose.setter
+    def loose(self, value):
+        self._s.loose = _pb_index(value, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
+
+    loose = loose.deleter(_pb_undeletable('holds_aligned.loose'))
 
 
 # ---- Python callables C calls: a closure factory per function pointer type --

@@ -11,6 +11,7 @@ cdef extern from "records.h" nogil:
     cdef struct _cs_message "message"
     cdef struct _cs_node "node"
     cdef struct _cs_matrix "matrix"
+    cdef struct _cs_holds_aligned "holds_aligned"
     ctypedef unsigned char _c___uint8_t "__uint8_t"
     ctypedef unsigned short _c___uint16_t "__uint16_t"
     ctypedef int _c___int32_t "__int32_t"
@@ -54,6 +55,14 @@ cdef extern from "records.h" nogil:
         int (*compare)(const _cs_node *, const _cs_node *) noexcept nogil
     cdef struct _cs_matrix "matrix":
         pass
+    ctypedef struct _c_unwind_buf_t "unwind_buf_t":
+        long words[13]
+    ctypedef long long _c_loose_ll "loose_ll"
+    cdef struct _cs_holds_aligned "holds_aligned":
+        char tag
+        _c_unwind_buf_t buf
+        char after
+        _c_loose_ll loose
     _c_handle_t _c_handle_open "handle_open"(const char *)
     int _c_handle_close "handle_close"(_c_handle_t)
     double _c_segment_length "segment_length"(const _cs_segment *)

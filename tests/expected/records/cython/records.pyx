@@ -378,11 +378,14 @@ cdef extern from *:
     #if defined(__GNUC__)
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_int32_t(PyObject *, int32_t *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_int64_t(PyObject *, int64_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_c_loose_ll(PyObject *, loose_ll *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_uint16_t(PyObject *, uint16_t *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_uint32_t(PyObject *, uint32_t *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_c_uint8_t(PyObject *, uint8_t *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_char(PyObject *, char *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_double(PyObject *, double *);
     static inline __attribute__((always_inline)) int __pyx_pb_to_int(PyObject *, int *);
+    static inline __attribute__((always_inline)) int __pyx_pb_to_long(PyObject *, long *);
     #endif
     """
 
@@ -395,6 +398,11 @@ cdef inline int _pb_to_c_int64_t "__pyx_pb_to_c_int64_t"(object value, _c_int64_
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_c_int64_t)(object, _c_int64_t *) noexcept
+
+cdef inline int _pb_to_c_loose_ll "__pyx_pb_to_c_loose_ll"(object value, _c_loose_ll *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_c_loose_ll)(object, _c_loose_ll *) noexcept
 
 cdef inline int _pb_to_c_uint16_t "__pyx_pb_to_c_uint16_t"(object value, _c_uint16_t *out) except -1:
     out[0] = value
@@ -411,6 +419,11 @@ cdef inline int _pb_to_c_uint8_t "__pyx_pb_to_c_uint8_t"(object value, _c_uint8_
     return 0
 ctypedef int (*_pb_unchecked_to_c_uint8_t)(object, _c_uint8_t *) noexcept
 
+cdef inline int _pb_to_char "__pyx_pb_to_char"(object value, char *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_char)(object, char *) noexcept
+
 cdef inline int _pb_to_double "__pyx_pb_to_double"(object value, double *out) except -1:
     out[0] = value
     return 0
@@ -420,6 +433,11 @@ cdef inline int _pb_to_int "__pyx_pb_to_int"(object value, int *out) except -1:
     out[0] = value
     return 0
 ctypedef int (*_pb_unchecked_to_int)(object, int *) noexcept
+
+cdef inline int _pb_to_long "__pyx_pb_to_long"(object value, long *out) except -1:
+    out[0] = value
+    return 0
+ctypedef int (*_pb_unchecked_to_long)(object, long *) noexcept
 
 
 cdef bytes _pb_char_array(const char *data, Py_ssize_t size):
@@ -2367,9 +2385,235 @@ cdef object _pb_at_matrix(void *ptr, object ref):
 
 _pb_set_sizeof(matrix, sizeof(_cs_matrix))
 
+@cython.freelist(8)
+cdef class unwind_buf_t:
+    "Alignment set on a typedef, as glibc's __pthread_unwind_buf_t: the name's, larger or\nsmaller than its type's, the size unchanged (104-byte records 16-aligned)."
+    # _ptr and _owner first, in every record class: the field descriptors find them there
+    cdef _c_unwind_buf_t *_ptr
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
+    cdef _c_unwind_buf_t _value
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, /, *, words=_MISSING):
+        """__init__($_pb_self, /, *, words=...)
+--
+
+A zeroed unwind_buf_t, with the fields given set."""
+        if words is not _MISSING:
+            _pb_self.words = words
+
+    @staticmethod
+    def from_bytes(data, /):
+        """from_bytes(data, /)
+--
+
+A new unwind_buf_t holding a copy of exactly sizeof bytes."""
+        cdef unwind_buf_t obj = unwind_buf_t.__new__(unwind_buf_t)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "unwind_buf_t.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_c_unwind_buf_t):
+            raise ValueError(f"unwind_buf_t needs {sizeof(_c_unwind_buf_t)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_c_unwind_buf_t))
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_c_unwind_buf_t))
+
+    def __repr__(self):
+        return _pb_record_repr(self, "unwind_buf_t", (('words', 0), ))
+
+    @property
+    def words(self):
+        return [self._ptr.words[i] for i in range(13)]
+
+    @words.setter
+    def words(self, value):
+        cdef long staged[13]
+        cdef Py_ssize_t i
+        cdef int _pb_status
+        # read once into a list: a len() that disagrees with the items must
+        # not let more items than staged holds be written into it
+        items = _pb_sequence(value, "unwind_buf_t.words")
+        if len(items) > 13:
+            raise ValueError(f"unwind_buf_t.words holds at most 13 items, got {len(items)}")
+        memset(staged, 0, sizeof(staged))
+        for i in range(len(items)):
+            _pb_status = (<_pb_unchecked_to_long>_pb_to_long)(_pb_as_int(items[i], "unwind_buf_t.words items"), &staged[i])
+            if _pb_status < 0:
+                _pb_refused(_pb_take_error(), ('int', 'unwind_buf_t.words items', -9223372036854775808, 9223372036854775807), items[i])
+        memcpy(self._ptr.words, staged, sizeof(staged))
+
+
+
+_pb_probe = unwind_buf_t.__new__(unwind_buf_t)
+_pb_bind_fields(unwind_buf_t, _pb_probe, (<unwind_buf_t>_pb_probe)._ptr)
+del _pb_probe
+
+
+cdef unwind_buf_t _pb_view_unwind_buf_t(object owner, void *ptr):
+    # A unwind_buf_t looking at memory owned by ``owner`` (kept alive by the view).
+    cdef unwind_buf_t obj = unwind_buf_t.__new__(unwind_buf_t)
+    obj._ptr = <_c_unwind_buf_t *>ptr
+    obj._owner = owner
+    return obj
+
+
+cdef object _pb_at_unwind_buf_t(void *ptr, object ref):
+    # A unwind_buf_t looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef unwind_buf_t obj = unwind_buf_t.__new__(unwind_buf_t)
+    obj._ptr = <_c_unwind_buf_t *>ptr
+    obj._ref = ref
+    return obj
+
+
+_pb_set_sizeof(unwind_buf_t, sizeof(_c_unwind_buf_t))
+
+@cython.freelist(8)
+cdef class holds_aligned:
+    'struct holds_aligned: fields as attributes; bytes(obj) is its memory.'
+    # _ptr and _owner first, in every record class: the field descriptors find them there
+    cdef _cs_holds_aligned *_ptr
+    # the object whose memory _ptr points into (None: our own _value, or the library's)
+    cdef object _owner
+    # objects pointer members point into, by member address (kept alive with the record)
+    cdef dict _keep
+    # what a view of the library's memory keeps alive (the argument it came from)
+    cdef object _ref
+    cdef _cs_holds_aligned _value
+
+    def __cinit__(self):
+        self._ptr = &self._value
+
+    close = _pb_close_nothing
+    __enter__ = _pb_enter
+    __exit__ = _pb_exit
+    # refused in every backend's words (Cython's own refusal names __cinit__)
+    __reduce_ex__ = __reduce__ = _pb_record_no_copy
+
+    def __delattr__(self, name):
+        # a field is C memory, which can be assigned but not removed
+        _pb_no_delete(f"{type(self).__name__}.{name}")
+
+    def _pb_root(self):
+        # the record owning the memory (views share their owner's kept objects)
+        return self if self._owner is None else self._owner
+
+    def _pb_keep_dict(self):
+        if self._keep is None:
+            self._keep = {}
+        return self._keep
+
+    # The instance is _pb_self here: a field may be called ``self``.
+    def __init__(_pb_self, /, *, tag=_MISSING, buf=_MISSING, after=_MISSING, loose=_MISSING):
+        """__init__($_pb_self, /, *, tag=..., buf=..., after=..., loose=...)
+--
+
+A zeroed holds_aligned, with the fields given set."""
+        if tag is not _MISSING:
+            _pb_self.tag = tag
+        if buf is not _MISSING:
+            _pb_self.buf = buf
+        if after is not _MISSING:
+            _pb_self.after = after
+        if loose is not _MISSING:
+            _pb_self.loose = loose
+
+    @staticmethod
+    def from_bytes(data, /):
+        """from_bytes(data, /)
+--
+
+A new holds_aligned holding a copy of exactly sizeof bytes."""
+        cdef holds_aligned obj = holds_aligned.__new__(holds_aligned)
+        cdef bytes copied = data if PyBytes_CheckExact(data) else _pb_bytes_like(data, "holds_aligned.from_bytes: argument 1 (data)")
+        if <size_t>PyBytes_GET_SIZE(copied) != sizeof(_cs_holds_aligned):
+            raise ValueError(f"holds_aligned needs {sizeof(_cs_holds_aligned)} bytes, got {PyBytes_GET_SIZE(copied)}")
+        memcpy(obj._ptr, PyBytes_AS_STRING(copied), sizeof(_cs_holds_aligned))
+        return obj
+
+    def __bytes__(self):
+        return PyBytes_FromStringAndSize(<char *>self._ptr, sizeof(_cs_holds_aligned))
+
+    def __repr__(self):
+        return _pb_record_repr(self, "holds_aligned", (('tag', 0), ('buf', 0), ('after', 0), ('loose', 0), ))
+
+    tag = _pb_IntField(<Py_ssize_t>&(<_cs_holds_aligned *>NULL).tag, sizeof((<_cs_holds_aligned *>NULL).tag), -128, 127, "holds_aligned.tag")
+
+
+    @property
+    def buf(self):
+        return _pb_view_unwind_buf_t(self if self._owner is None else self._owner, &self._ptr.buf)
+
+    @buf.setter
+    def buf(self, value):
+        if not isinstance(value, unwind_buf_t):
+            raise TypeError(f"holds_aligned.buf must be a unwind_buf_t, not {type(value).__name__}")
+        memcpy(&self._ptr.buf, (<unwind_buf_t>value)._ptr, sizeof(self._ptr.buf))
+
+
+    after = _pb_IntField(<Py_ssize_t>&(<_cs_holds_aligned *>NULL).after, sizeof((<_cs_holds_aligned *>NULL).after), -128, 127, "holds_aligned.after")
+
+
+    loose = _pb_IntField(<Py_ssize_t>&(<_cs_holds_aligned *>NULL).loose, sizeof((<_cs_holds_aligned *>NULL).loose), -9223372036854775808, 9223372036854775807, "holds_aligned.loose")
+
+
+
+_pb_probe = holds_aligned.__new__(holds_aligned)
+_pb_bind_fields(holds_aligned, _pb_probe, (<holds_aligned>_pb_probe)._ptr)
+del _pb_probe
+
+
+cdef holds_aligned _pb_view_holds_aligned(object owner, void *ptr):
+    # A holds_aligned looking at memory owned by ``owner`` (kept alive by the view).
+    cdef holds_aligned obj = holds_aligned.__new__(holds_aligned)
+    obj._ptr = <_cs_holds_aligned *>ptr
+    obj._owner = owner
+    return obj
+
+
+cdef object _pb_at_holds_aligned(void *ptr, object ref):
+    # A holds_aligned looking at the library's memory (None for NULL), keeping ``ref`` alive.
+    if ptr == NULL:
+        return None
+    cdef holds_aligned obj = holds_aligned.__new__(holds_aligned)
+    obj._ptr = <_cs_holds_aligned *>ptr
+    obj._ref = ref
+    return obj
+
+
+_pb_set_sizeof(holds_aligned, sizeof(_cs_holds_aligned))
+
 
 # Every record class: what isinstance() tests for "a record" (they share no base class).
-_pb_Record = (point, segment, variant_as, variant, number, message, node, matrix,)
+_pb_Record = (point, segment, variant_as, variant, number, message, node, matrix, unwind_buf_t, holds_aligned,)
 
 
 cdef void *_pb_record_memory(object record, str what) except? NULL:
@@ -2392,6 +2636,10 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
         return (<node>record)._ptr
     if isinstance(record, matrix):
         return (<matrix>record)._ptr
+    if isinstance(record, unwind_buf_t):
+        return (<unwind_buf_t>record)._ptr
+    if isinstance(record, holds_aligned):
+        return (<holds_aligned>record)._ptr
     return NULL
 
 
