@@ -741,6 +741,21 @@ def test_without_a_rule_nothing_is_freed(capi):
     assert capi.capi_live() == before + 3  # the README says so: without a rule, Python frees nothing
 
 
+def test_a_function_that_releases_through_the_callers_pointer_takes_it(capi):
+    # void capi_node_unref(capi_node **node), as cbor_decref: C reads the pointer and writes it
+    # back (NULL once released), so the T ** is inout, not an out with nothing to pass in
+    before = capi.capi_live()
+    node = capi.capi_node_new(2)  # its value counts its references here
+    kept = capi.capi_node_unref(node)
+    assert kept is not None and kept.value == 1 and capi.capi_live() == before + 1
+    assert capi.capi_node_unref(kept) is None and capi.capi_live() == before
+    status, db = capi.capi_db_open("scratch")
+    assert status == 0 and capi.capi_db_release(db) is None
+    with pytest.raises(TypeError, match=r"^argument 1 \(node\) must be capi_node or None, not capi_db$"):
+        capi.capi_node_unref(capi.capi_db_open("x")[1])
+    assert "capi_node_unref(node: capi_node | None, /) -> capi_node | None" in capi.capi_node_unref.__doc__
+
+
 def test_an_owned_string_is_copied_and_freed_at_once(owned):
     before = owned.capi_live()
     assert owned.capi_strdup("h\u00e9") == "h\u00e9".encode()

@@ -196,7 +196,8 @@ def input_spec(binding: BindingModel, classes: dict[str, str], p: ParamBinding) 
             return _element_spec(binding, classes, "handle", None, p.record_key, label, not p.nonnull)
         return arg_spec(binding, classes, p)
     if role == "inout":
-        return _element_spec(binding, classes, p.kind, p.element, p.record_key, label, p.kind == "handle")
+        nullable = p.kind in ("handle", "record_ptr")  # None: C is given NULL in the cell
+        return _element_spec(binding, classes, p.kind, p.element, p.record_key, label, nullable)
     if role == "in-array":
         item = input_item_spec(binding, classes, p)
         return f"('array', {label!r}, {not p.nonnull}, {item}, {p.kind == 'buffer'})"

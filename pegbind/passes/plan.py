@@ -772,7 +772,7 @@ def _plan_param(module: Module, names: dict, index: int, ctype: CType,
     kind, key = classify_value(module, names, element)
     if what == "in-array" and kind == "enum":
         return "int", None, element  # enum items go in as the ints they are
-    if kind in ("record_ptr", "pointer", "string") and what != "out":
+    if kind in ("pointer", "string") and what != "out" or kind == "record_ptr" and what not in ("out", "inout"):
         raise Unsupported(f"role {what!r} takes no {element.to_c()} values yet (role 'out' does)")
     return kind, key, element
 
@@ -913,6 +913,25 @@ def _default_sequences(module: Module, names: dict, function: Function,
                 and _arithmetic(module.resolve(by_name[length].type)) == "int"))}
 
 
+def _releases_through(module: Module, names: dict, function: Function) -> bool:
+    """Whether ``function`` takes nothing but a non-const ``T **`` of a record or opaque type and
+    returns nothing: C reads the pointer there and writes it back, as libcbor's
+    ``cbor_decref(cbor_item_t **item)`` frees and clears it.  The ``out`` such a
+    parameter is otherwise would leave nothing to pass; as ``inout`` it still gives back
+    what C wrote, for ``None`` passed in."""
+    ret = module.resolve(function.ret)
+    if len(function.params) != 1 or not (isinstance(ret, Primitive) and ret.is_void):
+        return False
+    pointer = module.resolve(function.params[0].type)
+    if not isinstance(pointer, Pointer) or adjusted_array(module, function.params[0].type) is not None:
+        return False
+    cell = module.resolve(pointer.target)
+    if not isinstance(cell, Pointer) or cell.is_const:
+        return False
+    item = pointer_item(module, names, cell)
+    return item is not None and item[0] in ("handle", "record_ptr")
+
+
 def plan_function(
     module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
     table_fields: frozenset[str], module_names: AbstractSet[str], cell_types: tuple[CellBinding, ...],
@@ -947,6 +966,8 @@ def plan_function(
                    for p in function.params]
     for index, counted_by in _default_sequences(module, names, function, roles).items():
         param_roles[index] = ParamRole("in-array", counted_by)
+    if _releases_through(module, names, function) and not roles.get(function.params[0].name or ""):
+        param_roles[0] = ParamRole("inout", None, param_roles[0].owner)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}

@@ -227,6 +227,16 @@ int capi_node_child(capi_node *parent, int value, capi_node **child) {
     return parent ? parent->value : -1;
 }
 int capi_live(void) { return live; }
+void capi_node_unref(capi_node **node) {
+    if (*node && --(*node)->value <= 0) {
+        capi_node_free(*node);
+        *node = NULL;
+    }
+}
+void capi_db_release(capi_db **db) {
+    capi_db_close(*db);
+    *db = NULL;
+}
 
 static unsigned char *copy_text(const char *text) {
     size_t n = strlen(text);

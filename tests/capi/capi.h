@@ -175,6 +175,10 @@ capi_node *capi_node_new(int value);
 void capi_node_free(capi_node *node);
 int capi_node_child(capi_node *parent, int value, capi_node **child);
 int capi_live(void);
+/* Release through the caller's pointer, as libcbor's cbor_decref(cbor_item_t **item): one
+   reference less, and the pointer set to NULL once the last is gone. */
+void capi_node_unref(capi_node **node);
+void capi_db_release(capi_db **db);
 
 capi_color capi_mix(int bits);
 int capi_void_out(void **memory);

@@ -115,7 +115,8 @@ class CffiWriter(WrapperWriter):
         cell_type = self.new_type(self.ctype(p.element) + " *")  # type: ignore[arg-type]
         if not inout:
             return [f"{cell} = _pb_alloc({cell_type})"], cell
-        value = f"_NULL if {name} is None else {name}._h" if p.kind == "handle" else name
+        value = (f"_NULL if {name} is None else {name}._h" if p.kind == "handle"
+                 else f"_NULL if {name} is None else {name}._p" if p.kind == "record_ptr" else name)
         if p.kind == "int":
             value = self.integer(name)
         return [f"{cell} = _pb_alloc({cell_type}, {value})"], cell

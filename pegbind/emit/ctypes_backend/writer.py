@@ -128,6 +128,9 @@ class CtypesWriter(WrapperWriter):
             # (anything else goes to _pb_fix, which refuses it)
             cls = self.classes[p.record_key or ""]
             return f"{name}.__class__ is {cls}" if p.nonnull else f"({name} is None or {name}.__class__ is {cls})"
+        if p.kind == "record_ptr" and p.role.role == "inout":
+            # the cell takes any address: only a record of the class (or None)
+            return f"({name} is None or isinstance({name}, {self.classes[p.record_key or '']}))"
         if p.kind == "pointer" and p.role.role == "in":
             # only a Pointer of this type (or void *) gives its address
             same = f"{name}.__class__ is Pointer and ({name}._ctype == {p.pointer_type!r} or {name}._ctype == 'void *')"
@@ -194,6 +197,7 @@ class CtypesWriter(WrapperWriter):
         if not inout:
             return [f"{cell} = {self.elem(p)}()"], f"_ct.byref({cell})"
         value = (f"None if {name} is None else {name}._h" if p.kind == "handle"
+                 else f"None if {name} is None else _ct.addressof({name}._s)" if p.kind == "record_ptr"
                  else f"{name}.real, {name}.imag" if p.kind == "complex" else name)
         return [f"{cell} = {self.elem(p)}({value})"], f"_ct.byref({cell})"
 
