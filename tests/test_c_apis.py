@@ -627,6 +627,12 @@ def test_lists_of_pointers_c_reads_take_python_sequences(capi):
     assert "(rows: Sequence[_WritableBuffer | Pointer | None] | None, " in capi.capi_fill_rows.__doc__
 
 
+def test_a_prototype_opening_with_another_headers_macro_is_bound(capi):
+    # bool capi_is_even(int n): its first token is <stdbool.h>'s, and the declaration was
+    # taken for that header's and passed over, with no warning (55 of Z3's predicates, GLU)
+    assert capi.capi_is_even(4) is True and capi.capi_is_even(3) is False
+
+
 def test_a_function_a_macro_versions_is_called_by_the_name_c_callers_write(capi):
     # capi_versioned is a macro pasting _42 onto its own name (ICU's renaming); expanded
     # from its body alone, the name inside was expanded too (capi_versioned_42_42)

@@ -41,10 +41,16 @@ def _read_declarations(
 ) -> ModuleBuilder:
     builder = ModuleBuilder(target, comments=comments, pack_changes=pack_changes)
     for piece in split_declarations(tokens):
-        if is_library is not None and not is_library(piece.tokens[0].coord.file) and not _may_declare_a_type(piece):
+        if is_library is not None and not is_library(_written_in(piece.tokens[0])) and not _may_declare_a_type(piece):
             continue
         builder.add_piece(piece)
     return builder
+
+
+def _written_in(token: Token) -> str:
+    """The file whose text ``token`` stands in: where the outermost macro that made it was used
+    (``GLAPI`` opening GLU's prototypes in glu.h is defined in gl.h), else where it is written."""
+    return token.expansion[0].site.file if token.expansion else token.coord.file
 
 
 _TYPE_WORDS = frozenset({"typedef", "struct", "union", "enum"})

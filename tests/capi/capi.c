@@ -541,3 +541,4 @@ long capi_read_items(short *ptr, long items) {
 int capi_move_reserved(void *__dest, const void *__src, size_t __n) {
     return capi_move(__dest, __src, __n);
 }
+bool capi_is_even(int n) { return n % 2 == 0; }

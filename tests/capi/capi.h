@@ -4,6 +4,7 @@
    calls it in every backend. */
 #ifndef CAPI_H
 #define CAPI_H
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CAPI_VERSION "1.4.2"
@@ -315,6 +316,9 @@ long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b);  
 #define CAPI_VERSIONED_NAME(name) CAPI_PASTE_VERSION(name, _42)
 #define capi_versioned CAPI_VERSIONED_NAME(capi_versioned)
 int capi_versioned(int x);
+/* A prototype opening with a macro another header defines (<stdbool.h>'s bool, as Z3's
+   "bool Z3_API Z3_is_app(...)", or gl.h's GLAPI before GLU's): still the library's. */
+bool capi_is_even(int n);
 
 /* Records whose common members a macro writes, an unnamed union among them, as libuv's
    UV_HANDLE_FIELDS: each expansion makes a union type of its own (C11 6.7.2.3p5).
