@@ -62,13 +62,15 @@ def include_spelling(header: str | os.PathLike[str], include_dirs: Sequence[str 
     then includes itself.  Elsewhere (a project's own header) it is spelled by its file
     name, its folder searched first.
     """
-    path = Path(header).resolve()
     multiarch = MULTIARCH.get(host_target() or "")
     system = ["/usr/local/include", *([f"/usr/include/{multiarch}"] if multiarch else []), "/usr/include"]
-    for folder in [*(Path(d).resolve() for d in include_dirs), *map(Path, system)]:
-        if path.is_relative_to(folder):
-            return path.relative_to(folder).as_posix(), None
-    return path.name, path.parent
+    # as the path was given (a link stays where it is, as the compiler opens it), then as it really is
+    for path, folders in ((Path(header).absolute(), [Path(d).absolute() for d in include_dirs]),
+                          (Path(header).resolve(), [Path(d).resolve() for d in include_dirs])):
+        for folder in [*folders, *map(Path, system)]:
+            if path.is_relative_to(folder):
+                return path.relative_to(folder).as_posix(), None
+    return Path(header).name, Path(header).absolute().parent
 
 
 def system_compiler() -> list[str]:
