@@ -627,6 +627,41 @@ def test_lists_of_pointers_c_reads_take_python_sequences(capi):
     assert "(rows: Sequence[_WritableBuffer | Pointer | None] | None, " in capi.capi_fill_rows.__doc__
 
 
+def test_a_callback_fills_what_c_gives_it_through_its_pointers(capi):
+    # size_t read(char *buf, size_t size, void *user), as curl's upload read function and
+    # libpng's read_fn: the callable writes into C's buffer through the Pointer it is given
+    data = bytearray(b"hello, world")
+
+    def read(buf, size, user):
+        chunk = bytes(data[:size])
+        del data[:size]
+        buf[:len(chunk)] = chunk
+        return len(chunk)
+    assert capi.capi_pull(read, None) == 1000 * 12 + sum(b"hello, world")
+
+    def answer(count, scale, question):
+        assert question == b"how many?"
+        count[0] = 6
+        scale[0] = 1.5
+    assert capi.capi_ask(answer) == 9.0
+    # what an argument of the element's type would refuse, the element refuses
+    seen = []
+
+    def wrong(count, scale, question):
+        for attempt in (lambda: count.__setitem__(0, 2**40), lambda: count.__setitem__(0, "6"),
+                        lambda: count.__setitem__(slice(0, 2), [1]), lambda: question and None):
+            try:
+                attempt()
+            except (TypeError, ValueError, OverflowError) as exc:
+                seen.append(f"{type(exc).__name__}: {exc}")
+        count[0] = 1
+        scale[0] = 2
+    assert capi.capi_ask(wrong) == 2.0
+    assert seen == ["OverflowError: a Pointer element: 1099511627776 is out of range [-2147483648, 2147483647]",
+                    "TypeError: a Pointer element must be an integer, not str",
+                    "ValueError: a slice of 2 elements of a Pointer of type int * takes 2 items, not 1"]
+
+
 def test_a_prototype_opening_with_another_headers_macro_is_bound(capi):
     # bool capi_is_even(int n): its first token is <stdbool.h>'s, and the declaration was
     # taken for that header's and passed over, with no warning (55 of Z3's predicates, GLU)

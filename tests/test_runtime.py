@@ -67,11 +67,11 @@ def test_the_sections_are_what_templates_get():
     # the Cython module defines its own Pointer, FunctionPointer, record and cell base classes
     (("conversions", "argument_checks", "callbacks"), {"_operator", "_sys", "_threading", "Pointer", "FunctionPointer",
                                         "_pb_Record", "_pb_Cell"}),
-    # each FFI's module defines how it reads an address and the elements of Pointers, the
-    # FunctionPointer class and how a record keeps what it is given
+    # each FFI's module defines how it reads an address and reads and writes the elements of
+    # Pointers, the FunctionPointer class and how a record keeps what it is given
     (("conversions", "argument_checks", "callbacks", "checks", "records"), {
-        "_operator", "_sys", "_threading", "_pb_address", "_pb_elements", "_pb_read_elements", "FunctionPointer",
-        "_pb_keep_record"}),
+        "_operator", "_sys", "_threading", "_pb_address", "_pb_elements", "_pb_element_limits", "_pb_read_elements",
+        "_pb_write_elements", "FunctionPointer", "_pb_keep_record"}),
 ], ids=["cython", "ffi"])
 def test_the_sections_need_only_what_every_generated_module_imports(names, outside):
     # Pasted into a module that does not import pegbind: every global they

@@ -597,6 +597,12 @@ class PointerElements:
     primitive: str
     #: for ``enum``: the enum's key; for ``record`` and ``handle``: the class's record key
     key: str | None = None
+    #: ``p[i] = v`` and ``p[start:stop] = values`` write the elements (numbers, enums as
+    #: ints, characters): they are not ``const``
+    writable: bool = False
+    #: the range an integer, enum or character element takes (characters: 0 to 255)
+    low: int = 0
+    high: int = 0
 
 
 @frozen_dataclass()

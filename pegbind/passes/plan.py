@@ -469,6 +469,10 @@ def plan_cells(target: TargetInfo) -> tuple[tuple[CellBinding, ...], tuple[tuple
     return tuple(cells), tuple(aliases)
 
 
+#: the kinds of Pointer element Python may set (PointerElements.writable)
+_SETTABLE = ("int", "bool", "float", "char", "enum")
+
+
 def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: Iterable[CType]
                      ) -> tuple[PointerElements, ...]:
     """What the elements of Pointers of each of the types ``pointers`` read as (see :class:`PointerElements`).
@@ -484,25 +488,34 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
         if not isinstance(resolved, Pointer):
             continue
         text = pointer_type(module, ctype)
-        if text in found:
-            continue
         element = module.resolve(resolved.target)
+        if text in found:
+            # one type to Python whatever the qualifiers (see pointer_type): its elements may be
+            # set if C may set them through any pointer of that type
+            if not found[text].writable and not element.is_const and found[text].kind in _SETTABLE:
+                found[text] = dataclasses.replace(found[text], writable=True)
+            continue
         enum = _enum_key(module, names, element)
         primitive = integer_primitive(module, element, target)
         if isinstance(element, Primitive) and element.is_floating:
             primitive = element.name
+        # what C may write through the pointer, Python may: its elements are not const
+        writable = not element.is_const
         if enum is not None and primitive in cell_primitives:
-            found[text] = PointerElements(text, "enum", primitive, enum)
+            low, high = integer_range(module, element, target)
+            found[text] = PointerElements(text, "enum", primitive, enum, writable, low, high)
         elif primitive in cell_primitives and enum is None and isinstance(element, Primitive):
             kind: Literal["int", "bool", "float"] = (
                 "bool" if primitive == "_Bool" else "float" if element.is_floating else "int")
-            found[text] = PointerElements(text, kind, element.name)
+            low, high = integer_range(module, element, target) if kind == "int" else (0, 0)
+            found[text] = PointerElements(text, kind, element.name, None, writable, low, high)
         elif isinstance(element, Primitive) and element.is_complex and element.name in cell_primitives:
             found[text] = PointerElements(text, "complex", element.name)
         elif isinstance(element, Primitive) and (element.name in _CHARS or element.is_void):
             # p[i] a code, a slice bytes; the bytes of memory C hands over as void *, as its
-            # memcpy reads them (sqlite3_column_blob's, an MDB_val's mv_data)
-            found[text] = PointerElements(text, "char", "unsigned char")
+            # memcpy reads them (sqlite3_column_blob's, an MDB_val's mv_data), and as a
+            # callback fills a buffer C gives it (curl's read function, libpng's read_fn)
+            found[text] = PointerElements(text, "char", "unsigned char", None, writable, 0, 255)
         elif isinstance(element, Pointer) and is_character(module, element.target):
             found[text] = PointerElements(text, "string", "char *")
         elif isinstance(element, Pointer) and (handle := opaque_key(module, names, element.target)) is not None:

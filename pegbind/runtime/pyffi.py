@@ -50,8 +50,10 @@ if TYPE_CHECKING:
 
     #: what the elements of each type of Pointer read as, by pointer type
     _pb_elements: dict = {}
+    _pb_element_limits: dict = {}
 
     def _pb_read_elements(pointer: object, element: tuple, start: int, count: int, owner: object) -> Any: ...
+    def _pb_write_elements(pointer: object, element: tuple, start: int, data: Any) -> None: ...
 
     def _pb_keep_record(record: object, name: object, value: object) -> None: ...
 
@@ -250,6 +252,39 @@ def _pb_element_range(key, ctype):
         stop = _pb_index(key.stop, "a Pointer slice's end", -(1 << 62), 1 << 62)
         return start, max(stop - start, 0), False
     return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
+
+def _pb_element_writes(ctype, limits, key, value):
+    """``(start, data)`` for ``p[key] = value`` on a Pointer of C type ``ctype`` whose elements are
+    ``limits``, ``(kind, writable, low, high)`` (see pegbind.passes.binding.PointerElements):
+    ``bytes`` for characters, else the numbers, each checked as an argument of the element's
+    type is.  A slice is given as many as it spans, as C has no length to change."""
+    kind, writable, low, high = limits
+    if kind not in ("int", "enum", "bool", "float", "char"):
+        raise TypeError(f"the elements of a Pointer of type {ctype} cannot be set from Python")
+    if not writable:
+        raise TypeError(f"a Pointer of type {ctype} points to const elements, which cannot be set")
+    start, count, one = _pb_element_range(key, ctype)
+    what = "a Pointer element"
+    if one:
+        items = [value]
+    elif kind == "char" and not isinstance(value, (list, tuple)):
+        data = _pb_bytes_like(value, "a Pointer slice's value")
+        if len(data) != count:
+            raise ValueError(f"a slice of {count} elements of a Pointer of type {ctype} takes {count} bytes, "
+                             f"not {len(data)}")
+        return start, data
+    else:
+        items = _pb_sequence(value, "a Pointer slice's value")
+        if len(items) != count:
+            raise ValueError(f"a slice of {count} elements of a Pointer of type {ctype} takes {count} items, "
+                             f"not {len(items)}")
+    if kind == "float":
+        return start, [_pb_float(item, what) for item in items]
+    if kind == "bool":
+        return start, [_pb_bool(item, what) for item in items]
+    numbers = [_pb_index(item, what, low, high) for item in items]
+    return start, bytes(numbers) if kind == "char" else numbers
+
 # pegbind-paste: end conversions
 
 # pegbind-paste: begin argument_checks
@@ -711,6 +746,17 @@ class Pointer(_pb_Owner):
         start, count, one = _pb_element_range(key, self._ctype)
         items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
+
+    def __setitem__(self, key, value):
+        """``p[i] = v``: the element at index i; ``p[start:stop] = values``: as many as it spans
+        (``bytes`` for characters), as C writes through the pointer."""
+        element = _pb_elements.get(self._ctype) if not self._pb_kind else None
+        if element is None:
+            raise _pb_no_elements(self)
+        if self._h is _PB_CLOSED:
+            raise ValueError("the object is closed: the memory it stood for was freed")
+        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value)
+        _pb_write_elements(self._h, element, start, data)
 
     @classmethod
     def _pb_from_void(cls, pointer):

@@ -542,3 +542,20 @@ int capi_move_reserved(void *__dest, const void *__src, size_t __n) {
     return capi_move(__dest, __src, __n);
 }
 bool capi_is_even(int n) { return n % 2 == 0; }
+long capi_pull(capi_reader read, void *user) {
+    char buf[5];
+    long bytes = 0, sum = 0;
+    for (int round = 0; round < 100; round++) {
+        size_t got = read(buf, sizeof buf, user);
+        if (got == 0 || got > sizeof buf) break;
+        for (size_t i = 0; i < got; i++) sum += (unsigned char)buf[i];
+        bytes += (long)got;
+    }
+    return 1000 * bytes + sum;
+}
+double capi_ask(capi_answer answer) {
+    int count = -1;
+    double scale = -1.0;
+    answer(&count, &scale, "how many?");
+    return count * scale;
+}

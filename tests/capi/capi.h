@@ -316,6 +316,14 @@ long capi_big_add(capi_big_ptr sum, const capi_big_struct *a, capi_big_ptr b);  
 #define CAPI_VERSIONED_NAME(name) CAPI_PASTE_VERSION(name, _42)
 #define capi_versioned CAPI_VERSIONED_NAME(capi_versioned)
 int capi_versioned(int x);
+/* A callback that fills the buffer C gives it, as curl's read function and libpng's read_fn:
+   read(buf, size, user) puts at most size bytes in buf and says how many (0 ends). C asks
+   with a 5-byte buffer; the result is 1000 times the bytes read plus their sum. */
+typedef size_t (*capi_reader)(char *buf, size_t size, void *user);
+long capi_pull(capi_reader read, void *user);
+/* A callback that answers through pointers: *count and *scale, which C then multiplies. */
+typedef void (*capi_answer)(int *count, double *scale, const char *question);
+double capi_ask(capi_answer answer);
 /* A prototype opening with a macro another header defines (<stdbool.h>'s bool, as Z3's
    "bool Z3_API Z3_is_app(...)", or gl.h's GLAPI before GLU's): still the library's. */
 bool capi_is_even(int n);

@@ -195,6 +195,39 @@ def _pb_element_range(key, ctype):
         return start, max(stop - start, 0), False
     return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
 
+def _pb_element_writes(ctype, limits, key, value):
+    """``(start, data)`` for ``p[key] = value`` on a Pointer of C type ``ctype`` whose elements are
+    ``limits``, ``(kind, writable, low, high)`` (see pegbind.passes.binding.PointerElements):
+    ``bytes`` for characters, else the numbers, each checked as an argument of the element's
+    type is.  A slice is given as many as it spans, as C has no length to change."""
+    kind, writable, low, high = limits
+    if kind not in ("int", "enum", "bool", "float", "char"):
+        raise TypeError(f"the elements of a Pointer of type {ctype} cannot be set from Python")
+    if not writable:
+        raise TypeError(f"a Pointer of type {ctype} points to const elements, which cannot be set")
+    start, count, one = _pb_element_range(key, ctype)
+    what = "a Pointer element"
+    if one:
+        items = [value]
+    elif kind == "char" and not isinstance(value, (list, tuple)):
+        data = _pb_bytes_like(value, "a Pointer slice's value")
+        if len(data) != count:
+            raise ValueError(f"a slice of {count} elements of a Pointer of type {ctype} takes {count} bytes, "
+                             f"not {len(data)}")
+        return start, data
+    else:
+        items = _pb_sequence(value, "a Pointer slice's value")
+        if len(items) != count:
+            raise ValueError(f"a slice of {count} elements of a Pointer of type {ctype} takes {count} items, "
+                             f"not {len(items)}")
+    if kind == "float":
+        return start, [_pb_float(item, what) for item in items]
+    if kind == "bool":
+        return start, [_pb_bool(item, what) for item in items]
+    numbers = [_pb_index(item, what, low, high) for item in items]
+    return start, bytes(numbers) if kind == "char" else numbers
+
+
 
 # ---- runtime: the argument checks of every backend, and their messages ---
 # A wrapper converts its arguments on a fast path; whatever that path rejects
@@ -652,6 +685,17 @@ class Pointer(_pb_Owner):
         start, count, one = _pb_element_range(key, self._ctype)
         items = _pb_read_elements(self._h, element, start, count, self)  # views and handles keep it
         return items[0] if one else items
+
+    def __setitem__(self, key, value):
+        """``p[i] = v``: the element at index i; ``p[start:stop] = values``: as many as it spans
+        (``bytes`` for characters), as C writes through the pointer."""
+        element = _pb_elements.get(self._ctype) if not self._pb_kind else None
+        if element is None:
+            raise _pb_no_elements(self)
+        if self._h is _PB_CLOSED:
+            raise ValueError("the object is closed: the memory it stood for was freed")
+        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value)
+        _pb_write_elements(self._h, element, start, data)
 
     @classmethod
     def _pb_from_void(cls, pointer):
@@ -1411,6 +1455,10 @@ c_ssize_t = c_long
 _pb_elements = {
 }
 
+#: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
+_pb_element_limits = {
+}
+
 
 def _pb_read_elements(pointer, element, start, count, owner):
     """``count`` elements from index ``start`` of the memory ``pointer`` points to, as Pointer.__getitem__
@@ -1429,3 +1477,15 @@ def _pb_read_elements(pointer, element, start, count, owner):
     if kind == "float":
         return [float(value) for value in values]  # a long double is a cdata to cffi
     return values
+
+
+def _pb_write_elements(pointer, element, start, data):
+    """``data`` (from _pb_element_writes: bytes for characters, else numbers) written from index
+    ``start`` of the memory ``pointer`` points to."""
+    kind, typed, _ = element
+    if kind == "char":
+        _ffi.memmove(_ffi.cast("char *", pointer) + start, data, len(data))
+        return
+    items = _ffi.cast(typed, pointer)
+    for index, value in enumerate(data, start):
+        items[index] = value

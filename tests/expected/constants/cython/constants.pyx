@@ -220,6 +220,39 @@ def _pb_element_range(key, ctype):
         return start, max(stop - start, 0), False
     return _pb_index(key, "a Pointer index", -(1 << 62), 1 << 62), 1, True
 
+def _pb_element_writes(ctype, limits, key, value):
+    """``(start, data)`` for ``p[key] = value`` on a Pointer of C type ``ctype`` whose elements are
+    ``limits``, ``(kind, writable, low, high)`` (see pegbind.passes.binding.PointerElements):
+    ``bytes`` for characters, else the numbers, each checked as an argument of the element's
+    type is.  A slice is given as many as it spans, as C has no length to change."""
+    kind, writable, low, high = limits
+    if kind not in ("int", "enum", "bool", "float", "char"):
+        raise TypeError(f"the elements of a Pointer of type {ctype} cannot be set from Python")
+    if not writable:
+        raise TypeError(f"a Pointer of type {ctype} points to const elements, which cannot be set")
+    start, count, one = _pb_element_range(key, ctype)
+    what = "a Pointer element"
+    if one:
+        items = [value]
+    elif kind == "char" and not isinstance(value, (list, tuple)):
+        data = _pb_bytes_like(value, "a Pointer slice's value")
+        if len(data) != count:
+            raise ValueError(f"a slice of {count} elements of a Pointer of type {ctype} takes {count} bytes, "
+                             f"not {len(data)}")
+        return start, data
+    else:
+        items = _pb_sequence(value, "a Pointer slice's value")
+        if len(items) != count:
+            raise ValueError(f"a slice of {count} elements of a Pointer of type {ctype} takes {count} items, "
+                             f"not {len(items)}")
+    if kind == "float":
+        return start, [_pb_float(item, what) for item in items]
+    if kind == "bool":
+        return start, [_pb_bool(item, what) for item in items]
+    numbers = [_pb_index(item, what, low, high) for item in items]
+    return start, bytes(numbers) if kind == "char" else numbers
+
+
 
 # The checks that word the error for an argument a conversion refused (_pb_fix_value
 # and what it uses, the same in every backend) run only once one was refused: they are
@@ -760,6 +793,16 @@ cdef class Pointer:
         items = _pb_read_elements(self._ptr, self._ctype, start, count, self)  # views and handles keep it
         return items[0] if one else items
 
+    def __setitem__(self, key, value):
+        """``p[i] = v``: the element at index i; ``p[start:stop] = values``: as many as it spans
+        (``bytes`` for characters), as C writes through the pointer."""
+        if type(self) is not Pointer or self._ctype not in _pb_element_types:
+            raise _pb_no_elements(self)
+        if self._ptr == NULL:
+            raise ValueError("the object is closed: the memory it stood for was freed")
+        start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value)
+        _pb_write_elements(self._ptr, self._ctype, start, data)
+
     def __reduce_ex__(self, protocol):
         _pb_no_copy(self, protocol)
 
@@ -801,6 +844,18 @@ cdef object _pb_read_elements(void *ptr, str ctype, Py_ssize_t start, Py_ssize_t
     # owner alive); None for a type not in _pb_element_types
     cdef Py_ssize_t i
     return None
+
+
+#: (kind, writable, low, high) of each type's elements, for Pointer.__setitem__ (_pb_element_writes)
+_pb_element_limits = {
+}
+
+
+cdef int _pb_write_elements(void *ptr, str ctype, Py_ssize_t start, object data) except -1:
+    # data (from _pb_element_writes: bytes for characters, else numbers in range) written from
+    # index start; the types whose elements are not written are refused before this
+    cdef Py_ssize_t i
+    return 0
 
 
 # set when a callable raised: the wrappers then look in _pb_pending (a C flag costs them nothing)
