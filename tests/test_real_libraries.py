@@ -414,6 +414,35 @@ def test_curl_reads_a_url_through_a_write_callback_and_reports_through_a_cell(ba
     assert (tmp_path / "got.bin").read_bytes() == data
 
 
+@pytest.mark.parametrize("backend", one_worker_each("curl"))
+def test_curl_uploads_what_a_read_callback_writes_into_its_buffer(backend, built, tmp_path):
+    # CURLOPT_READFUNCTION: curl gives the callable a char * and a size, and the callable
+    # puts the next bytes there (a Pointer's slice assignment); a file:// upload writes them
+    data = bytes(range(256)) * 200  # 50 kB: several calls of the read callback
+    target = tmp_path / "up.bin"
+    module = built("curl", backend, "--function", "curl_easy_escape:return=owned(curl_free)")
+    printed = run_with(module, f"""
+        left = bytearray(range(256)) * 200
+        calls = []
+
+        def read(buffer, size, nitems, user):
+            n = min(size * nitems, len(left))
+            buffer[:n] = bytes(left[:n])
+            del left[:n]
+            calls.append(n)
+            return n
+
+        handle = m.curl_easy_init()
+        m.curl_easy_setopt(handle, m.CURLOPT_URL, {target.as_uri()!r})
+        m.curl_easy_setopt(handle, m.CURLOPT_UPLOAD, 1)
+        m.curl_easy_setopt(handle, m.CURLOPT_READFUNCTION, m.curl_read_callback(read))
+        print(repr(m.curl_easy_perform(handle)), len(calls) > 2)
+        m.curl_easy_cleanup(handle)
+    """)
+    assert printed.splitlines() == ["<CURLcode.CURLE_OK: 0> True"]
+    assert target.read_bytes() == data
+
+
 @pytest.mark.parametrize("backend", one_worker_each("jansson"))
 def test_jansson_loads_walks_and_dumps_and_frees_with_the_example_rules(backend, built, repo_root):
     config = repo_root / "examples" / "jansson" / "pegbind.toml"
