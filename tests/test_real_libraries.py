@@ -443,6 +443,39 @@ def test_curl_uploads_what_a_read_callback_writes_into_its_buffer(backend, built
     assert target.read_bytes() == data
 
 
+@pytest.mark.parametrize("backend", one_worker_each("png"))
+def test_png_decodes_from_memory_through_a_read_function_into_rows(backend, built):
+    # png_set_read_fn: libpng asks a Python function for bytes, which it writes into the
+    # png_bytep it is given; png_read_image's rows (png_bytepp, which the header does not mark
+    # as a list) take a list of buffers with the in-array role
+    module = built("png", backend, "--function", "png_read_image:image=in-array")
+    printed = run_with(module, """
+        import struct, zlib
+
+        def chunk(kind, data):
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+        width, height = 3, 2
+        pixels = b"".join(b"\\0" + bytes(10 * y + x for x in range(width) for _ in range(3)) for y in range(height))
+        left = bytearray(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                         + chunk(b"IDAT", zlib.compress(pixels)) + chunk(b"IEND", b""))
+
+        def read(png, data, length):
+            data[:length] = bytes(left[:length])
+            del left[:length]
+
+        png = m.png_create_read_struct(m.PNG_LIBPNG_VER_STRING, None, None, None)
+        info = m.png_create_info_struct(png)
+        m.png_set_read_fn(png, None, read)
+        m.png_read_info(png, info)
+        print(m.png_get_image_width(png, info), m.png_get_image_height(png, info), m.png_get_channels(png, info))
+        rows = [bytearray(width * 3) for _ in range(height)]
+        m.png_read_image(png, rows)
+        print([list(row) for row in rows])
+    """)
+    assert printed.splitlines() == ["3 2 3", "[[0, 0, 0, 1, 1, 1, 2, 2, 2], [10, 10, 10, 11, 11, 11, 12, 12, 12]]"]
+
+
 @pytest.mark.parametrize("backend", one_worker_each("jansson"))
 def test_jansson_loads_walks_and_dumps_and_frees_with_the_example_rules(backend, built, repo_root):
     config = repo_root / "examples" / "jansson" / "pegbind.toml"
