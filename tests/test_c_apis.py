@@ -657,6 +657,17 @@ def test_a_callback_fills_what_c_gives_it_through_its_pointers(capi):
         count[0] = 1
         scale[0] = 2
     assert capi.capi_ask(wrong) == 2.0
+    # const float *values: read, not written (its memory may be read-only, as here)
+    refused = []
+
+    def look(values, n):
+        try:
+            values[0] = 9.0
+        except TypeError as exc:
+            refused.append(str(exc))
+        return n if values[:n] == [1.5, 2.5, 4.0] else -1
+    assert capi.capi_offer(look) == 8.0
+    assert refused == ["a Pointer of type float * points to const elements, which cannot be set"]
     assert seen == ["OverflowError: a Pointer element: 1099511627776 is out of range [-2147483648, 2147483647]",
                     "TypeError: a Pointer element must be an integer, not str",
                     "ValueError: a slice of 2 elements of a Pointer of type int * takes 2 items, not 1"]

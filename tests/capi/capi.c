@@ -559,3 +559,11 @@ double capi_ask(capi_answer answer) {
     answer(&count, &scale, "how many?");
     return count * scale;
 }
+double capi_offer(capi_reading look) {
+    static const float values[3] = {1.5f, 2.5f, 4.0f};
+    int seen = look(values, 3);
+    double sum = 0;
+    if (seen < 0 || seen > 3) return -1;
+    for (int i = 0; i < seen; i++) sum += values[i];
+    return sum;
+}

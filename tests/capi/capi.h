@@ -324,6 +324,10 @@ long capi_pull(capi_reader read, void *user);
 /* A callback that answers through pointers: *count and *scale, which C then multiplies. */
 typedef void (*capi_answer)(int *count, double *scale, const char *question);
 double capi_ask(capi_answer answer);
+/* A callback given data it may only read: const float * is no type C writes through here.
+   The sum of the n values the callback's result says it saw, or -1. */
+typedef int (*capi_reading)(const float *values, int n);
+double capi_offer(capi_reading look);
 /* A prototype opening with a macro another header defines (<stdbool.h>'s bool, as Z3's
    "bool Z3_API Z3_is_app(...)", or gl.h's GLAPI before GLU's): still the library's. */
 bool capi_is_even(int n);
