@@ -44,7 +44,7 @@ import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -265,29 +265,31 @@ def build_cffi(config: BindingConfig, files: list[Path], out_dir: Path) -> Path:
     progress.info("cffi: %s", builder.MODULE)
     started = time.perf_counter()
     verbose = log.isEnabledFor(logging.INFO)
-    with _output_captured() as output:
+    with _output_captured() as captured:
         try:
             ffi.compile(tmpdir=str(out_dir), verbose=verbose)
             failure = None
         except Exception as exc:  # cffi raises VerificationError / distutils errors with the compiler's text
             failure = exc
+    output = "".join(captured)
     if failure is not None:
         headline = f"cffi compile of {builder.MODULE} failed: {failure}"
-        raise BuildError(_diagnostics(output(), headline) if output() else headline)
+        raise BuildError(_diagnostics(output, headline) if output else headline)
     if verbose:  # what ran, and what the compiler and linker said (the Cython build's -v shows its commands)
-        sys.stderr.write(output())
+        sys.stderr.write(output)
     log.info("cffi: compiled %s (%.2f s)", builder.MODULE, time.perf_counter() - started)
     stamp.write_text(digest)
     return wrapper
 
 
 @contextlib.contextmanager
-def _output_captured() -> Iterator[Callable[[], str]]:
+def _output_captured() -> Iterator[list[str]]:
     """What is written to this process's stdout and stderr meanwhile, by it and by the tools it
-    runs (distutils' compiler and linker write to the descriptors they inherit), kept aside:
-    the block is given a function returning the text.  As the Cython build, a cffi build that
-    succeeds says nothing of the compiler's warnings (glibc's linker notes on functions it calls
-    obsolete, naming the generated C); one that fails shows them."""
+    runs (distutils' compiler and linker write to the descriptors they inherit), kept aside: the
+    block is given a list that holds the text once it ends.  As the Cython build, a cffi build
+    that succeeds says nothing of the compiler's warnings (glibc's linker notes on functions it
+    calls obsolete, naming the generated C); one that fails shows them."""
+    captured: list[str] = []
     sys.stdout.flush()
     sys.stderr.flush()
     with tempfile.TemporaryFile() as held:
@@ -295,17 +297,7 @@ def _output_captured() -> Iterator[Callable[[], str]]:
         try:
             os.dup2(held.fileno(), 1)
             os.dup2(held.fileno(), 2)
-            text: list[str] = []
-
-            def read() -> str:
-                if not text:
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                    held.seek(0)
-                    text.append(held.read().decode(errors="replace"))
-                return text[0]
-            yield read
-            read()
+            yield captured
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -313,7 +305,8 @@ def _output_captured() -> Iterator[Callable[[], str]]:
             os.dup2(saved[1], 2)
             os.close(saved[0])
             os.close(saved[1])
-
+            held.seek(0)
+            captured.append(held.read().decode(errors="replace"))
 
 def _digest(parts: list[list[str]], paths: list[Path]) -> str:
     """A digest of commands and of the content of files (a missing file by its name)."""

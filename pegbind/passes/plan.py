@@ -518,12 +518,8 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             found[text] = PointerElements(text, "char", "unsigned char", None, writable, 0, 255)
         elif isinstance(element, Pointer) and is_character(module, element.target):
             found[text] = PointerElements(text, "string", "char *")
-        elif isinstance(element, Pointer) and (handle := opaque_key(module, names, element.target)) is not None:
-            found[text] = PointerElements(text, "handle", "void *", handle)
-        elif isinstance(element, Pointer) and _has_record_class(module, names, element.target):
-            record = module.resolve(element.target)
-            assert isinstance(record, RecordRef)
-            found[text] = PointerElements(text, "record", "void *", record.key)
+        elif (item := pointer_item(module, names, element)) is not None and item[0] in ("handle", "record_ptr"):
+            found[text] = PointerElements(text, "handle" if item[0] == "handle" else "record", "void *", item[1])
     return tuple(found[text] for text in sorted(found))
 
 

@@ -131,17 +131,20 @@ class CffiWriter(WrapperWriter):
             cls = self.classes[p.record_key or ""] if p.kind == "record_ptr" else None
             item = self.module.resolve(p.element)  # type: ignore[arg-type]
             assert isinstance(item, Pointer), "a list's items are pointers"
-            pointee = item.target
-            resolved = self.module.resolve(pointee)
-            buffer = "char" if isinstance(resolved, Primitive) and resolved.is_void else self.ctype(pointee)
+            resolved = self.module.resolve(item.target)
+            buffer = "char" if isinstance(resolved, Primitive) and resolved.is_void else self.ctype(item.target)
             fill = [f"{s.items} = _pb_list_items({name}, {p.kind!r}, {cls}, {p.pointer_type!r}, {arg_label(p)!r})",
-                    f"{a} = _pb_list_array({s.items}, {array}, "
-                    f"{self.new_type(buffer.removeprefix('const ').removeprefix('volatile ') + '[]')})",
+                    f"{a} = _pb_list_array({s.items}, {array}, {self.new_type(buffer + '[]')})",
                     f"{n} = len({s.items})"]
-            if p.nonnull:
-                return fill
-            return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:",
-                    *("    " + line for line in fill)]
+        else:
+            fill = self._fill_array(p, s, array)
+        if p.nonnull:
+            return fill
+        return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
+
+    def _fill_array(self, p: ParamBinding, s: Slot, array: str) -> list[str]:
+        """Lines filling a new C array of ``array`` type from a sequence of numbers, records or handles."""
+        name, a, n = p.py_name, s.arg, s.count
         snapshot: list[str] = []
         if p.kind == "record":
             # read once: the records are copied back through this snapshot,
@@ -156,10 +159,7 @@ class CffiWriter(WrapperWriter):
             if p.kind in ("int", "bool"):
                 # cffi would truncate an item with only __int__ (see guard)
                 items = f"_pb_exact_ints({items})"
-        fill = [*snapshot, f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
-        if p.nonnull:
-            return fill
-        return [f"if {name} is None:", f"    {a} = _NULL", f"    {n} = 0", "else:", *("    " + line for line in fill)]
+        return [*snapshot, f"{a} = _pb_alloc({array}, {items})", f"{n} = len({a})"]
 
     def length_cell(self, p: ParamBinding, s: Slot, measured: str) -> list[str]:
         return [f"{s.length} = _pb_alloc({self.new_type(self.ctype(p.element) + ' *')}, {measured})"]  # type: ignore[arg-type]
