@@ -145,3 +145,40 @@ def test_a_class_without_a_docstring_gets_the_dataclass_one():
         return Bare
 
     assert frozen_dataclass()(bare()).__doc__ == dataclasses.dataclass(frozen=True, slots=True)(bare()).__doc__
+
+
+def test_classes_of_as_many_fields_share_init_code_yet_keep_their_own_signatures():
+    def declare(decorator):
+        class Pair:
+            left: int
+            right: str = "r"
+            _: dataclasses.KW_ONLY
+            late: float = 1.5
+            needed: bytes
+
+        class Other:
+            first: str
+            second: int
+            third: bool
+            fourth: tuple[int, ...]
+
+        return decorator(Pair), decorator(Other)
+
+    (fast_pair, fast_other), (plain_pair, plain_other) = (
+        declare(frozen_dataclass()), declare(dataclasses.dataclass(frozen=True, slots=True)))
+    assert fast_pair.__init__.__code__.co_code == fast_other.__init__.__code__.co_code
+    for fast, plain in ((fast_pair, plain_pair), (fast_other, plain_other)):
+        assert inspect.signature(fast) == inspect.signature(plain)
+    assert repr(fast_pair(1, needed=b"n")).endswith("Pair(left=1, right='r', late=1.5, needed=b'n')")
+    assert fast_pair(right="x", left=2, needed=b"", late=0.0) == fast_pair(2, "x", late=0.0, needed=b"")
+    assert fast_other("a", 1, True, ()).fourth == ()
+    for call in (lambda: fast_pair(1), lambda: fast_pair(1, "r", 2.0, b""), lambda: fast_other("a", 1, True)):
+        with pytest.raises(TypeError):
+            call()
+
+    class Disordered:
+        given: int = 0
+        missing: str
+
+    with pytest.raises(TypeError, match="non-default argument 'missing' follows default argument"):
+        frozen_dataclass()(Disordered)

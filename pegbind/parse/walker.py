@@ -33,7 +33,7 @@ from typing import Any
 
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, too_deep
-from ..pegcode import IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier
+from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier
 from ..pegcode import ParseError as PegParseError
 from ..pegcode import Sequence as PegSequence
 from ..preprocess.token import Token
@@ -399,10 +399,6 @@ def _reads_node_only(method: Any) -> Any:
     return method
 
 
-# How SyntaxWalker.visit treats a node, decided once per grammar expression.
-_CALL, _CALL_NODE_ONLY, _FIRST_CHILD, _CHILDREN, _NODE = range(5)
-
-
 def _visit_word(kind: str) -> Callable[[SyntaxWalker, Node, list[Any]], _Word]:
     """The visit method of a leaf that is a word of ``kind``."""
     def visit(self: SyntaxWalker, node: Node, visited_children: list[Any]) -> _Word:
@@ -416,44 +412,90 @@ def _visit_word(kind: str) -> Callable[[SyntaxWalker, Node, list[Any]], _Word]:
 class SyntaxWalker(NodeVisitor):
     """Bottom-up visitor of declarations.ppeg, one ``visit_<rule>`` per rule in grammar order."""
 
-    #: id(expression) -> (how to visit its nodes, the visit method, the expression
-    #: itself so that its id stays its own); shared, the grammar lives as long.
-    _dispatch: dict[int, tuple[int, Any, Any]] = {}
+    #: expression -> the function giving a node of it visited (see :meth:`_walkers`);
+    #: shared, the grammar lives as long
+    _walk_of: dict[Expression, Callable[[SyntaxWalker, Node], Any]] = {}
 
     def __init__(self, text: TokenText):
         self.source = text
 
     def visit(self, node: Node) -> Any:
         # NodeVisitor.visit builds "visit_" + name and calls getattr for each of
-        # the ~60,000 nodes of a large header, and visits every subtree; this one
-        # looks the method up once per expression and skips subtrees no method
-        # reads.  It gives the same results as NodeVisitor.visit + generic_visit.
-        entry = self._dispatch.get(id(node.expr))
-        if entry is None:
-            entry = self._dispatch[id(node.expr)] = self._plan(node.expr)
-        how, method, _ = entry
-        if how == _FIRST_CHILD:
-            return self.visit(node.children[0])
-        if how == _CHILDREN:
-            return [self.visit(child) for child in node.children]
-        if how == _NODE:
-            return node
-        if how == _CALL_NODE_ONLY:
-            return method(self, node, [])
-        return method(self, node, [self.visit(child) for child in node.children])
+        # the ~36,000 nodes of sqlite3.h, and visits every subtree; here each
+        # expression of the grammar has a function, made once, that calls its
+        # members' functions directly and skips subtrees no method reads.  A
+        # node no method visits gives what generic_visit would, but a sequence
+        # or repetition always the list of its children's values (an empty one too).
+        walk = self._walk_of.get(node.expr)
+        if walk is None:
+            self._walk_of.update(self._walkers(node.expr))
+            walk = self._walk_of[node.expr]
+        return walk(self, node)
 
     @classmethod
-    def _plan(cls, expr: Any) -> tuple[int, Any, Any]:
+    def _walkers(cls, root: Expression) -> dict[Expression, Callable[[SyntaxWalker, Node], Any]]:
+        """A visiting function for every expression reachable from ``root``.
+
+        A node's children are nodes of its expression's members, in order (a
+        sequence's), all of the one member (a repetition's) or one of them (a
+        choice's): the functions of a sequence's and a repetition's members are
+        known when the functions are made, a choice's is found by the child.
+        """
+        table: dict[Expression, Callable[[SyntaxWalker, Node], Any]] = {}
+        members: dict[Expression, list[Callable[[SyntaxWalker, Node], Any]]] = {}
+        stack = [root]
+        while stack:
+            expr = stack.pop()
+            if expr in table:
+                continue
+            found = members[expr] = []  # filled once every function is made (a grammar recurses)
+            table[expr] = cls._walker(expr, found, table)
+            stack.extend(expr.members)
+        for expr, found in members.items():
+            found.extend(table[member] for member in expr.members)
+        return table
+
+    @classmethod
+    def _walker(cls, expr: Expression, each: list[Callable[[SyntaxWalker, Node], Any]],
+                table: dict[Expression, Callable[[SyntaxWalker, Node], Any]]) -> Callable[[SyntaxWalker, Node], Any]:
+        """How a node of ``expr`` is visited; ``each`` will hold its members' functions."""
         method = getattr(cls, "visit_" + expr.name, None) if expr.name else None
-        if method is not None:
-            return (_CALL_NODE_ONLY if getattr(method, "reads_node_only", False) else _CALL), method, expr
-        # what generic_visit would return: a choice its branch, sequences and
-        # repetitions their children, anything else (leaves, lookaheads) the node
+        children: Callable[[SyntaxWalker, Node], list[Any]] | None
+        # the visited children: what generic_visit gives a node no method reads
         if isinstance(expr, OneOf):
-            return _FIRST_CHILD, None, expr
-        if isinstance(expr, (PegSequence, Quantifier)):
-            return _CHILDREN, None, expr
-        return _NODE, None, expr
+            def children(self: SyntaxWalker, node: Node) -> list[Any]:
+                child = node.children[0]
+                return [table[child.expr](self, child)]
+        elif isinstance(expr, PegSequence):
+            def children(self: SyntaxWalker, node: Node) -> list[Any]:
+                # a child per member, as the parser makes them (strict=True costs a tenth of the walk)
+                return [walk(self, child) for walk, child in zip(each, node.children)]  # noqa: B905
+        elif isinstance(expr, Quantifier):
+            def children(self: SyntaxWalker, node: Node) -> list[Any]:
+                if not node.children:  # most often: an optional part absent
+                    return []
+                walk = each[0]
+                return [walk(self, child) for child in node.children]
+        else:  # a leaf or a lookahead: no children
+            children = None
+        if method is not None:
+            if children is None or getattr(method, "reads_node_only", False):
+                return lambda self, node: method(self, node, [])
+            if isinstance(expr, PegSequence):  # the most common, with its children's visits inline
+                return lambda self, node: method(self, node, [walk(self, child)  # as children() above
+                                                              for walk, child in zip(each, node.children)])  # noqa: B905
+            visit_children = children
+            return lambda self, node: method(self, node, visit_children(self, node))
+        # no method: a choice gives its branch, sequences and repetitions their children,
+        # anything else (leaves, lookaheads) the node
+        if isinstance(expr, OneOf):
+            def branch(self: SyntaxWalker, node: Node) -> Any:
+                child = node.children[0]
+                return table[child.expr](self, child)
+            return branch
+        if children is not None:
+            return children
+        return lambda self, node: node
 
     def tok(self, node: Node) -> Token:
         return self.source.token_at(node.start)
