@@ -187,6 +187,29 @@ def test_comment_index(tmp_path: Path) -> None:
     assert result.comments.doc_before(by_name["z"]) == ""
 
 
+def test_comments_are_dedented_as_textwrap_dedents() -> None:
+    import random
+    import textwrap
+
+    from pegbind.preprocess.comments import clean_comment
+
+    pieces = [" ", "\t", "  ", "\t ", " \t", "x", "y z", "\r", "\f", "\xa0", "\u3000"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(1, 5))]
+        body = "\n".join(lines)
+        # the lines after a comment's first are dedented as a block, a starred comment's from "/**" on
+        cleaned = clean_comment("/* head\n" + body + "*/")
+        kept = [line.rstrip() for line in ["head", *body.split("\n")]]
+        while kept and not kept[-1].strip():
+            kept.pop()
+        expected = "head" + ("\n" + textwrap.dedent("\n".join(kept[1:])) if kept[1:] else "")
+        assert cleaned == expected, body
+        starred = "/**\n" + "".join(f" *{line}\n" for line in lines) + " */"
+        unstarred = "\n".join(["", *(line[1:] if line.startswith(" ") else line for line in lines), ""])
+        assert clean_comment(starred) == textwrap.dedent(unstarred).strip("\n").rstrip()
+
+
 def test_pragma_pack_regions(tmp_path: Path) -> None:
     source = (
         "struct a { int x; };\n#pragma pack(push, 1)\nstruct b { int x; };\n#pragma pack(2)\nstruct c;\n"

@@ -9,8 +9,8 @@ leading ``*`` of each line are stripped, and the text is dedented.
 """
 from __future__ import annotations
 
+import os
 import re
-import textwrap
 from dataclasses import dataclass, field
 
 from ..diagnostics import Coord
@@ -38,7 +38,7 @@ def clean_comment(raw: str) -> str:
             lines = [lines[0]] + [_STAR_PREFIX.sub("", line) for line in lines[1:]]
             if not lines[0].strip():
                 # "/**" alone on its line: the text starts below, dedent it as one block.
-                return textwrap.dedent("\n".join(lines)).strip("\n").rstrip()
+                return "\n".join(_dedented(lines)).strip("\n").rstrip()
     lines = [line.rstrip() for line in lines]
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -47,8 +47,31 @@ def clean_comment(raw: str) -> str:
     if not lines:
         return ""
     first = lines[0].strip()
-    rest_text = textwrap.dedent("\n".join(lines[1:]))
+    rest_text = "\n".join(_dedented(lines[1:]))
     return first + ("\n" + rest_text if rest_text else "")
+
+
+def _dedented(lines: list[str]) -> list[str]:
+    """``lines`` as :func:`textwrap.dedent` gives their text: the leading spaces and
+    tabs all lines with text share taken off, lines of spaces and tabs only emptied.
+
+    Line by line, without the regular expressions dedent runs over the whole
+    text: sqlite3.h's 480 comments hold half a megabyte.
+    """
+    margin: str | None = None
+    for line in lines:
+        text = line.lstrip(" \t")
+        if not text:
+            continue
+        indent = line[:len(line) - len(text)]
+        if margin is None:
+            margin = indent
+        elif not indent.startswith(margin):
+            margin = os.path.commonprefix([margin, indent])
+        if not margin:
+            break
+    cut = len(margin) if margin else 0
+    return [line[cut:] if line.strip(" \t") else "" for line in lines]
 
 
 @dataclass
