@@ -343,15 +343,19 @@ def test_declarations_of_one_shape_share_a_walk_but_not_its_tokens():
         "struct pair { int lo; int hi; };\n"
         "int put(int key, const char *value);\n"
         "  int get(int slot, const char *name);\n"
+        "int del(int id,\n        const char *why);\n"
         "enum { AT_LO = __builtin_offsetof(struct pair, lo) };\n"
         "enum { AT_HI = __builtin_offsetof(struct pair, hi) };\n"
         "struct P { char c; int a; } __attribute__((__packed__));\n"
         "struct Q { char c; int b; } __attribute__((unused));\n"
     )
-    put, get = module.functions
+    # the first reuse remakes the syntax generically, the next ones by the code written for the shape
+    put, get, delete = module.functions
     assert (put.name, put.coord.line, put.coord.col, [p.name for p in put.params]) == ("put", 2, 5, ["key", "value"])
     assert (get.name, get.coord.line, get.coord.col, [p.name for p in get.params]) == ("get", 3, 7, ["slot", "name"])
     assert [p.coord.col for p in get.params] == [15, 33]
+    assert (delete.name, [(p.name, p.coord.line, p.coord.col) for p in delete.params]) == (
+        "del", [("id", 4, 13), ("why", 5, 21)])
     assert [(m.name, m.value) for e in module.enums for m in e.members] == [("AT_LO", 0), ("AT_HI", 4)]
     assert module.record("struct P").packed and not module.record("struct Q").packed
 
