@@ -129,12 +129,21 @@ def lex(text: str, file: str) -> LexedFile:
     # (a bisect, from where it stands) only when an offset passes the line's end.
     line, line_start = 1, 0
     line_end = line_ends[0] if line_ends else len(text) + 1
+    # Likewise the characters splices removed before a token's offset: moved forward
+    # at each splice passed (physical() bisects, for every token of a file with one).
+    spliced, shift = 0, 0
+    next_splice = splice_at[0] if splice_at else len(text) + 1
     kinds = _KIND_OF_LEAF
     for m in _compiled_lexer().finditer(logical):
         leaf = m.lastgroup
         kind = kinds.get(leaf)  # type: ignore[arg-type]
         if kind is not None:
-            offset = physical(m.start()) if splice_at else m.start()
+            offset = m.start()
+            if offset >= next_splice:
+                spliced = bisect_right(splice_at, offset, spliced)
+                shift = splice_shift[spliced - 1]
+                next_splice = splice_at[spliced] if spliced < len(splice_at) else len(text) + 1
+            offset += shift
             if offset >= line_end:
                 passed = bisect_right(line_ends, offset, line - 1)
                 line, line_start = passed + 1, line_ends[passed - 1]
