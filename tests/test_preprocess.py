@@ -161,6 +161,39 @@ def test_same_shaped_directives_keep_their_own_names_and_bodies(tmp_path: Path) 
     ]
 
 
+def test_defines_undefs_and_includes_read_without_the_grammar_read_as_with_it() -> None:
+    # #define, #undef and #include lines the grammar would accept are read by hand; each must give the
+    # grammar's Directive, and a line it rejects must still reach it for its error
+    import random
+
+    from pegbind.preprocess import directives
+    from pegbind.preprocess.lexer import lex
+
+    def by_grammar(line):
+        try:
+            return directives._parsed_directive(line)
+        except directives.DirectiveSyntaxError as error:
+            return (error.message, error.coord)
+
+    lines = [line for header in ("stdio.h", "x86_64-linux-gnu/sys/cdefs.h", "zlib.h", "sqlite3.h")
+             if Path("/usr/include", header).is_file()
+             for line in lex(Path("/usr/include", header).read_text(), header).lines if line[0].text == "#"]
+    pieces = ["define", "undef", "F", "a", "b", "(", ")", ",", "...", "1", "x y", "\\u00e9", "\u00e9t\u00e9", "#", "$z",
+              "ID", "<", ">", '"a.h"', 'L"b.h"', '"c\\"d"', "->", ">="]
+    rng = random.Random(3)
+    for _ in range(4000):
+        body = "".join(rng.choice(pieces) + rng.choice(["", " "]) for _ in range(rng.randint(1, 7)))
+        lines += [lex(head + body, "r.h").lines[0]
+                  for head in ("#define F", "#define F(", "#undef ", "#define ", "#include ", "#include_next <")]
+    quick = 0
+    for line in lines:
+        found = directives._definition(line) or directives._inclusion(line)
+        if found is not None:
+            quick += 1
+            assert found == by_grammar(line), line
+    assert quick > 5000  # the lines of every kind were there to compare
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]

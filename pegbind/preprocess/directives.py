@@ -12,6 +12,7 @@ NSS's pkcs11f.h are read several times and repeat the same lines.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from ..diagnostics import Coord
@@ -290,8 +291,92 @@ _MESSAGES = {
 }
 
 
+#: an identifier as directives.ppeg's IDENTIFIER reads one (a parameter, a function-like macro's name)
+_GRAMMAR_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+
+
+def _definition(tokens: list[Token]) -> Directive | None:
+    """A well-formed ``#define`` or ``#undef`` of a name, read without the grammar, as it reads it.
+
+    Nine directives in ten that reach the grammar are these (and includes,
+    :func:`_inclusion`), and the grammar
+    read each from its whole line rebuilt as text, the body of a long
+    ``#define`` too (a function-like one's afresh, its parameters' names in
+    its shape).  None for any other line, and for one the grammar rejects,
+    which it words the error for.
+    """
+    if len(tokens) < 3 or tokens[2].kind != "identifier" or tokens[1].text not in ("define", "undef"):
+        return None
+    hash_token, keyword, name = tokens[0], tokens[1], tokens[2]
+    if keyword.text == "undef" or len(tokens) == 3 or tokens[3].text != "(" or tokens[3].space_before:
+        # an object-like macro's or an #undef's name is read in its shape (see rebuild)
+        if not _GRAMMAR_IDENTIFIER.match(shape_of(name.text, grammar_words("directives"))):
+            return None
+        return Directive(keyword.text, hash_token, keyword, name, None, False, None, tuple(tokens[3:]))
+    if not _GRAMMAR_IDENTIFIER.match(name.text):
+        return None
+    names: list[str] = []
+    index = 4
+    if index < len(tokens) and tokens[index].text == ")":
+        index += 1
+    else:
+        while True:  # param ("," param)* ")", a param: "...", NAME or NAME "..."
+            if index >= len(tokens):
+                return None
+            token = tokens[index]
+            if token.text == "...":
+                names.append("...")
+            elif token.kind == "identifier" and _GRAMMAR_IDENTIFIER.match(token.text):
+                ellipsis = index + 1 < len(tokens) and tokens[index + 1].text == "..."
+                names.append(token.text + "..." if ellipsis else token.text)
+                index += ellipsis
+            else:
+                return None
+            index += 1
+            if index >= len(tokens) or tokens[index].text not in (",", ")"):
+                return None
+            index += 1
+            if tokens[index - 1].text == ")":
+                break
+        if any(n.endswith("...") for n in names[:-1]):
+            return None
+    variadic = bool(names) and names[-1].endswith("...")
+    params = tuple("__VA_ARGS__" if n == "..." else n.removesuffix("...") for n in names)
+    return Directive("define", hash_token, keyword, name, params, variadic, None, tuple(tokens[index:]))
+
+
+def _inclusion(tokens: list[Token]) -> Directive | None:
+    """An ``#include`` (``#include_next``, ``#import``) of a header name written out, ``"x.h"``
+    or ``<x.h>``, read without the grammar, as it reads it; None for any other line."""
+    if len(tokens) < 3 or tokens[1].text not in ("include", "include_next", "import"):
+        return None
+    target = tokens[2]
+    if target.kind == "string" and target.text[0] == '"' and target.text.count('"') == 2:
+        header, end = target.text, 3
+    elif target.text == "<":
+        # the header name runs to the first ">" of the line as written, one space where it had any
+        for end in range(3, len(tokens)):
+            if ">" in tokens[end].text:
+                break
+        else:
+            return None
+        if tokens[end].text != ">":
+            return None
+        end += 1
+        header = "<" + "".join((" " if t.space_before else "") + t.text for t in tokens[3:end])
+    else:
+        return None
+    return Directive(tokens[1].text, tokens[0], tokens[1], None, None, False, header, tuple(tokens[end:]), target)
+
+
 def parse_directive(tokens: list[Token]) -> Directive:
     """Parse a logical line whose first token is ``#``; raises :class:`DirectiveSyntaxError`."""
+    quick = _definition(tokens) or _inclusion(tokens)
+    return quick if quick is not None else _parsed_directive(tokens)
+
+
+def _parsed_directive(tokens: list[Token]) -> Directive:
+    """A directive line as directives.ppeg reads it."""
     # Includes and function-like macros keep their spelling: their shapes carry
     # the header name and the parameter names (a "(" touching the name, C11 6.10.3p3).
     shaped = len(tokens) < 2 or tokens[1].text not in ("include", "include_next", "import") and not (
