@@ -320,6 +320,8 @@ ERROR_CASES = [
     ("#if defined\n#endif\n", 't.h:1:5: error: operator "defined" requires an identifier'),
     ("#if defined(\n#endif\n", 't.h:1:5: error: operator "defined" requires an identifier'),
     ("#define A __VA_ARGS__\n", "t.h:1:11: error: __VA_ARGS__ can only appear in the expansion of a C99 variadic macro"),
+    ("#define F(a, b, a) a\n", 't.h:1:17: error: duplicate macro parameter "a"'),
+    ("#define G(x, y,x...) x\n", 't.h:1:16: error: duplicate macro parameter "x"'),
     ("#error stop here\n", "t.h:1:2: error: #error stop here"),
     ("#define F(a, 1) a\n", 't.h:1:14: error: expected parameter name, found "1"'),
     ("#define 3 x\n", "t.h:1:9: error: macro names must be identifiers"),

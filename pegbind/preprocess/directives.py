@@ -372,7 +372,17 @@ def _inclusion(tokens: list[Token]) -> Directive | None:
 def parse_directive(tokens: list[Token]) -> Directive:
     """Parse a logical line whose first token is ``#``; raises :class:`DirectiveSyntaxError`."""
     quick = _definition(tokens) or _inclusion(tokens)
-    return quick if quick is not None else _parsed_directive(tokens)
+    directive = quick if quick is not None else _parsed_directive(tokens)
+    if directive.params and len(set(directive.params)) < len(directive.params):
+        # each parameter's name once (C11 6.10.3p6), as gcc words it, at the second
+        seen: set[str] = set()
+        for token in tokens[4:]:
+            if token.text == ")":
+                break
+            if token.kind == "identifier" and token.text in seen:
+                raise DirectiveSyntaxError(f'duplicate macro parameter "{token.text}"', token.coord)
+            seen.add(token.text)
+    return directive
 
 
 def _parsed_directive(tokens: list[Token]) -> Directive:
