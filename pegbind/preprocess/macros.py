@@ -564,6 +564,8 @@ def validate_body(params: tuple[str, ...] | None, variadic: bool, body: Iterable
     if tokens and tokens[-1].text in ("##", "%:%:"):
         return tokens[-1], "'##' cannot appear at either end of a macro expansion"
     names = set(params or ())
+    opened: Token | None = None  #: the __VA_OPT__ whose parentheses the token is in
+    depth = 0
     for index, token in enumerate(tokens):
         if token.kind == "identifier" and token.text == "__VA_ARGS__" and not (variadic and "__VA_ARGS__" in names):
             return token, "__VA_ARGS__ can only appear in the expansion of a C99 variadic macro"
@@ -571,4 +573,17 @@ def validate_body(params: tuple[str, ...] | None, variadic: bool, body: Iterable
             following = tokens[index + 1] if index + 1 < len(tokens) else None
             if following is None or (following.text not in names and following.text != "__VA_OPT__"):
                 return token, "'#' is not followed by a macro parameter"
+        if variadic and token.kind == "identifier" and token.text == "__VA_OPT__":
+            # __VA_OPT__ ( tokens with balanced parentheses ), not nested (C23 6.10.5.1p3)
+            if opened is not None:
+                return token, "__VA_OPT__ may not appear in a __VA_OPT__"
+            if index + 1 == len(tokens) or tokens[index + 1].text != "(":
+                return token, "unterminated __VA_OPT__"
+            opened, depth = token, 0
+        elif opened is not None and token.kind == "punct" and token.text in ("(", ")"):
+            depth += 1 if token.text == "(" else -1
+            if depth == 0:
+                opened = None
+    if opened is not None:
+        return opened, "unterminated __VA_OPT__"
     return None
