@@ -194,6 +194,23 @@ def test_defines_undefs_and_includes_read_without_the_grammar_read_as_with_it() 
     assert quick > 5000  # the lines of every kind were there to compare
 
 
+def test_extra_tokens_after_a_directive_are_warned_of_as_gcc_does(tmp_path: Path) -> None:
+    # gcc 12's own list for this text (a #else or #endif inside a skipped group says nothing)
+    source = ("#if 0\n#endif X\n#ifdef Y Z\n#endif\n#undef Q R\n#include <stddef.h> junk\n#ifndef Q R\n#endif\n"
+              "#if 0\n#if 1\n#else S\n#endif T\n#endif\n#if 1\n#else U\n#endif T\nint a;\n")
+    result = run(tmp_path, source)
+    assert [d.headline().removeprefix(f"{tmp_path}/") for d in result.diagnostics] == [
+        "t.h:2:8: warning: extra tokens at end of #endif directive",
+        "t.h:3:10: warning: extra tokens at end of #ifdef directive",
+        "t.h:5:10: warning: extra tokens at end of #undef directive",
+        "t.h:6:21: warning: extra tokens at end of #include directive",
+        "t.h:7:11: warning: extra tokens at end of #ifndef directive",
+        "t.h:15:7: warning: extra tokens at end of #else directive",
+        "t.h:16:8: warning: extra tokens at end of #endif directive",
+    ]
+    assert texts(result.tokens)[-3:] == ["int", "a", ";"]
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]

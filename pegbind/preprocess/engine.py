@@ -311,6 +311,7 @@ class _Engine:
             self._define(directive, frame.origin)
         elif kind == "undef":
             assert directive.identifier is not None
+            self._extra_tokens(frame, kind, directive.rest)
             self.table.undef(directive.identifier.text, directive.identifier.coord)
         elif kind in ("include", "include_next", "import"):
             self._include(frame, directive)
@@ -349,6 +350,12 @@ class _Engine:
             self.warning(name_token.coord, f'"{macro.name}" redefined',
                          notes=(f"{previous.coord}: note: this is the location of the previous definition",))
 
+    def _extra_tokens(self, frame: _Frame, name: str, extra: Sequence[Token]) -> None:
+        """gcc's warning for what follows a directive that ends at its name or its header
+        (``#endif FOO``); not in a system header, whose warnings gcc keeps to itself."""
+        if extra and frame.origin == "user":
+            self.warning(extra[0].coord, f"extra tokens at end of #{name} directive")
+
     def _conditional(self, frame: _Frame, name: str, line: list[Token]) -> None:
         groups = frame.groups
         coord = line[0].coord
@@ -369,6 +376,8 @@ class _Engine:
             self.error(line[1].coord, f"#{name} without #if")
             return
         group = groups[-1]
+        if name in ("endif", "else") and group.parent_active:
+            self._extra_tokens(frame, name, line[2:])
         if name == "endif":
             groups.pop()
             if group is frame.guard_group and frame.guard is not None:
@@ -398,6 +407,7 @@ class _Engine:
             if len(line) < 3 or line[2].kind != "identifier":
                 self.error(line[1].coord, f"no macro name given in #{name} directive")
                 return False, None
+            self._extra_tokens(frame, name, line[3:])
             target = line[2].text
             defined = target in self.table.definitions or target in self.hooks.builtin_names
             return (defined if name == "ifdef" else not defined), (target if name == "ifndef" else None)
@@ -428,7 +438,9 @@ class _Engine:
     def _include(self, frame: _Frame, directive: Directive) -> None:
         site = directive.coord
         header = directive.header
-        if header is None:
+        if header is not None:
+            self._extra_tokens(frame, directive.kind, directive.rest)
+        else:
             expanded = self.expander.expand(directive.rest)
             header = _header_from_tokens(expanded)
             if header is None:
