@@ -32,12 +32,14 @@ INTMAX_MAX = _SIGN - 1
 
 
 class ExpressionError(Exception):
-    """An #if expression that cannot be evaluated; ``token`` is where, if known."""
+    """An #if expression that cannot be evaluated; ``token`` is where, if known (``offset``:
+    where in the expression's joined text, while the tokens are not at hand)."""
 
-    def __init__(self, message: str, token: Token | None = None):
+    def __init__(self, message: str, token: Token | None = None, offset: int = -1):
         super().__init__(message)
         self.message = message
         self.token = token
+        self.offset = offset
 
 
 @frozen_dataclass()
@@ -79,7 +81,11 @@ def integer_constant(text: str) -> _Value:
     if m is None:
         if re.fullmatch(r"(0[xX][0-9A-Fa-f.]*[pP][+-]?\d+|[0-9.]+([eE][+-]?\d+)?)[fFlL]?", text) and not text.isdigit():
             raise ExpressionError("floating constant in preprocessor expression")
-        digits = re.match(r"0[xX][0-9A-Fa-f]*|0[bB][01]*|[0-9]*", text).group()  # type: ignore[union-attr]
+        octal = re.match(r"0[0-7]*([89])[0-9]*[uUlL]*\Z", text)
+        if octal:
+            raise ExpressionError(f'invalid digit "{octal.group(1)}" in octal constant')
+        # as gcc reads it: "0x" and "0b" with no digit after them are 0 with a suffix
+        digits = re.match(r"0[xX][0-9A-Fa-f]+|0[bB][01]+|[0-9]*", text).group()  # type: ignore[union-attr]
         raise ExpressionError(f'invalid suffix "{text[len(digits):]}" on integer constant')
     digits, suffix = m.groups()
     folded = suffix.lower()
@@ -278,7 +284,10 @@ class ExpressionVisitor(NodeVisitor):
         return value
 
     def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
-        return integer_constant(node.text)
+        try:
+            return integer_constant(node.text)
+        except ExpressionError as problem:  # said at the number, as gcc does
+            raise ExpressionError(problem.message, offset=node.start) from None
 
     # A character constant keeps its value in C (gcc: '\xff' is -1 where char is signed),
     # and is uintmax_t when its character type is unsigned.
@@ -286,7 +295,7 @@ class ExpressionVisitor(NodeVisitor):
         try:
             constant = character_constant(node.text, self.target)
         except LiteralError as problem:
-            raise ExpressionError(problem.message) from None
+            raise ExpressionError(problem.message, offset=node.start) from None
         return _wrap(constant.value, constant.unsigned)
 
     # 6.10.1p4: identifiers left after expansion are replaced by 0.
@@ -316,7 +325,7 @@ def _evaluate_new(text: str, target_name: str) -> tuple[int | None, str | None, 
     try:
         result = ExpressionVisitor(get_target(target_name)).visit(tree)
     except ExpressionError as err:
-        return None, err.message, -1
+        return None, err.message, err.offset
     except VisitationError:  # any other failure inside a visit
         return None, "invalid #if expression", -1
     if isinstance(result, _Poison):
@@ -345,8 +354,8 @@ def evaluate(tokens: list[Token], *, target: TargetInfo) -> int:
                                   tokens[0] if tokens else None) from None
     if value is not None:
         return value
-    if message is not None:
-        return _raise(message, None)
+    if message is not None:  # at its token, where the visit knew it
+        return _raise(message, tokens[starts.index(where)] if where in starts else None)
     # A grammar failure: name the token at (or just before) the failure offset.
     index = max((i for i, start in enumerate(starts) if start <= where), default=0)
     if where >= offset - 1 or not tokens:
