@@ -211,6 +211,15 @@ def test_extra_tokens_after_a_directive_are_warned_of_as_gcc_does(tmp_path: Path
     assert texts(result.tokens)[-3:] == ["int", "a", ";"]
 
 
+def test_line_numbers_out_of_range_and_extra_tokens_are_warned_of(tmp_path: Path) -> None:
+    result = run(tmp_path, '#line 4294967296\n#line 10 "a.h" 3\n__LINE__ __FILE__\n')
+    assert [d.headline().removeprefix(f"{tmp_path}/") for d in result.diagnostics] == [
+        "t.h:1:7: warning: line number out of range",
+        "t.h:2:16: warning: extra tokens at end of #line directive",
+    ]
+    assert texts(result.tokens) == ["10", '"a.h"']
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]
@@ -339,6 +348,11 @@ ERROR_CASES = [
     ("#define A __VA_ARGS__\n", "t.h:1:11: error: __VA_ARGS__ can only appear in the expansion of a C99 variadic macro"),
     ("#define F(a, b, a) a\n", 't.h:1:17: error: duplicate macro parameter "a"'),
     ("#define G(x, y,x...) x\n", 't.h:1:16: error: duplicate macro parameter "x"'),
+    ("#include <>\n", "t.h:1:10: error: empty filename in #include"),
+    ("#line\n", "t.h:1:6: error: unexpected end of file after #line"),
+    ("#line 0x10\n", 't.h:1:7: error: "0x10" after #line is not a positive integer'),
+    ('#line 10 L"a.h"\n', 't.h:1:10: error: "L"a.h"" is not a valid filename'),
+    ('#include_next ""\n', "t.h:1:15: error: empty filename in #include_next"),
     ("#if 0x\n#endif\n", 't.h:1:5: error: invalid suffix "x" on integer constant'),
     ("#if 08\n#endif\n", 't.h:1:5: error: invalid digit "8" in octal constant'),
     ("#if 1 + 0x1g\n#endif\n", 't.h:1:9: error: invalid suffix "g" on integer constant'),

@@ -449,6 +449,10 @@ class _Engine:
                 return
         quoted = header[0] == '"'
         name = header[1:-1]
+        if not name:
+            named = directive.header_token if directive.header is not None else (directive.rest or (None,))[0]
+            self.error(named.coord if named is not None else site, f"empty filename in #{directive.kind}")
+            return
         if name in self.skip or header in self.skip:
             return
         next_after = None
@@ -524,13 +528,30 @@ class _Engine:
         self.pack_changes.append((position, self.pack))
 
     def _line(self, frame: _Frame, directive: Directive) -> None:
+        # what gcc says of a malformed #line, where it says it (a token a macro gave: at the #line)
+        def at(token: Token) -> Coord:
+            return token.coord if not token.expansion else directive.coord
+
         expanded = self.expander.expand(directive.rest)
-        if not expanded or expanded[0].kind != "number" or not expanded[0].text.isdigit():
-            self.error(directive.coord, '"#line" requires a positive integer argument')
+        if not expanded:
+            name = directive.name_token or directive.hash_token
+            self.error(Coord(name.coord.file, name.coord.line, name.coord.col + len(name.text)),
+                       "unexpected end of file after #line")
             return
+        number = expanded[0]
+        if number.kind != "number" or not number.text.isdigit():
+            self.error(at(number), f'"{number.text}" after #line is not a positive integer')
+            return
+        if int(number.text) > 0xFFFF_FFFF:
+            self.warning(at(number), "line number out of range")
+        if len(expanded) > 1 and not (expanded[1].kind == "string" and expanded[1].text.startswith('"')):
+            self.error(at(expanded[1]), f'"{expanded[1].text}" is not a valid filename')
+            return
+        if len(expanded) > 2:
+            self.warning(at(expanded[2]), "extra tokens at end of #line directive")
         next_physical = directive.rest[-1].coord.line + 1
-        frame.line_delta = int(expanded[0].text) - next_physical
-        if len(expanded) > 1 and expanded[1].kind == "string":
+        frame.line_delta = int(number.text) - next_physical
+        if len(expanded) > 1:
             frame.presumed_name = expanded[1].text[1:-1]
 
     # ---- hooks of the expander ----------------------------------------------------------------
