@@ -491,3 +491,34 @@ def test_a_doc_comment_of_an_old_header_not_in_utf8_reads_as_windows_1252(tmp_pa
     module = parse_declarations(preprocess([header], target="linux-x86_64"), LP64)
     assert module.function("add").doc == "Adds \u00e9l\u00e8ves, \u201cquoted\u201d, \u00a9 M\u00fcller."
     assert module.function("sub").doc == "Na\u00efve \u2014 already UTF-8."
+
+
+def test_declarations_c_forbids_are_errors_as_gcc_words_them():
+    # each line is one gcc 12 stops at (gcc -fsyntax-only), at the same line and column
+    module = parse(
+        "int f(int x, int x);\n"
+        "struct S { int a; int a; };\n"
+        "struct T { int a; struct { int b; int a; }; };\n"
+        "enum E { A, B };\n"
+        "enum F { C, B };\n"
+        "enum { D, D };\n"
+        "int g(void, int);\n"
+        "int h()[3];\n"
+        "int (*k(void))(void)[2];\n"
+        "int m[2](void);\n"
+        "extern int n[2][];\n"
+        "int fine(int rows, double m[rows][rows], int (*callbacks[2])(void), int (*table)[]);\n"
+    )
+    assert headlines(module) == [
+        "t.h:1:18: error: redefinition of parameter 'x'",
+        "t.h:2:23: error: duplicate member 'a'",
+        "t.h:3:39: error: duplicate member 'a'",
+        "t.h:5:13: error: redeclaration of enumerator 'B'",
+        "t.h:6:11: error: redeclaration of enumerator 'D'",
+        "t.h:7:7: error: 'void' must be the only parameter",
+        "t.h:8:5: error: 'h' declared as function returning an array",
+        "t.h:9:7: error: 'k' declared as function returning an array",
+        "t.h:10:5: error: declaration of 'm' as array of functions",
+        "t.h:11:12: error: array type has incomplete element type 'int[]'",
+    ]
+    assert [f.name for f in module.functions] == ["fine"]

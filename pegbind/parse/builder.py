@@ -179,6 +179,8 @@ class ModuleBuilder:
         self.constants: dict[str, Constant] = {}
         self.function_aliases: dict[str, FunctionAlias] = {}
         self.values: dict[str, Value] = {}
+        #: enumerator -> the key of the enum it is declared in
+        self.enumerators: dict[str, str] = {}
         self.diagnostics: list[Diagnostic] = []
         self._piece: Piece | None = None
 
@@ -431,16 +433,21 @@ class ModuleBuilder:
             raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
         return base.with_quals(*quals) if quals else base
 
-    def apply(self, declarator: s.Declarator, base: CType, *, in_parameter: bool = False) -> tuple[Token | None, CType]:
+    def apply(self, declarator: s.Declarator, base: CType, *, in_parameter: bool = False,
+              unsized: bool = False) -> tuple[Token | None, CType]:
         """The declared name and type: pointers bind first, then suffixes, then the inner declarator (C11 6.7.6).
 
         ``in_parameter``: a parameter may be a variable length array (``double m[rows][cols]``,
         C11 6.7.6.2); a length that is not a constant is then recorded as unknown.
+        ``unsized``: ``base`` is an array written with no length (an outer declarator's ``[]``).
         """
         ctype = base
+        unsized = unsized and not declarator.pointers
         for quals in declarator.pointers:
             ctype = Pointer(ctype, quals)
         for suffix in reversed(declarator.suffixes):
+            self._check_derivation(declarator, suffix, self.resolve(ctype), unsized)
+            unsized = isinstance(suffix, s.ArraySuffix) and suffix.length is None
             if isinstance(suffix, s.ArraySuffix):
                 length = None
                 if suffix.length is not None and in_parameter and not self.evaluator.is_constant(suffix.length):
@@ -453,8 +460,29 @@ class ModuleBuilder:
             else:
                 ctype = FunctionType(ctype, self.parameters(suffix), suffix.variadic)
         if declarator.inner is not None:
-            return self.apply(declarator.inner, ctype, in_parameter=in_parameter)
+            return self.apply(declarator.inner, ctype, in_parameter=in_parameter, unsized=unsized)
         return declarator.name, ctype
+
+    @staticmethod
+    def _check_derivation(declarator: s.Declarator, suffix: s.ArraySuffix | s.ParamsSuffix, inner: CType,
+                          unsized: bool) -> None:
+        """The constraints on what an array or function type is made of (C11 6.7.6.2p1,
+        6.7.6.3p1), in gcc's words: no function returns an array or a function, no array
+        holds functions or arrays written with no length (``unsized``: ``inner`` is one)."""
+        named = declarator
+        while named.name is None and named.inner is not None:
+            named = named.inner
+        if named.name is None:
+            return  # a declaration's declarator with no name is an error of its own; a type name's is let be
+        what, where = f"'{named.name.text}'", named.name
+        if isinstance(suffix, s.ParamsSuffix):
+            if isinstance(inner, (Array, FunctionType)):
+                made = "an array" if isinstance(inner, Array) else "a function"
+                raise Dropped(f"{what} declared as function returning {made}", where)
+        elif isinstance(inner, FunctionType):
+            raise Dropped(f"declaration of {what} as array of functions", where)
+        elif unsized:
+            raise Dropped(f"array type has incomplete element type '{inner.to_c()}'", where)
 
     def parameters(self, suffix: s.ParamsSuffix) -> tuple[Param, ...]:
         params: list[Param] = []
@@ -464,6 +492,10 @@ class ModuleBuilder:
                 name, ctype = None, base
             else:
                 name, ctype = self.apply(param.declarator, base, in_parameter=True)
+            if name is not None and any(earlier.name == name.text for earlier in params):
+                raise Dropped(f"redefinition of parameter '{name.text}'", name)  # C11 6.7p3, as gcc says it
+            if name is None and ctype == Primitive("void") and len(suffix.params) > 1:
+                raise Dropped("'void' must be the only parameter", param.specifiers.first)  # C11 6.7.6.3p10
             length_from = _length_from(param.declarator, params) if isinstance(ctype, Array) else None
             params.append(Param(name.text if name else None, ctype, (name or param.specifiers.first).coord,
                                 length_from))
@@ -589,8 +621,14 @@ class ModuleBuilder:
                 if record is not None and record.tag is None and record.members is not None:
                     # C11 6.7.2.1p13: an anonymous struct or union member
                     packed, aligned = self._layout_attributes(specs.attributes)
-                    fields.append(Field(None, base, None, aligned, packed, record.keyword.coord,
-                                        self.doc(specs.first, member.last)))
+                    anonymous = Field(None, base, None, aligned, packed, record.keyword.coord,
+                                      self.doc(specs.first, member.last))
+                    earlier = self._member_names(fields)
+                    for inner_name, coord in self._member_names([anonymous]).items():
+                        if inner_name in earlier:  # said at the inner member, as gcc says it
+                            at = Token("identifier", inner_name, coord) if coord is not None else record.keyword
+                            raise Dropped(f"duplicate member '{inner_name}'", at)
+                    fields.append(anonymous)
                 continue
             for item in member.declarators:
                 name: Token | None = None
@@ -611,12 +649,28 @@ class ModuleBuilder:
                 elif name is None:
                     raise Dropped("expected a member name", item.first)
                 packed, aligned = self._layout_attributes((*specs.attributes, *item.attributes))
+                if name is not None and name.text in self._member_names(fields):
+                    raise Dropped(f"duplicate member '{name.text}'", name)  # C11 6.7p3, as gcc says it
                 fields.append(Field(
                     name.text if name else None, ctype, width, aligned, packed,
                     (name or item.first).coord,
                     self.doc(specs.first if item is member.declarators[0] else item.first, item.last),
                 ))
         return tuple(fields)
+
+    def _member_names(self, fields: Sequence[Field]) -> dict[str, Coord | None]:
+        """The names of ``fields``, an anonymous struct's or union's among them (C11 6.7.2.1p13),
+        and where each is declared."""
+        names: dict[str, Coord | None] = {}
+        for field in fields:
+            if field.name is not None:
+                names[field.name] = field.coord
+                continue
+            inner = self.resolve(field.type)
+            record = self.records.get(inner.key) if isinstance(inner, RecordRef) else None
+            if record is not None and record.fields:
+                names.update(self._member_names(record.fields))
+        return names
 
     def _bit_limit(self, ctype: CType) -> int | None:
         """How many bits a bit-field of ``ctype`` may have (C11 6.7.2.1p4), when known here."""
@@ -645,6 +699,9 @@ class ModuleBuilder:
         previous = -1
         for enumerator in spec.members:
             # BNF: enumerator = IDENTIFIER noise* ('=' constant_expression)?
+            if enumerator.name.text in self.enumerators:  # C11 6.7p3, as gcc says it
+                raise Dropped(f"redeclaration of enumerator '{enumerator.name.text}'", enumerator.name)
+            self.enumerators[enumerator.name.text] = key
             if enumerator.value is not None:
                 value = self.int_value(enumerator.value, f"the value of '{enumerator.name.text}'")
             else:
