@@ -522,3 +522,26 @@ def test_declarations_c_forbids_are_errors_as_gcc_words_them():
         "t.h:11:12: error: array type has incomplete element type 'int[]'",
     ]
     assert [f.name for f in module.functions] == ["fine"]
+
+
+def test_conflicting_declarations_of_a_function_are_errors_compatible_ones_are_not():
+    # gcc 12 stops at lines 2, 4 and 6 (gcc -fsyntax-only); every other pair is compatible
+    module = parse(
+        "int f(int);\nfloat f(int);\n"
+        "int q(const char *);\nint q(char *const);\n"
+        "void v(int, ...);\nvoid v(int);\n"
+        "int g();\nint g(int, char *);\n"
+        "int h(int a[3]);\nint h(int *b);\n"
+        "enum E { X };\nint e(enum E);\nint e(unsigned int);\n"
+        "int r(int (*)[3]);\nint r(int (*)[]);\n"
+        "typedef const char *text;\nint t(text);\nint t(const char *const);\n"
+        "int cb(void (*)(int));\nint cb(void (const int));\n"
+        "int q2(const volatile int *);\nint q2(volatile const int *);\n"
+        "const int rq(void);\nint rq(void);\n"
+    )
+    assert headlines(module) == [
+        "t.h:2:7: error: conflicting types for 'f': 'float (int)' after 'int (int)' at t.h:1:5",
+        "t.h:4:5: error: conflicting types for 'q': 'int (char *const)' after 'int (const char *)' at t.h:3:5",
+        "t.h:6:6: error: conflicting types for 'v': 'void (int)' after 'void (int, ...)' at t.h:5:6",
+    ]
+    assert module.function("f").ret == Primitive("int")  # the first is kept

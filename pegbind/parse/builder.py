@@ -49,6 +49,7 @@ from ..model import (
     as_type,
     assert_never,
     canonical_type,
+    unnamed,
 )
 from ..preprocess.token import Token
 from ..target import TargetInfo
@@ -370,6 +371,12 @@ class ModuleBuilder:
                 continue
             resolved = self.resolve(ctype)
             if isinstance(resolved, FunctionType):
+                previous = self.functions.get(name)
+                if previous is not None and not self._compatible(previous.type, resolved):
+                    # C11 6.7p4: all declarations of a function shall specify compatible types; the
+                    # first is kept, as the model keeps one
+                    self.report(f"conflicting types for '{name}': '{unnamed(resolved).to_c()}' after "
+                                f"'{unnamed(previous.type).to_c()}' at {previous.coord}", name_token)
                 if name not in self.functions:
                     labels = [a.label for a in init.attributes if a.kind == "asm"]
                     self.functions[name] = Function(
@@ -383,6 +390,40 @@ class ModuleBuilder:
                 continue
             if name not in self.variables:
                 self.variables[name] = Variable(name, ctype, name_token.coord, doc)
+
+    def _compatible(self, first: CType, second: CType) -> bool:
+        """Whether two types are compatible (C11 6.2.7), as far as the model tells: typedefs
+        resolved, qualifiers in any order, an array of no length matching any, an enum any
+        integer type (its compatible type is one of them), a parameter as the function has it
+        (6.7.6.3p7-8, its own qualifiers aside), and a function declared with no parameters
+        any function of the same return type (the model cannot tell ``f()`` from ``f(void)``)."""
+        return self._alike(canonical_type(first, self.resolve), canonical_type(second, self.resolve))
+
+    def _alike(self, a: CType, b: CType) -> bool:
+        if a == b:
+            return True
+        if set(getattr(a, "quals", ())) != set(getattr(b, "quals", ())):
+            return False
+        match as_type(a), as_type(b):
+            case Pointer(target=x), Pointer(target=y):
+                return self._alike(x, y)
+            case Array(element=x, length=m), Array(element=y, length=n):
+                return (m is None or n is None or m == n) and self._alike(x, y)
+            case FunctionType() as f, FunctionType() as g:
+                if not self._alike(_unqualified(f.ret), _unqualified(g.ret)):
+                    return False
+                if not (f.params or f.variadic) or not (g.params or g.variadic):
+                    return True
+                return (f.variadic == g.variadic and len(f.params) == len(g.params)
+                        and all(self._alike(_unqualified(_adjusted(p.type)), _unqualified(_adjusted(q.type)))
+                                for p, q in zip(f.params, g.params, strict=True)))
+            case Primitive(name=x), Primitive(name=y):
+                return x == y
+            case RecordRef(kind="enum"), Primitive() as other:
+                return _is_integer(other)
+            case Primitive() as other, RecordRef(kind="enum"):
+                return _is_integer(other)
+        return False
 
     def canonical(self, ctype: CType) -> CType:
         """``ctype`` with the typedefs of every level resolved and parameter names dropped."""
@@ -717,6 +758,24 @@ class ModuleBuilder:
         self.enums[key] = Enum(tag, key, tuple(members), packed, where.coord,
                                (existing.doc if existing is not None else "") or self.doc(first))
         return ref
+
+
+def _unqualified(ctype: CType) -> CType:
+    return as_type(ctype).unqualified()
+
+
+def _is_integer(primitive: Primitive) -> bool:
+    return not (primitive.is_void or primitive.is_floating or primitive.is_complex)
+
+
+def _adjusted(ctype: CType) -> CType:
+    """A parameter's type as the function has it: an array is a pointer to its element, a
+    function a pointer to it (C11 6.7.6.3p7-8)."""
+    if isinstance(ctype, Array):
+        return Pointer(ctype.element)
+    if isinstance(ctype, FunctionType):
+        return Pointer(ctype)
+    return ctype
 
 
 def _length_from(declarator: s.Declarator | None, earlier: Sequence[Param]) -> str | None:
