@@ -180,8 +180,8 @@ class ModuleBuilder:
         self.constants: dict[str, Constant] = {}
         self.function_aliases: dict[str, FunctionAlias] = {}
         self.values: dict[str, Value] = {}
-        #: enumerator -> the key of the enum it is declared in
-        self.enumerators: dict[str, str] = {}
+        #: every enumerator declared so far (each may be declared once)
+        self.enumerators: set[str] = set()
         self.diagnostics: list[Diagnostic] = []
         self._piece: Piece | None = None
 
@@ -527,14 +527,17 @@ class ModuleBuilder:
 
     def parameters(self, suffix: s.ParamsSuffix) -> tuple[Param, ...]:
         params: list[Param] = []
+        names: set[str] = set()
         for param in suffix.params:
             base = self.base_type(param.specifiers, None)
             if param.declarator is None:
                 name, ctype = None, base
             else:
                 name, ctype = self.apply(param.declarator, base, in_parameter=True)
-            if name is not None and any(earlier.name == name.text for earlier in params):
+            if name is not None and name.text in names:
                 raise Dropped(f"redefinition of parameter '{name.text}'", name)  # C11 6.7p3, as gcc says it
+            if name is not None:
+                names.add(name.text)
             if name is None and ctype == Primitive("void") and len(suffix.params) > 1:
                 raise Dropped("'void' must be the only parameter", param.specifiers.first)  # C11 6.7.6.3p10
             length_from = _length_from(param.declarator, params) if isinstance(ctype, Array) else None
@@ -651,6 +654,7 @@ class ModuleBuilder:
     def fields(self, members: Sequence[s.MemberDeclaration | s.StaticAssert]) -> tuple[Field, ...]:
         # BNF: member_declaration = decl_specifiers member_declarators? ';'
         fields: list[Field] = []
+        names: dict[str, Coord | None] = {}  #: the members' names so far, an anonymous member's too
         for member in members:
             if isinstance(member, s.StaticAssert):
                 self.static_assert(member)
@@ -664,11 +668,12 @@ class ModuleBuilder:
                     packed, aligned = self._layout_attributes(specs.attributes)
                     anonymous = Field(None, base, None, aligned, packed, record.keyword.coord,
                                       self.doc(specs.first, member.last))
-                    earlier = self._member_names(fields)
-                    for inner_name, coord in self._member_names([anonymous]).items():
-                        if inner_name in earlier:  # said at the inner member, as gcc says it
+                    inner = self._member_names([anonymous])
+                    for inner_name, coord in inner.items():
+                        if inner_name in names:  # said at the inner member, as gcc says it
                             at = Token("identifier", inner_name, coord) if coord is not None else record.keyword
                             raise Dropped(f"duplicate member '{inner_name}'", at)
+                    names.update(inner)
                     fields.append(anonymous)
                 continue
             for item in member.declarators:
@@ -690,8 +695,10 @@ class ModuleBuilder:
                 elif name is None:
                     raise Dropped("expected a member name", item.first)
                 packed, aligned = self._layout_attributes((*specs.attributes, *item.attributes))
-                if name is not None and name.text in self._member_names(fields):
+                if name is not None and name.text in names:
                     raise Dropped(f"duplicate member '{name.text}'", name)  # C11 6.7p3, as gcc says it
+                if name is not None:
+                    names[name.text] = name.coord
                 fields.append(Field(
                     name.text if name else None, ctype, width, aligned, packed,
                     (name or item.first).coord,
@@ -742,7 +749,7 @@ class ModuleBuilder:
             # BNF: enumerator = IDENTIFIER noise* ('=' constant_expression)?
             if enumerator.name.text in self.enumerators:  # C11 6.7p3, as gcc says it
                 raise Dropped(f"redeclaration of enumerator '{enumerator.name.text}'", enumerator.name)
-            self.enumerators[enumerator.name.text] = key
+            self.enumerators.add(enumerator.name.text)
             if enumerator.value is not None:
                 value = self.int_value(enumerator.value, f"the value of '{enumerator.name.text}'")
             else:
