@@ -220,6 +220,19 @@ def test_line_numbers_out_of_range_and_extra_tokens_are_warned_of(tmp_path: Path
     assert texts(result.tokens) == ["10", '"a.h"']
 
 
+def test_an_if_constant_too_large_for_its_type_is_warned_of_and_cut_as_gcc_does(tmp_path: Path) -> None:
+    # gcc keeps the low 64 bits, signed where they fit intmax_t: the text gcc 12 keeps, its warnings
+    source = ("#if 99999999999999999999 == 7766279631452241919 && 99999999999999999999 > -1\nsigned\n#endif\n"
+              "#if 0x1FFFFFFFFFFFFFFFF == 0xFFFFFFFFFFFFFFFF\nwrapped\n#endif\n")
+    result = run(tmp_path, source)
+    assert texts(result.tokens) == ["signed", "wrapped"]
+    assert [d.headline().removeprefix(f"{tmp_path}/") for d in result.diagnostics] == [
+        "t.h:1:5: warning: integer constant is too large for its type",
+        "t.h:1:52: warning: integer constant is too large for its type",
+        "t.h:4:5: warning: integer constant is too large for its type",
+    ]
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]

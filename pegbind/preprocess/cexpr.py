@@ -16,6 +16,8 @@ as the parse layer's constant evaluator decodes them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, too_deep
@@ -75,8 +77,10 @@ _INTEGER = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL
 _SUFFIXES = {"", "u", "l", "ul", "lu", "ll", "ull", "llu"}
 
 
-def integer_constant(text: str) -> _Value:
-    """A pp-number as an #if operand (6.4.4.1); raises ExpressionError for floats and bad suffixes."""
+def integer_constant(text: str) -> tuple[_Value, bool]:
+    """A pp-number as an #if operand (6.4.4.1), and whether it was too large for intmax_t's
+    width: gcc then warns and keeps its low bits.  Raises ExpressionError for floats and bad
+    suffixes."""
     m = _INTEGER.fullmatch(text)
     if m is None:
         if re.fullmatch(r"(0[xX][0-9A-Fa-f.]*[pP][+-]?\d+|[0-9.]+([eE][+-]?\d+)?)[fFlL]?", text) and not text.isdigit():
@@ -99,9 +103,9 @@ def integer_constant(text: str) -> _Value:
         value = int(digits, 8)
     else:
         value = int(digits)
-    if value > _MASK:
-        raise ExpressionError("integer constant is too large for its type")
-    return _Value(value, "u" in folded or value > INTMAX_MAX)
+    too_large = value > _MASK
+    value &= _MASK
+    return _Value(value, "u" in folded or value > INTMAX_MAX), too_large
 
 
 def _arith(op: str, a: _Value, b: _Value) -> _Result:
@@ -159,6 +163,8 @@ class ExpressionVisitor(NodeVisitor):
 
     def __init__(self, target: TargetInfo):
         self.target = target
+        #: (message, offset in the text) of what gcc warns of and evaluates anyway
+        self.warnings: list[tuple[str, int]] = []
 
     # expression = _ comma_expr _ END
     def visit_expression(self, node: Node, visited_children: list) -> _Result:
@@ -285,9 +291,12 @@ class ExpressionVisitor(NodeVisitor):
 
     def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
         try:
-            return integer_constant(node.text)
+            value, too_large = integer_constant(node.text)
         except ExpressionError as problem:  # said at the number, as gcc does
             raise ExpressionError(problem.message, offset=node.start) from None
+        if too_large:
+            self.warnings.append(("integer constant is too large for its type", node.start))
+        return value
 
     # A character constant keeps its value in C (gcc: '\xff' is -1 where char is signed),
     # and is uintmax_t when its character type is unsigned.
@@ -310,31 +319,40 @@ class ExpressionVisitor(NodeVisitor):
 _RESULTS = TextCache(entries=4096, chars=1 << 18)
 
 
-def _evaluate_text(text: str, target_name: str) -> tuple[int | None, str | None, int]:
-    """(value, error message, error offset) for a joined expression text."""
+#: what one #if expression text gives: (value, error message, error offset, warnings)
+_Outcome = tuple[int | None, str | None, int, tuple[tuple[str, int], ...]]
+
+
+def _evaluate_text(text: str, target_name: str) -> _Outcome:
+    """(value, error message, error offset, (warning, offset) pairs) for a joined expression text."""
     return _RESULTS.kept((text, target_name), len(text), lambda: _evaluate_new(text, target_name))
 
 
-def _evaluate_new(text: str, target_name: str) -> tuple[int | None, str | None, int]:
+def _evaluate_new(text: str, target_name: str) -> _Outcome:
     if not text.strip():
-        return None, "#if with no expression", 0
+        return None, "#if with no expression", 0, ()
     try:
         tree = expression_parser().parse(text)
     except GrammarParseError as err:
-        return None, None, err.pos
+        return None, None, err.pos, ()
+    visitor = ExpressionVisitor(get_target(target_name))
     try:
-        result = ExpressionVisitor(get_target(target_name)).visit(tree)
+        result = visitor.visit(tree)
     except ExpressionError as err:
-        return None, err.message, err.offset
+        return None, err.message, err.offset, tuple(visitor.warnings)
     except VisitationError:  # any other failure inside a visit
-        return None, "invalid #if expression", -1
+        return None, "invalid #if expression", -1, tuple(visitor.warnings)
     if isinstance(result, _Poison):
-        return None, result.message, -1
-    return result.value, None, 0
+        return None, result.message, -1, tuple(visitor.warnings)
+    return result.value, None, 0, tuple(visitor.warnings)
 
 
-def evaluate(tokens: list[Token], *, target: TargetInfo) -> int:
-    """The value of an expanded #if expression for ``target`` (one of ``TARGETS``); raises :class:`ExpressionError`."""
+def evaluate(tokens: list[Token], *, target: TargetInfo,
+             warn: Callable[[Token, str], None] | None = None) -> int:
+    """The value of an expanded #if expression for ``target`` (one of ``TARGETS``); raises :class:`ExpressionError`.
+
+    ``warn`` hears what gcc warns of and evaluates anyway (a constant too large for its type), at its token.
+    """
     starts: list[int] = []
     parts: list[str] = []
     offset = 0
@@ -348,10 +366,13 @@ def evaluate(tokens: list[Token], *, target: TargetInfo) -> int:
                               tokens[deep])
     with nesting_room():
         try:
-            value, message, where = _evaluate_text(" ".join(parts), target.name)
+            value, message, where, warnings = _evaluate_text(" ".join(parts), target.name)
         except RecursionError:  # nesting too_deep does not count (a chain of casts or conditionals)
             raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
                                   tokens[0] if tokens else None) from None
+    if warn is not None:
+        for warning, at in warnings:
+            warn(tokens[bisect_right(starts, at) - 1], warning)
     if value is not None:
         return value
     if message is not None:  # at its token, where the visit knew it

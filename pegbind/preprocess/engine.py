@@ -427,8 +427,11 @@ class _Engine:
             return False, None
         if len(self.sink.items) != errors_before and self.sink.has_errors:
             return False, None
+        def warn(token: Token, message: str) -> None:
+            self.warning(token.coord if not token.expansion else line[1].coord, message)
+
         try:
-            value = evaluate(expanded, target=self.target)
+            value = evaluate(expanded, target=self.target, warn=warn)
         except ExpressionError as err:
             where = err.token.coord if err.token is not None and not err.token.expansion else line[1].coord
             self.error(where, err.message)
