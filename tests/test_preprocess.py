@@ -233,6 +233,20 @@ def test_an_if_constant_too_large_for_its_type_is_warned_of_and_cut_as_gcc_does(
     ]
 
 
+def test_macros_the_preprocessor_makes_can_be_undefined_or_replaced_as_in_gcc(tmp_path: Path) -> None:
+    # gcc 12's text and warnings: after #undef a made macro is an identifier, and defined() says 0
+    source = ("#define __FILE__ 1\n__FILE__\n#undef __FILE__\n__FILE__\n#undef __LINE__\n__LINE__\n"
+              "#if defined(__LINE__) || defined(__FILE__)\nbad\n#endif\n#undef __STDC__\n#undef __GNUC__\n"
+              "__COUNTER__\n")
+    result = run(tmp_path, source)
+    assert texts(result.tokens) == ["1", "__FILE__", "__LINE__", "0"]
+    assert [d.headline().removeprefix(f"{tmp_path}/") for d in result.diagnostics] == [
+        't.h:1:9: warning: "__FILE__" redefined',
+        't.h:5:8: warning: undefining "__LINE__"',
+        't.h:10:8: warning: undefining "__STDC__"',
+    ]
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]
@@ -361,6 +375,7 @@ ERROR_CASES = [
     ("#define A __VA_ARGS__\n", "t.h:1:11: error: __VA_ARGS__ can only appear in the expansion of a C99 variadic macro"),
     ("#define F(a, b, a) a\n", 't.h:1:17: error: duplicate macro parameter "a"'),
     ("#define G(x, y,x...) x\n", 't.h:1:16: error: duplicate macro parameter "x"'),
+    ("#undef defined\n", 't.h:1:8: error: "defined" cannot be used as a macro name'),
     ("#include <>\n", "t.h:1:10: error: empty filename in #include"),
     ("#line\n", "t.h:1:6: error: unexpected end of file after #line"),
     ("#line 0x10\n", 't.h:1:7: error: "0x10" after #line is not a positive integer'),

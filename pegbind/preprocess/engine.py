@@ -311,8 +311,7 @@ class _Engine:
             self._define(directive, frame.origin)
         elif kind == "undef":
             assert directive.identifier is not None
-            self._extra_tokens(frame, kind, directive.rest)
-            self.table.undef(directive.identifier.text, directive.identifier.coord)
+            self._undef(frame, directive.identifier, directive.rest)
         elif kind in ("include", "include_next", "import"):
             self._include(frame, directive)
         elif kind == "pragma":
@@ -330,12 +329,35 @@ class _Engine:
             self.error(directive.name_token.coord, f"invalid preprocessing directive #{directive.name_token.text}")
         # ident / sccs / the null directive: nothing to do.
 
+    def _undef(self, frame: _Frame, name: Token, rest: Sequence[Token]) -> None:
+        if name.text == "defined":
+            self.error(name.coord, '"defined" cannot be used as a macro name')
+            return
+        self._extra_tokens(frame, "undef", rest)
+        # gcc warns of undefining what it makes itself, and __STDC__ (-Wbuiltin-macro-redefined)
+        macro = self.table.get(name.text)
+        if (name.text in DYNAMIC_MACROS and name.text in self.hooks.builtin_names) or (
+                name.text == "__STDC__" and macro is not None and macro.origin == "builtin"):
+            self.warning(name.coord, f'undefining "{name.text}"')
+        self._forget_builtin(name.text)
+        self.table.undef(name.text, name.coord)
+
+    def _forget_builtin(self, name: str) -> None:
+        """A macro the preprocessor makes (``__LINE__``) undefined or defined by the header: no
+        longer made, nor ``defined()``, as with gcc."""
+        if name in self.hooks.builtin_names:
+            self.hooks.builtin_names = self.hooks.builtin_names - {name}
+            self.hooks.dynamic_names = (self.hooks.dynamic_names or DYNAMIC_MACROS) - {name}
+
     def _define(self, directive: Directive, origin: str) -> None:
         name_token = directive.identifier
         assert name_token is not None
         if name_token.text == "defined":
             self.error(name_token.coord, '"defined" cannot be used as a macro name')
             return
+        if name_token.text in self.hooks.builtin_names and name_token.text in DYNAMIC_MACROS:
+            self.warning(name_token.coord, f'"{name_token.text}" redefined')  # gcc's -Wbuiltin-macro-redefined
+            self._forget_builtin(name_token.text)  # the definition replaces it, for good
         problem = validate_body(directive.params, directive.variadic, directive.rest)
         if problem is not None:
             self.error(problem[0].coord, problem[1])
