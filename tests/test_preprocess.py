@@ -247,6 +247,15 @@ def test_macros_the_preprocessor_makes_can_be_undefined_or_replaced_as_in_gcc(tm
     ]
 
 
+def test_a_stringified_argument_ending_in_a_lone_backslash_loses_it_as_in_gcc(tmp_path: Path) -> None:
+    # gcc 12: "" with 'invalid string literal, ignoring final '\\'' (pointed at the backslash here)
+    result = run(tmp_path, '#define str(x) #x\nstr(\\) str(a\\\\) str("\\\\")\n')
+    assert texts(result.tokens) == ['""', '"a\\\\"', '"\\"\\\\\\\\\\""']
+    assert [d.headline().removeprefix(f"{tmp_path}/") for d in result.diagnostics] == [
+        "t.h:2:5: warning: invalid string literal, ignoring final '\\'",
+    ]
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]

@@ -436,7 +436,13 @@ class Expander:
             if token.kind in ("string", "char") or (token.kind == "other" and text[:1] in "'\""):
                 text = text.replace("\\", "\\\\").replace('"', '\\"')
             parts.append(text)
-        return Token("string", '"' + "".join(parts) + '"', hash_token.coord, frames, hash_token.space_before)
+        spelled = "".join(parts)
+        if (len(spelled) - len(spelled.rstrip("\\"))) % 2:  # an argument ending in a lone backslash
+            last = arg[-1][0]
+            self.sink.warning(last.expansion[0].site if last.expansion else last.coord,
+                              "invalid string literal, ignoring final '\\'", included_from=self.included_from())
+            spelled = spelled[:-1]  # as gcc does: the string would not end
+        return Token("string", '"' + spelled + '"', hash_token.coord, frames, hash_token.space_before)
 
     def _expand_argument(self, arg: list[_Item], site: Token, in_if: bool) -> list[_Item]:
         if not arg:
