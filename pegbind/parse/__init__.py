@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..diagnostics import Diagnostic
 from ..model import Constant, FunctionAlias, Module, TypedefRef
 from ..preprocess.engine import DYNAMIC_MACROS
 from ..preprocess.token import Token
@@ -189,7 +190,11 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
             continue
         # the macro's name expanded, as C code naming it is: the macro itself is not expanded
         # again inside (ICU's ucol_open is U_ICU_ENTRY_POINT_RENAME(ucol_open), ucol_open_72)
-        expanded = pp.expand([Token("identifier", macro.name, macro.coord)])
+        problems: list[Diagnostic] = []
+        expanded = pp.expand([Token("identifier", macro.name, macro.coord)], problems)
+        if problems:  # what C code naming it would stop at (_Pragma(1))
+            builder.diagnostics.append(_note(macro, f"its expansion is in error: {problems[0].message}"))
+            continue
         named = _named_function(expanded, builder)
         if named is not None and named != macro.name:
             doc = builder.comments.doc_before(macro.coord) if builder.comments else ""
@@ -240,9 +245,7 @@ def _named_function(tokens: Sequence[Token], builder: ModuleBuilder) -> str | No
     return None
 
 
-def _note(macro: Any, reason: str):
-    from ..diagnostics import Diagnostic
-
+def _note(macro: Any, reason: str) -> Diagnostic:
     return Diagnostic(macro.coord, f"macro {macro.name} is not a constant: {reason}", "note")
 
 

@@ -119,10 +119,14 @@ class PreprocessResult:
     #: #pragma lines kept for the rendered text: (token index, text after "pragma", coord)
     pragmas: list[tuple[int, str, Coord]] = field(default_factory=list)
 
-    def expand(self, tokens: Sequence[Token]) -> list[Token]:
-        """Macro-expand ``tokens`` with the final macro table (problems are ignored)."""
-        expander = Expander(self.macros, DiagnosticSink(), self._hooks)
-        return expander.expand(tokens)
+    def expand(self, tokens: Sequence[Token], problems: list[Diagnostic] | None = None) -> list[Token]:
+        """Macro-expand ``tokens`` with the final macro table; the errors the expansion finds go
+        into ``problems`` where one is given (else they are ignored)."""
+        sink = DiagnosticSink()
+        expanded = Expander(self.macros, sink, self._hooks).expand(tokens)
+        if problems is not None:
+            problems += sink.errors()
+        return expanded
 
     @property
     def search_dirs(self) -> list[str]:

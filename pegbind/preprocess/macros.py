@@ -514,8 +514,11 @@ class Expander:
         As in gcc, the operand is macro-expanded first: ``_Pragma(STR(x))``, which a
         macro such as ``DO_PRAGMA(x)`` leaves behind, is a pragma too.
         """
-        if not stack or stack[-1][0].text != "(":
-            return False
+        if not stack:
+            return False  # the operand may follow in what is read next
+        if stack[-1][0].text != "(":
+            self._error(stack[-1][0], "_Pragma takes a parenthesized string literal")
+            return True
         depth, close = 0, None
         for at in range(len(stack) - 1, -1, -1):  # the next token is stack[-1]
             text = stack[at][0].text
@@ -528,10 +531,15 @@ class Expander:
         operand = stack[close + 1 : -1][::-1]
         if not (len(operand) == 1 and operand[0][0].kind == "string"):
             operand = self._expand_argument(operand, token, in_if=False)
-        if len(operand) != 1 or operand[0][0].kind != "string":
-            return False
-        literal = operand[0][0]
+        closing = stack[close][0]
         del stack[close:]
+        if len(operand) != 1 or operand[0][0].kind != "string":
+            # gcc reads "(", a string literal, ")", and says so at the first token that is not the one
+            wrong = (closing if not operand else operand[0][0] if operand[0][0].kind != "string"
+                     else operand[1][0])
+            self._error(wrong, "_Pragma takes a parenthesized string literal")
+            return True
+        literal = operand[0][0]
         body = literal.text[literal.text.index('"') + 1 : -1]
         self.hooks.pragma(body.replace('\\"', '"').replace("\\\\", "\\"), token, position)
         return True
