@@ -256,6 +256,19 @@ def test_a_stringified_argument_ending_in_a_lone_backslash_loses_it_as_in_gcc(tm
     ]
 
 
+def test_poisoned_names_are_errors_where_the_header_uses_them_as_in_gcc(tmp_path: Path) -> None:
+    # gcc 12's list: a macro defined before the pragma may still expand to a poisoned name
+    source = ("#define foo 1\n#define M bar\n#pragma GCC poison foo bar\nint M;\n#if 0\nfoo\n#endif\n"
+              "int bar;\n#ifdef foo\n#endif\n#define X bar\n#pragma GCC poison 1\n")
+    assert errors_of(tmp_path, source).replace(f"{tmp_path}/", "").splitlines() == [
+        't.h:3:20: warning: poisoning existing macro "foo"',
+        't.h:8:5: error: attempt to use poisoned "bar"',
+        't.h:9:8: error: attempt to use poisoned "foo"',
+        't.h:11:11: error: attempt to use poisoned "bar"',
+        "t.h:12:20: error: invalid #pragma GCC poison directive",
+    ]
+
+
 def test_incompatible_redefinition_is_a_warning(tmp_path: Path) -> None:
     result = run(tmp_path, "#define A 1\n#define A 2\nA\n")
     assert texts(result.tokens) == ["2"]

@@ -153,6 +153,7 @@ class _Engine:
         self.lexed: dict[str, LexedFile] = {}
         self.files: list[str] = []
         self.once: set[str] = set()
+        self.poisoned: set[str] = set()  #: names ``#pragma GCC poison`` forbids from here on
         self.guards: dict[str, str] = {}
         self.entered = 0  #: files #include entered (see MAX_INCLUDES)
         self.too_deep: set[Coord] = set()  #: the #include sites said to nest too deep
@@ -274,6 +275,8 @@ class _Engine:
                 if token.kind == "other" and is_unterminated(token):
                     quote = token.text.lstrip("u8UL")[0]
                     self.error(token.coord, f"missing terminating {quote} character")
+            if self.poisoned:
+                self._check_poison(line)
             if not self.pending and self.expander.changes_nothing(line):
                 self.output += line  # no invocation waits for it, and it names no macro
                 continue
@@ -300,6 +303,8 @@ class _Engine:
 
     def _directive(self, frame: _Frame, line: list[Token]) -> None:
         name = line[1].text if len(line) > 1 else ""
+        if self.poisoned and name != "pragma" and frame.active:
+            self._check_poison(line[2:])
         if name in _CONDITIONALS:
             self._conditional(frame, name, line)
             return
@@ -522,12 +527,35 @@ class _Engine:
             return
         self._open(path, origin, site, chain_index)
 
+    def _check_poison(self, tokens: Sequence[Token]) -> None:
+        """gcc's error at each use of a name ``#pragma GCC poison`` forbade, in the header's own
+        text (a macro defined before the pragma may still expand to it)."""
+        for token in tokens:
+            if token.kind == "identifier" and token.text in self.poisoned:
+                self.error(token.coord, f'attempt to use poisoned "{token.text}"')
+
+    def _poison(self, names: Sequence[Token], at: Coord | None = None) -> None:
+        """``#pragma GCC poison NAME...``: each use of the names from here on is an error.
+        ``at``: where to say a problem, for names read from a ``_Pragma``'s string."""
+        for name in names:
+            where = at or (name.expansion[0].site if name.expansion else name.coord)
+            if name.kind != "identifier":
+                self.error(where, "invalid #pragma GCC poison directive")
+                return
+            if name.text in self.table:
+                self.warning(where, f'poisoning existing macro "{name.text}"')
+            self.poisoned.add(name.text)
+
     def _pragma(self, frame: _Frame, directive: Directive) -> None:
+        rest = directive.rest
+        if len(rest) >= 2 and rest[0].text == "GCC" and rest[1].text == "poison":
+            self._poison(rest[2:])
         text = rebuild(list(directive.rest))[0]
         self._apply_pragma(text, directive.coord, len(self.output))
 
     def _apply_pragma(self, text: str, coord: Coord, position: int) -> None:
         self.pragmas.append((position, text, coord))
+
         if text.strip() == "once":
             if self.frames:
                 self.once.add(os.path.realpath(self.frames[-1].path))
@@ -639,6 +667,9 @@ class _Engine:
 
     def _pragma_operator(self, text: str, site: Token, position: int) -> None:
         coord = site.expansion[0].site if site.expansion else site.coord
+        words = text.split(None, 2)
+        if words[:2] == ["GCC", "poison"]:
+            self._poison(tokenize(words[2] if len(words) > 2 else "", coord.file), at=coord)
         self._apply_pragma(text, coord, self._chunk_base + position)
 
 
