@@ -298,12 +298,11 @@ _GRAMMAR_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 def _definition(tokens: list[Token]) -> Directive | None:
     """A well-formed ``#define`` or ``#undef`` of a name, read without the grammar, as it reads it.
 
-    Nine directives in ten that reach the grammar are these (and includes,
-    :func:`_inclusion`), and the grammar
-    read each from its whole line rebuilt as text, the body of a long
-    ``#define`` too (a function-like one's afresh, its parameters' names in
-    its shape).  None for any other line, and for one the grammar rejects,
-    which it words the error for.
+    With the includes (:func:`_inclusion`), these are nine directives in ten
+    that reach the grammar, which read each from its whole line rebuilt as
+    text, the body of a long ``#define`` too (a function-like one's afresh,
+    its parameters' names in its shape).  None for any other line, and for
+    one the grammar rejects, which it words the error for.
     """
     if len(tokens) < 3 or tokens[2].kind != "identifier" or tokens[1].text not in ("define", "undef"):
         return None

@@ -458,6 +458,7 @@ class _Engine:
             return False, None
         if len(self.sink.items) != errors_before and self.sink.has_errors:
             return False, None
+
         def warn(token: Token, message: str) -> None:
             self.warning(token.coord if not token.expansion else line[1].coord, message)
 
@@ -555,7 +556,6 @@ class _Engine:
 
     def _apply_pragma(self, text: str, coord: Coord, position: int) -> None:
         self.pragmas.append((position, text, coord))
-
         if text.strip() == "once":
             if self.frames:
                 self.once.add(os.path.realpath(self.frames[-1].path))
