@@ -372,6 +372,35 @@ def test_deeply_nested_declarations_of_one_shape_are_remade_too():
     assert [(m.name, m.value) for e in module.enums for m in e.members] == [("N0", 3000), ("N1", 3000), ("N2", 3000)]
 
 
+
+def test_declarations_differing_only_in_literals_are_one_shape(monkeypatch):
+    # A number, character constant or string is read from its token, so declarations
+    # that differ only in those are parsed once; each keeps its own values and errors.
+    from pegbind.parse import walker
+
+    walker.forget_shapes()
+    grammar = walker.declaration_parser()
+    parsed: list[str] = []
+    real_parse = grammar.parse
+    monkeypatch.setattr(grammar, "parse", lambda text, rule=None: parsed.append(text) or real_parse(text, rule))
+    module = parse(
+        "struct rec_a { char head[4]; };\nstruct rec_b { char tail[16]; };\n"
+        "enum { K1 = 1 << 3 };\nenum { K2 = 0x2 << 4 };\nenum { K3 = 08 << 1 };\n"
+        "enum { C1 = 'a' };\nenum { C2 = '\\n' };\n"
+        '_Static_assert(1, "one");\n_Static_assert(0, "tw" "o");\n'
+        "enum { F1 = .5 > 0 };\nenum { F2 = 1.5 > 2 };\n"
+    )
+    assert [(f.name, f.type.to_c()) for r in module.records for f in r.fields] == [
+        ("head", "char[4]"), ("tail", "char[16]")]
+    assert [(m.name, m.value) for e in module.enums for m in e.members] == [
+        ("K1", 8), ("K2", 32), ("C1", 97), ("C2", 10), ("F1", 1), ("F2", 0)]
+    assert headlines(module) == [
+        "t.h:5:13: error: the value of 'K3' is not an integer constant: invalid digit in octal constant '08'",
+        "t.h:9:1: warning: static assertion failed: \"two\"",
+    ]
+    # one parse per shape: the struct, the shift, the character, each assertion (one has
+    # two strings), the comparison
+    assert len(parsed) == 6
 def test_identifiers_spelled_like_the_placeholder_or_attribute_words():
     module = clean(
         "typedef int ID;\n"

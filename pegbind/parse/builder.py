@@ -51,6 +51,7 @@ from ..model import (
     canonical_type,
     unnamed,
 )
+from ..preprocess.literals import split_literal
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from . import syntax as s
@@ -343,7 +344,12 @@ class ModuleBuilder:
             self.report(f"static assertion not checked: {problem.reason}", node.token, "note")
             return
         if not holds:
-            self.report("static assertion failed", node.token, "warning")
+            message = "static assertion failed"
+            if node.message is not None:  # as gcc shows it: the pieces joined, between one pair of quotes
+                pieces = [split_literal(token.text) for token in node.message.tokens]
+                prefix = next((prefix for prefix, _ in pieces if prefix), "")
+                message += f': {prefix}"{"".join(body for _, body in pieces)}"'
+            self.report(message, node.token, "warning")
 
     def definition(self, node: s.Declaration) -> None:
         names = [d.declarator.name_token for d in node.declarators]

@@ -274,7 +274,8 @@ class Evaluator:
         #: a literal's spelling -> its Value (a long expression repeats its literals)
         self._numbers: dict[str, Value] = {}
         #: integer type of rank int or higher -> its range, for arithmetic that needs no conversion
-        self._ranges = {prim: self.target.int_range(prim) for prim in _PROMOTED if prim in self.target.sizes}
+        #: (filled on use: an evaluator is made for each macro constant, most of which do no arithmetic)
+        self._ranges: dict[str, tuple[int, int]] = {}
 
     def value(self, expr: s.Expr) -> Value:
         """The value of a whole expression: the entry point, where nesting beyond what the
@@ -393,7 +394,11 @@ class Evaluator:
         a: Any = left.value
         b: Any = right.value
         # The same integer type of int's rank or above, as most operands are, needs no conversion.
-        span = self._ranges.get(prim) if prim == right.prim else None
+        span = None
+        if prim == right.prim:
+            span = self._ranges.get(prim)
+            if span is None and prim in _PROMOTED and prim in self.target.sizes:
+                span = self._ranges[prim] = self.target.int_range(prim)
         if span is None or not (span[0] <= a <= span[1] and span[0] <= b <= span[1]):
             prim = usual_arithmetic(prim, right.prim, self.target)  # type: ignore[arg-type]
             a = convert(a, prim, self.target)

@@ -254,6 +254,7 @@ class MemberDeclaration:
 class StaticAssert:
     condition: Expr
     token: Token
+    message: StringLiteral | None = None  #: C23 allows none
 
 
 @frozen_dataclass()

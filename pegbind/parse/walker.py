@@ -11,11 +11,12 @@ spaces and :class:`TokenText` maps every character offset back to its token
 
 The grammar needs no typedef table: it tells identifiers apart only from
 the words it names (keywords, ``aligned``, ...).  So every other identifier
-is written as one placeholder, and declarations of the same shape --
-``typedef CK_ULONG CK_FLAGS;`` and ``typedef CK_BYTE CK_CHAR;``, the
-hundred ``typedef X * X_PTR;`` of PKCS#11 -- share one parse, kept in a
-bounded cache.  The walker reads names from the tokens, never from the
-parsed text.
+is written as one placeholder, as is every literal, and declarations of the
+same shape -- ``typedef CK_ULONG CK_FLAGS;`` and ``typedef CK_BYTE
+CK_CHAR;``, the hundred ``typedef X * X_PTR;`` of PKCS#11, ``#define
+SQLITE_IOERR_READ (SQLITE_IOERR | (1<<8))`` and its forty siblings -- share
+one parse, kept in a bounded cache.  The walker reads names and literals
+from the tokens, never from the parsed text.
 
 The walk of a shape is shared too: its syntax, made from the first
 declaration of that shape, is remade for the next ones with their tokens in
@@ -26,6 +27,7 @@ member) is not shared.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
@@ -33,7 +35,7 @@ from typing import Any
 
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, too_deep
-from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier
+from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
 from ..pegcode import ParseError as PegParseError
 from ..pegcode import Sequence as PegSequence
 from ..preprocess.token import Token
@@ -49,7 +51,7 @@ class TokenText:
     """The space-joined text of some tokens as the grammar sees it, with offset -> token lookup.
 
     ``text`` has the placeholder for every identifier the grammar does not
-    name (:func:`pegbind.peg.shape_of`).
+    name (:func:`pegbind.peg.shape_of`), and for every literal (:func:`_literal_shapes`).
     """
 
     __slots__ = ("tokens", "text", "_pieces", "_starts", "read_text")
@@ -60,8 +62,18 @@ class TokenText:
         #: other declarations of the shape (see :func:`_walk`)
         self.read_text = False
         words = grammar_words("declarations")
-        self._pieces = [shape_of(token.text, words) if token.kind == "identifier" else token.text
-                        for token in self.tokens]
+        literals = _literal_shapes()
+        pieces = []
+        for token in self.tokens:
+            kind = token.kind
+            if kind == "identifier":
+                pieces.append(shape_of(token.text, words))
+            elif kind in literals:
+                leaf, placeholder = literals[kind]
+                pieces.append(placeholder if leaf(token.text) else token.text)
+            else:
+                pieces.append(token.text)
+        self._pieces = pieces
         self.text = " ".join(self._pieces) + " "
         self._starts: list[int] | None = None  # where each token starts in text: made when first asked
 
@@ -88,6 +100,25 @@ class TokenText:
 
     def index_at(self, offset: int) -> int:
         return max(0, bisect_right(self._token_starts(), offset) - 1)
+
+
+@functools.cache
+def _literal_shapes() -> dict[str, tuple[Callable[[str], Any], str]]:
+    """Token kind -> (whether a token is all of the grammar's leaf for it, what stands for it).
+
+    The walker reads a number, character constant or string from its token,
+    never from the text (``visit_NUMBER``), so ``char b[4]`` and ``char b[8]``,
+    ``(1 << 8)`` and ``(1 << 9)``, are one shape.  A literal its leaf would not
+    take whole keeps its spelling, so where the grammar stops is unchanged.
+    """
+    grammar = declaration_parser()
+    shapes: dict[str, tuple[Callable[[str], Any], str]] = {}
+    for kind, leaf, placeholder in (("number", "NUMBER", "0"), ("char", "CHAR", "'0'"), ("string", "STRING", '""')):
+        expression = grammar[leaf]
+        assert isinstance(expression, Regex) and expression.pattern.endswith(" *")
+        assert re.fullmatch(expression.pattern, placeholder), f"{leaf} must take {placeholder}"
+        shapes[kind] = (re.compile(expression.pattern[: -len(" *")]).fullmatch, placeholder)
+    return shapes
 
 
 @frozen_dataclass()
@@ -551,8 +582,8 @@ class SyntaxWalker(NodeVisitor):
 
     # static_assert = STATIC_ASSERT LPAREN constant_expression (COMMA string_literal)? RPAREN SEMI
     def visit_static_assert(self, node: Node, visited_children: list[Any]) -> s.StaticAssert:
-        _, _, condition, _, _, _ = visited_children
-        return s.StaticAssert(condition, self.tok(node))
+        _, _, condition, message, _, _ = visited_children
+        return s.StaticAssert(condition, self.tok(node), message[0][1] if message else None)
 
     # decl_specifiers = specifier* type_specifier specifier_or_basic*
     def visit_decl_specifiers(self, node: Node, visited_children: list[Any]) -> s.Specifiers:
