@@ -371,17 +371,24 @@ def test_function_like_invocation_spanning_a_directive(tmp_path: Path) -> None:
 
 ERROR_CASES = [
     ("#if 1\nint a;\n", "t.h:1:1: error: unterminated #if"),
-    ("#ifdef A\n#else\n", "t.h:1:1: error: unterminated #ifdef"),
+    ("#ifdef A\n#else\n", "t.h:1:1: error: unterminated #else"),
+    ("#ifdef A\n", "t.h:1:1: error: unterminated #ifdef"),
+    ("#if 0\n#elif 1\n", "t.h:1:1: error: unterminated #elif"),
     ("#endif\n", "t.h:1:2: error: #endif without #if"),
     ("#else\n", "t.h:1:2: error: #else without #if"),
     ("#elif 1\n", "t.h:1:2: error: #elif without #if"),
     ("#if 1\n#else\n#else\n#endif\n", "t.h:3:2: error: #else after #else"),
     ("#if 0\n#else\n#elif 1\n#endif\n", "t.h:3:2: error: #elif after #else"),
     ("#foo bar\n", "t.h:1:2: error: invalid preprocessing directive #foo"),
-    ("#define F(a, b) a\nF(1)\n", 't.h:2:1: error: macro "F" requires 2 arguments, but only 1 given'),
-    ("#define F(a) a\nF(1, 2)\n", 't.h:2:1: error: macro "F" passed 2 arguments, but takes just 1'),
-    ("#define F(a, b, ...) a\nF(1)\n", 't.h:2:1: error: macro "F" requires 3 arguments, but only 1 given'),
-    ("#define F(a) a\nF(1, (2)\n", 't.h:2:1: error: unterminated argument list invoking macro "F"'),
+    ("#define F(a, b) a\nF(1)\n", 't.h:2:4: error: macro "F" requires 2 arguments, but only 1 given'),
+    ("#define F(a) a\nF(1, 2)\n", 't.h:2:7: error: macro "F" passed 2 arguments, but takes just 1'),
+    ("#define F(a, b, ...) a\nF(1)\n", 't.h:2:4: error: macro "F" requires 3 arguments, but only 1 given'),
+    ("#define F(a) a\nF(1, (2)\n", 't.h:2:9: error: unterminated argument list invoking macro "F"'),
+    # gcc: where the text ended (the file's last line, a directive's line, comments and blanks too)
+    ("#define F(a) a\nint a = F(1   \n\n   \n", 't.h:4:4: error: unterminated argument list invoking macro "F"'),
+    ("#define F(a) a\n#if F(1 /* c */ \n#endif\n", 't.h:2:17: error: unterminated argument list invoking macro "F"'),
+    ("#define F(a) a\n#if F(1, \\\n 2\n#endif\n", 't.h:3:3: error: unterminated argument list invoking macro "F"'),
+    ("#define F(a, b) a\nF(1\n)\n", 't.h:3:1: error: macro "F" requires 2 arguments, but only 1 given'),
     ("int a; /* open\n", "t.h:1:8: error: unterminated comment"),
     ("char c = 'x;\n", "t.h:1:10: error: missing terminating ' character"),
     ('char *s = "abc;\n', 't.h:1:11: error: missing terminating " character'),
@@ -422,6 +429,16 @@ ERROR_CASES = [
     ("#ifdef\n#endif\n", "t.h:1:2: error: no macro name given in #ifdef directive"),
     ("#define cat(a, b) a ## b\ncat(., +)\n", 't.h:2:1: error: pasting "." and "+" does not give a valid preprocessing token'),
 ]
+
+
+def test_a_wrong_argument_count_shows_where_the_macro_is_defined(tmp_path: Path) -> None:
+    rendered = errors_of(tmp_path, "#define F(a, b) a\n#define G(x) x\nF(1)\nG(1, 2)\n").replace(f"{tmp_path}/", "")
+    assert rendered.splitlines() == [  # gcc's words and places
+        't.h:3:4: error: macro "F" requires 2 arguments, but only 1 given',
+        't.h:1: note: macro "F" defined here',
+        't.h:4:7: error: macro "G" passed 2 arguments, but takes just 1',
+        't.h:2: note: macro "G" defined here',
+    ]
 
 
 @pytest.mark.parametrize("source,message", ERROR_CASES, ids=[m.split("error: ")[1][:40] for _, m in ERROR_CASES])

@@ -72,7 +72,9 @@ Origin = Literal["user", "standard", "system"]
 class _Group:
     """One #if ... #endif group of the file being read."""
 
-    directive: str  #: "if", "ifdef" or "ifndef" (for "unterminated #ifdef")
+    #: the group's last directive: "if", "ifdef", "ifndef", then "elif" or "else"
+    #: (gcc: "unterminated #else", at the line of the #if)
+    directive: str
     coord: Coord
     parent_active: bool
     taken: bool  #: some branch has been taken
@@ -282,17 +284,19 @@ class _Engine:
                 continue
             self.pending += [(token, _NOTHING_HIDDEN) for token in line]
 
-    def _flush(self, *, final: bool) -> None:
+    def _flush(self, *, final: bool, end: Coord | None = None) -> None:
         items = self.pending
         self.pending = []
         self._chunk_base = len(self.output)
-        out, leftover = self.expander.expand_items(items, final=final)
+        out, leftover = self.expander.expand_items(items, final=final, end=end)
         self.output += [token for token, _ in out]
         self.pending = leftover
 
     def _close(self, frame: _Frame) -> None:
         if self.pending:
-            self._flush(final=True)
+            lexed = self.lexed[frame.path]
+            last = lexed.last_line()
+            self._flush(final=True, end=Coord(frame.path, last, lexed.line_end(last)))
         for group in frame.groups:
             self.error(group.coord, f"unterminated #{group.directive}")
         if frame.guard is not None and frame.guard_closed_at == len(frame.lines):
@@ -337,6 +341,13 @@ class _Engine:
             assert directive.name_token is not None
             self.error(directive.name_token.coord, f"invalid preprocessing directive #{directive.name_token.text}")
         # ident / sccs / the null directive: nothing to do.
+
+    def _line_end(self, frame: _Frame, line: Sequence[Token]) -> Coord | None:
+        """Just past the physical line a directive's last token is on (its comments and blanks too)."""
+        if not line:
+            return None
+        last = line[-1].coord.line
+        return Coord(frame.path, last, self.lexed[frame.path].line_end(last))
 
     def _undef(self, frame: _Frame, name: Token, rest: Sequence[Token]) -> None:
         if name.text == "defined":
@@ -419,6 +430,7 @@ class _Engine:
         if group.seen_else:
             self.error(line[1].coord, f"#{name} after #else")
             return
+        group.directive = name
         if name == "else":
             group.seen_else = True
             group.active = group.parent_active and not group.taken
@@ -453,7 +465,7 @@ class _Engine:
             guard = texts[2] if len(texts) == 3 else texts[3]
         errors_before = len(self.sink.items)
         try:
-            expanded = self.expander.expand(rest, in_if=True)
+            expanded = self.expander.expand(rest, in_if=True, end=self._line_end(frame, line))
         except ExpansionAborted:
             return False, None
         if len(self.sink.items) != errors_before and self.sink.has_errors:
@@ -476,7 +488,7 @@ class _Engine:
         if header is not None:
             self._extra_tokens(frame, directive.kind, directive.rest)
         else:
-            expanded = self.expander.expand(directive.rest)
+            expanded = self.expander.expand(directive.rest, end=self._line_end(frame, directive.rest))
             header = _header_from_tokens(expanded)
             if header is None:
                 self.error(directive.name_token.coord if directive.name_token else site,
@@ -589,7 +601,7 @@ class _Engine:
         def at(token: Token) -> Coord:
             return token.coord if not token.expansion else directive.coord
 
-        expanded = self.expander.expand(directive.rest)
+        expanded = self.expander.expand(directive.rest, end=self._line_end(frame, directive.rest))
         if not expanded:
             name = directive.name_token or directive.hash_token
             self.error(Coord(name.coord.file, name.coord.line, name.coord.col + len(name.text)),

@@ -58,6 +58,23 @@ class LexedFile:
     lines: list[list[Token]] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    text: str = ""  #: the file's text, as read
+    #: the offset after each newline of ``text``
+    newline_ends: list[int] = field(default_factory=list)
+
+    def line_end(self, line: int) -> int:
+        """The column just past the last character of physical line ``line`` (its newline not counted)."""
+        ends = self.newline_ends
+        start = ends[line - 2] if 2 <= line <= len(ends) + 1 else 0
+        end = ends[line - 1] - 1 if line <= len(ends) else len(self.text)
+        if end > start and self.text[end - 1] == "\r":
+            end -= 1
+        return end - start + 1
+
+    def last_line(self) -> int:
+        """The file's last physical line: the one its final newline ends, if it has one."""
+        ends = self.newline_ends
+        return len(ends) if ends and ends[-1] == len(self.text) else len(ends) + 1
 
 
 def token_parser() -> Parser:
@@ -108,7 +125,8 @@ def lex(text: str, file: str) -> LexedFile:
         logical = "".join(pieces)
     else:
         logical = text
-    line_ends = [m.end() for m in _NEWLINE.finditer(text)]
+    line_ends = result.newline_ends = [m.end() for m in _NEWLINE.finditer(text)]
+    result.text = text
 
     def physical(offset: int) -> int:
         k = bisect_right(splice_at, offset)

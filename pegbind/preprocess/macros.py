@@ -149,26 +149,31 @@ class Expander:
         self.included_from = included_from
         self._budget = 0
         self._depth = 0
+        #: where the top-level text being expanded ends (an invocation left open is reported there)
+        self._end: Coord | None = None
 
     # ---- public entry points ---------------------------------------------------------------
 
-    def expand(self, tokens: Sequence[Token], *, in_if: bool = False) -> list[Token]:
-        """Fully macro-expand ``tokens`` (as text at the top level of a file)."""
-        output, _ = self.expand_items([(t, _EMPTY) for t in tokens], final=True, in_if=in_if)
+    def expand(self, tokens: Sequence[Token], *, in_if: bool = False, end: Coord | None = None) -> list[Token]:
+        """Fully macro-expand ``tokens`` (as text at the top level of a file), which end at ``end``
+        (a directive's line: where gcc reports an invocation left open)."""
+        output, _ = self.expand_items([(t, _EMPTY) for t in tokens], final=True, in_if=in_if, end=end)
         return [token for token, _ in output]
 
-    def expand_items(self, items: list[_Item], *, final: bool, in_if: bool = False) -> tuple[list[_Item], list[_Item]]:
+    def expand_items(self, items: list[_Item], *, final: bool, in_if: bool = False,
+                     end: Coord | None = None) -> tuple[list[_Item], list[_Item]]:
         """Expand top-level text; when ``final`` is False, an invocation whose arguments run
         past the end is handed back unexpanded (second value) so more lines can follow."""
-        saved = self._budget, self._depth  # a hook may expand while an expansion runs
+        saved = self._budget, self._depth, self._end  # a hook may expand while an expansion runs
         self._budget = 0
         self._depth = 0
+        self._end = end
         try:
             return self._rescan(items, top=True, final=final, in_if=in_if)
         except ExpansionAborted:
             return [], []
         finally:
-            self._budget, self._depth = saved
+            self._budget, self._depth, self._end = saved
 
     def changes_nothing(self, tokens: Sequence[Token]) -> bool:
         """Whether top-level text ``tokens``, with nothing before them waiting, is its own
@@ -227,12 +232,16 @@ class Expander:
             if arguments is None:
                 if top and not final:
                     return out, [item, *consumed]
-                self._error(token, f'unterminated argument list invoking macro "{name}"')
+                message = f'unterminated argument list invoking macro "{name}"'
+                if top and self._end is not None:  # gcc: where the text ended
+                    self.sink.error(self._end, message, included_from=self.included_from())
+                else:
+                    self._error(token, message)
                 out.append(item)
                 out.extend(consumed)
                 continue
             args, commas, closing_hide = arguments
-            checked = self._check_argument_count(macro, token, args, commas)
+            checked = self._check_argument_count(macro, consumed[-1][0], args, commas)
             if checked is None:
                 out.append(item)
                 continue
@@ -269,12 +278,18 @@ class Expander:
             args[-1].append(item)
         return None  # the input ended first; everything taken is in ``consumed``
 
-    def _check_argument_count(self, macro: Macro, token: Token, args: list[list[_Item]],
+    def _check_argument_count(self, macro: Macro, closing: Token, args: list[list[_Item]],
                               commas: list[_Item]) -> tuple[list[list[_Item]], bool] | None:
         """The arguments, one list per parameter, and whether the variable ones were left out
-        (GNU: ``F(a)`` for ``F(a, ...)``, or ``F()`` for ``F(...)``), or None after an error."""
+        (GNU: ``F(a)`` for ``F(a, ...)``, or ``F()`` for ``F(...)``), or None after an error
+        (at the invocation's ``closing`` parenthesis, as gcc says it)."""
         params = macro.params or ()
         name = macro.name
+
+        def error(message: str) -> None:
+            defined = f'{macro.coord.file}:{macro.coord.line}: note: macro "{name}" defined here'
+            self._error(closing, message, (defined,))
+
         if macro.variadic:
             named = len(params) - 1
             if len(args) > named + 1:
@@ -290,20 +305,19 @@ class Expander:
                 args = args + [[]]  # GNU: the variable arguments may be left out entirely
                 absent = True
             if len(args) < len(params):
-                self._error(token, f'macro "{name}" requires {len(params)} arguments, but only {len(args)} given')
+                error(f'macro "{name}" requires {len(params)} arguments, but only {len(args)} given')
                 return None
             return args, absent
         if not params:
             if len(args) == 1 and not args[0]:
                 return [], False
-            self._error(token, f'macro "{name}" passed {len(args)} argument{_s(len(args))}, but takes just 0')
+            error(f'macro "{name}" passed {len(args)} argument{_s(len(args))}, but takes just 0')
             return None
         if len(args) < len(params):
-            self._error(token, f'macro "{name}" requires {len(params)} argument{_s(len(params))}, '
-                               f'but only {len(args)} given')
+            error(f'macro "{name}" requires {len(params)} argument{_s(len(params))}, but only {len(args)} given')
             return None
         if len(args) > len(params):
-            self._error(token, f'macro "{name}" passed {len(args)} arguments, but takes just {len(params)}')
+            error(f'macro "{name}" passed {len(args)} arguments, but takes just {len(params)}')
             return None
         return args, False
 
@@ -544,10 +558,10 @@ class Expander:
         self.hooks.pragma(body.replace('\\"', '"').replace("\\\\", "\\"), token, position)
         return True
 
-    def _error(self, token: Token, message: str) -> None:
+    def _error(self, token: Token, message: str, notes: tuple[str, ...] = ()) -> None:
         site = token.expansion[0].site if token.expansion else token.coord
         note = token.origin_note()
-        self.sink.error(site, message + note, included_from=self.included_from())
+        self.sink.error(site, message + note, included_from=self.included_from(), notes=notes)
 
 
 def _matching_paren(body: Sequence[Token], open_at: int) -> int:
