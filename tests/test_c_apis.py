@@ -490,6 +490,21 @@ def test_a_stated_length_may_not_exceed_its_buffer(capi):
         capi.capi_crc(0, memoryview(b"abcd")[1:3], 3)
 
 
+def test_an_empty_buffer_holds_nothing(capi):
+    import array
+    # none of a stated length fits: C would read past the end of the empty buffer
+    for empty in (b"", bytearray(), memoryview(b""), ""):
+        with pytest.raises(ValueError, match=r"^argument 3 \(len_\): 5 is more than argument 2 \(buf\) "
+                                             r"holds \(0 bytes\)$"):
+            capi.capi_crc(0, empty, 5)
+        assert capi.capi_crc(0, empty, 0) == capi.capi_crc(0, b"x", 0)
+    for empty in (array.array("i"), b"", b"\0\0"):  # part of one int holds none either
+        with pytest.raises(ValueError, match=r"^argument 2 \(count\): 1 is more than argument 1 \(values\) "
+                                             r"holds \(0 items\)$"):
+            capi.capi_sum(empty, 1)
+        assert capi.capi_sum(empty, 0) == 0
+
+
 def test_a_count_is_of_items_and_a_size_of_bytes(capi):
     import array
     values = array.array("i", [1, 2, 3])

@@ -337,9 +337,12 @@ def cy_convert(ctype: CType) -> str:
 
 
 def cy_min_size(param: ParamBinding) -> str:
-    """The fewest bytes a buffer argument must hold: its element, times the length of an array parameter."""
+    """The fewest bytes a buffer argument must hold: its element, times the length of an array
+    parameter; none where C is told its size (see :attr:`ParamBinding.counted`)."""
     size = cy_sizeof(param.element)
-    return size if param.array_length is None else f"{size} * {param.array_length}"
+    if param.array_length is not None:
+        return f"{size} * {param.array_length}"
+    return "0" if param.counted else size
 
 
 def cy_sizeof(ctype: CType | None) -> str:

@@ -117,7 +117,9 @@ def arg_label(param: ParamBinding) -> str:
 
 def min_bytes(binding: BindingModel, param: ParamBinding) -> int:
     """Bytes a buffer argument must hold at least: one element, or the length of an array
-    parameter (``uuid_t``: 16); 0 when nothing is known (``void *``)."""
+    parameter (``uuid_t``: 16); 0 when nothing is known (``void *``) or C is told its size."""
+    if param.counted and param.array_length is None:
+        return 0
     return element_size(binding.module, binding.target, param.element) * (param.array_length or 1)
 
 
@@ -761,17 +763,17 @@ class WrapperWriter(ABC):
             ]
         # The length is made an exact int once, compared, and passed as it is (see
         # exact_int_arg): no int subclass's comparison decides the check.  bytes,
-        # the common case, are measured inline (len() is their size in bytes).  A
-        # buffer holding no whole item is left to its conversion, which says it is
-        # too short, as the Cython module's conversion says first.
+        # the common case, are measured inline (len() is their size in bytes).  An
+        # empty buffer holds no item, nor does one holding part of one: any length
+        # is more (the buffer's conversion asks for no item, C being told how many).
         held = f"len({name})" + (f" // {item}" if item > 1 else "")
         message = step.message.replace("{n}", "{" + n.py_name + "}")
         return [
             *self.exact_int(n),
             f"if {name}.__class__ is bytes:",
-            f"    if {n.py_name} > {held} > 0:",
+            f"    if {n.py_name} > {held}:",
             f"        raise ValueError(f{message.replace('{held}', '{' + held + '}')!r})",
-            f"elif {n.py_name} > {known} > 0:",
+            f"elif {n.py_name} > {known} >= 0:",
             f"    raise ValueError(f{message.replace('{held}', '{' + known + '}')!r})",
         ]
 

@@ -151,6 +151,9 @@ class ParamBinding:
     #: typedef (``uuid_t uu``, ``double m[4]``): N, the fewest a buffer for it must hold
     #: (or, for an ``in-array`` of records with no length parameter, the fewest items)
     array_length: int | None = None
+    #: a buffer C is told the size of (a ``len`` parameter measures it, or a length the
+    #: header states bounds it): an empty one is as good as any (``crc32(crc, b"", 0)``)
+    counted: bool = False
     #: the type C passes when it is not ``ctype``: an array parameter adjusted to a
     #: pointer to its element, qualifiers kept (``const uuid_t`` -> ``const unsigned char *``),
     #: a function parameter to a pointer to the function

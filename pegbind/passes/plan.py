@@ -1079,7 +1079,7 @@ def plan_function(
             text=kind in ("cstring", "buffer") and role.role == "in" and element is not None
             and is_character(module, element),
             cells=cells, cell_tag=cell_tag,
-            callback=callback,
+            callback=callback, counted=measured,
         ))
     # a callable C may keep lives with the first handle or record the call was given
     keeper = next((p.index for p in params if p.kind in ("handle", "record_ptr") and p.role.role == "in"), None)
@@ -1090,6 +1090,8 @@ def plan_function(
                 planned.callback, keeper=keeper, user_data=user_data))
     for index, (pointers, unit) in _bounds(module, function, params, set(roles)).items():
         params[index] = dataclasses.replace(params[index], bounds=pointers, bound_unit=unit)  # type: ignore[arg-type]
+        for bounded in pointers:
+            params[bounded] = dataclasses.replace(params[bounded], counted=True)
     for index, planned in enumerate(params):
         if planned.role.owner is not None:
             _check_owned(config, role_keys.get(planned.c_name or "", config.key("functions")), function.name,

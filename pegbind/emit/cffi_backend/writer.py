@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...frozen import frozen_dataclass
 from ...model import Array, CType, Pointer, Primitive
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
-from ...passes.callplan import Slot
+from ...passes.callplan import Slot, element_size
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
 from .cdef import called_functions, integer_char
 
@@ -255,7 +255,8 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
         extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
         array = buffer_array_type(binding, param)
         call = f"_pb_rbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{extra})"
-        if size == 0:
+        if element_size(binding.module, binding.target, param.element) == 0 or (
+                size == 0 and _takes_bytes(binding, param.element)):
             return f"{name} if {name}.__class__ is bytes else {call}"
         if size == 1 and _takes_bytes(binding, param.element):
             # cffi passes bytes to a pointer to 1-byte characters as they are

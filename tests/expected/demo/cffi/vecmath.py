@@ -1603,22 +1603,22 @@ def vm_checksum(data, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if data.__class__ is bytes:
-            if len_ > len(data) > 0:
+            if len_ > len(data):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-        elif len_ > _pb_capacity(data, 1) > 0:
+        elif len_ > _pb_capacity(data, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
-        return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
+        return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
     except _PB_RETRY:
         pass
-    data, len_, = _pb_fix((('buffer', 'argument 1 (data)', 1, 'unsigned char *', True, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (data, len_,))
+    data, len_, = _pb_fix((('buffer', 'argument 1 (data)', 0, 'unsigned char *', True, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (data, len_,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if data.__class__ is bytes:
-        if len_ > len(data) > 0:
+        if len_ > len(data):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-    elif len_ > _pb_capacity(data, 1) > 0:
+    elif len_ > _pb_capacity(data, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
-    return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
+    return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
 
 
 _f_vm_fill = getattr(_lib, 'vm_fill')
@@ -1630,22 +1630,22 @@ def vm_fill(buf, len_, value, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if buf.__class__ is bytes:
-            if len_ > len(buf) > 0:
+            if len_ > len(buf):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-        elif len_ > _pb_capacity(buf, 1) > 0:
+        elif len_ > _pb_capacity(buf, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-        return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
+        return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
     except _PB_RETRY:
         pass
-    buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 1, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
+    buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 0, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if buf.__class__ is bytes:
-        if len_ > len(buf) > 0:
+        if len_ > len(buf):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-    elif len_ > _pb_capacity(buf, 1) > 0:
+    elif len_ > _pb_capacity(buf, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-    return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
+    return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
 
 
 _f_vm_version = getattr(_lib, 'vm_version')

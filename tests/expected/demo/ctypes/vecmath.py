@@ -1694,20 +1694,20 @@ def vm_checksum(data, len_, /):
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
             if data.__class__ is bytes:
-                if len_ > len(data) > 0:
+                if len_ > len(data):
                     raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-            elif len_ > _pb_capacity(data, 1) > 0:
+            elif len_ > _pb_capacity(data, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
-            return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+            return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     except _PB_RETRY:
         pass
-    data, len_, = _pb_fix((('buffer', 'argument 1 (data)', 1, 'unsigned char *', True, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (data, len_,))
+    data, len_, = _pb_fix((('buffer', 'argument 1 (data)', 0, 'unsigned char *', True, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (data, len_,))
     if data.__class__ is bytes:
-        if len_ > len(data) > 0:
+        if len_ > len(data):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-    elif len_ > _pb_capacity(data, 1) > 0:
+    elif len_ > _pb_capacity(data, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
-    return _f_vm_checksum(data if data.__class__ is bytes and data else _pb_rbuf(data, 1, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
+    return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
 
 
 if _f_vm_checksum is None:
@@ -1721,20 +1721,20 @@ def vm_fill(buf, len_, value, /):
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615) and ((value := _pb_exact_int(value)) >= 0 and value <= 255):
             if buf.__class__ is bytes:
-                if len_ > len(buf) > 0:
+                if len_ > len(buf):
                     raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-            elif len_ > _pb_capacity(buf, 1) > 0:
+            elif len_ > _pb_capacity(buf, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-            return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
+            return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
     except _PB_RETRY:
         pass
-    buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 1, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
+    buf, len_, value, = _pb_fix((('writable_buffer', 'argument 1 (buf)', 0, 'unsigned char *', False, '', ''), ('int', 'argument 2 (len_)', 0, 18446744073709551615), ('int', 'argument 3 (value)', 0, 255)), (buf, len_, value,))
     if buf.__class__ is bytes:
-        if len_ > len(buf) > 0:
+        if len_ > len(buf):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-    elif len_ > _pb_capacity(buf, 1) > 0:
+    elif len_ > _pb_capacity(buf, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
-    return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 1, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
+    return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
 
 
 if _f_vm_fill is None:

@@ -1693,11 +1693,11 @@ def vm_checksum(data, len_, /):
     cdef Py_ssize_t _pb_k
     cdef _c_uint32_t _pb_r
     try:
-        if PyBytes_CheckExact(data) and <size_t>PyBytes_GET_SIZE(data) >= sizeof(unsigned char):
+        if PyBytes_CheckExact(data) and <size_t>PyBytes_GET_SIZE(data) >= 0:
             _pb_a0 = <const _c_uint8_t *>PyBytes_AS_STRING(data)
             _pb_n = PyBytes_GET_SIZE(data)
         else:
-            _pb_t0 = _pb_buffer_in(data, 6, sizeof(unsigned char), "argument 1 (data)", "a contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+            _pb_t0 = _pb_buffer_in(data, 6, 0, "argument 1 (data)", "a contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
         _pb_n0 = _pb_n // 1 if _pb_n >= 0 else (sizeof(unsigned char) // 1 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(len_):
@@ -1737,7 +1737,7 @@ def vm_fill(buf, len_, value, /):
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
-        _pb_t0 = _pb_buffer_in(buf, 5, sizeof(unsigned char), "argument 1 (buf)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(buf, 5, 0, "argument 1 (buf)", "a writable contiguous buffer", 'unsigned char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
         _pb_n0 = _pb_n // 1 if _pb_n >= 0 else (sizeof(unsigned char) // 1 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(len_):

@@ -1742,9 +1742,9 @@ def first_of(values, n, /):
         if n.__class__ is not int:
             n = _pb_exact_int(n)
         if values.__class__ is bytes:
-            if n > len(values) // 4 > 0:
+            if n > len(values) // 4:
                 raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
-        elif n > _pb_capacity(values, 4) > 0:
+        elif n > _pb_capacity(values, 4) >= 0:
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
         _pb_r = _f_first_of(_NULL if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
         if _pb_pending:
@@ -1757,9 +1757,9 @@ def first_of(values, n, /):
     if n.__class__ is not int:
         n = _pb_exact_int(n)
     if values.__class__ is bytes:
-        if n > len(values) // 4 > 0:
+        if n > len(values) // 4:
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
-    elif n > _pb_capacity(values, 4) > 0:
+    elif n > _pb_capacity(values, 4) >= 0:
         raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
     _pb_r = _f_first_of(_NULL if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
     if _pb_pending:
@@ -1840,26 +1840,26 @@ def copy_into(dst, src, n, /):
         if n.__class__ is not int:
             n = _pb_exact_int(n)
         if dst.__class__ is bytes:
-            if n > len(dst) > 0:
+            if n > len(dst):
                 raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
-        elif n > _pb_capacity(dst, 1) > 0:
+        elif n > _pb_capacity(dst, 1) >= 0:
             raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
-        _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+        _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
+    dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 0, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
     if n.__class__ is not int:
         n = _pb_exact_int(n)
     if dst.__class__ is bytes:
-        if n > len(dst) > 0:
+        if n > len(dst):
             raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
-    elif n > _pb_capacity(dst, 1) > 0:
+    elif n > _pb_capacity(dst, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
-    _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
+    _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)

@@ -1813,9 +1813,9 @@ def first_of(values, n, /):
     try:
         if ((n := _pb_exact_int(n)) >= 0 and n <= 1073741823 or n >= 0 and n <= 18446744073709551615):
             if values.__class__ is bytes:
-                if n > len(values) // 4 > 0:
+                if n > len(values) // 4:
                     raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
-            elif n > _pb_capacity(values, 4) > 0:
+            elif n > _pb_capacity(values, 4) >= 0:
                 raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
             _pb_r = _f_first_of(None if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
             if _pb_pending:
@@ -1826,9 +1826,9 @@ def first_of(values, n, /):
         _pb_not_kept(_pb_raised)
     values, n, = _pb_fix((('writable_buffer', 'argument 1 (values)', 32, 'int *', False, '', ''), ('int', 'argument 2 (n)', 0, 18446744073709551615)), (values, n,))
     if values.__class__ is bytes:
-        if n > len(values) // 4 > 0:
+        if n > len(values) // 4:
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
-    elif n > _pb_capacity(values, 4) > 0:
+    elif n > _pb_capacity(values, 4) >= 0:
         raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
     _pb_r = _f_first_of(None if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
     if _pb_pending:
@@ -1922,24 +1922,24 @@ def copy_into(dst, src, n, /):
     try:
         if ((n := _pb_exact_int(n)) >= 0 and n <= 1073741823 or n >= 0 and n <= 18446744073709551615):
             if dst.__class__ is bytes:
-                if n > len(dst) > 0:
+                if n > len(dst):
                     raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
-            elif n > _pb_capacity(dst, 1) > 0:
+            elif n > _pb_capacity(dst, 1) >= 0:
                 raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
-            _pb_r = _f_copy_into(None if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+            _pb_r = _f_copy_into(None if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 1, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
+    dst, src, n, = _pb_fix((('writable_buffer', 'argument 1 (dst)', 0, 'char *', False, '', ''), ('cstring', 'argument 2 (src)'), ('int', 'argument 3 (n)', 0, 18446744073709551615)), (dst, src, n,))
     if dst.__class__ is bytes:
-        if n > len(dst) > 0:
+        if n > len(dst):
             raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
-    elif n > _pb_capacity(dst, 1) > 0:
+    elif n > _pb_capacity(dst, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
-    _pb_r = _f_copy_into(None if dst is None else _pb_wbuf(dst, 1, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
+    _pb_r = _f_copy_into(None if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

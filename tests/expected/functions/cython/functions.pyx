@@ -1908,7 +1908,7 @@ def copy_into(dst, src, n, /):
     cdef Py_ssize_t _pb_k
     cdef char *_pb_r
     try:
-        _pb_t0 = _pb_buffer_in(dst, 5, sizeof(char), "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(dst, 5, 0, "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
         _pb_n0 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
 
         if src is None:

@@ -2117,9 +2117,9 @@ def json_stringn(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) > 0:
+            if len_ > len(value):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) > 0:
+        elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
@@ -2132,9 +2132,9 @@ def json_stringn(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2173,9 +2173,9 @@ def json_stringn_nocheck(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) > 0:
+            if len_ > len(value):
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) > 0:
+        elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
@@ -2188,9 +2188,9 @@ def json_stringn_nocheck(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2368,9 +2368,9 @@ def json_object_getn(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) > 0:
+            if key_len > len(key):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) > 0:
+        elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
@@ -2383,9 +2383,9 @@ def json_object_getn(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -2424,9 +2424,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) > 0:
+            if key_len > len(key):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) > 0:
+        elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
@@ -2439,9 +2439,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2480,9 +2480,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) > 0:
+            if key_len > len(key):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) > 0:
+        elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
@@ -2495,9 +2495,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2536,9 +2536,9 @@ def json_object_deln(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) > 0:
+            if key_len > len(key):
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) > 0:
+        elif key_len > _pb_capacity(key, 1) >= 0:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
@@ -2551,9 +2551,9 @@ def json_object_deln(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -3138,9 +3138,9 @@ def json_string_setn(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) > 0:
+            if len_ > len(value):
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) > 0:
+        elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
@@ -3153,9 +3153,9 @@ def json_string_setn(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3194,9 +3194,9 @@ def json_string_setn_nocheck(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) > 0:
+            if len_ > len(value):
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) > 0:
+        elif len_ > _pb_capacity(value, 1) >= 0:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
@@ -3209,9 +3209,9 @@ def json_string_setn_nocheck(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3618,26 +3618,26 @@ def json_dumpb(json, buffer, size, flags, /):
         if size.__class__ is not int:
             size = _pb_exact_int(size)
         if buffer.__class__ is bytes:
-            if size > len(buffer) > 0:
+            if size > len(buffer):
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-        elif size > _pb_capacity(buffer, 1) > 0:
+        elif size > _pb_capacity(buffer, 1) >= 0:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-        _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+        _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
+    json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 0, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
     if size.__class__ is not int:
         size = _pb_exact_int(size)
     if buffer.__class__ is bytes:
-        if size > len(buffer) > 0:
+        if size > len(buffer):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-    elif size > _pb_capacity(buffer, 1) > 0:
+    elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
+    _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

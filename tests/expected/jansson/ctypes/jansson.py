@@ -2272,9 +2272,9 @@ def json_stringn(value, len_, /):
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
             if value.__class__ is bytes:
-                if len_ > len(value) > 0:
+                if len_ > len(value):
                     raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-            elif len_ > _pb_capacity(value, 1) > 0:
+            elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
@@ -2285,9 +2285,9 @@ def json_stringn(value, len_, /):
         _pb_not_kept(_pb_raised)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     if _pb_pending:
@@ -2331,9 +2331,9 @@ def json_stringn_nocheck(value, len_, /):
     try:
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
             if value.__class__ is bytes:
-                if len_ > len(value) > 0:
+                if len_ > len(value):
                     raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-            elif len_ > _pb_capacity(value, 1) > 0:
+            elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
@@ -2344,9 +2344,9 @@ def json_stringn_nocheck(value, len_, /):
         _pb_not_kept(_pb_raised)
     value, len_, = _pb_fix((('cstring', 'argument 1 (value)'), ('int', 'argument 2 (len_)', 0, 18446744073709551615)), (value, len_,))
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     if _pb_pending:
@@ -2557,9 +2557,9 @@ def json_object_getn(object_, key, key_len, /):
             if key_len.__class__ is not int:
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
-                if key_len > len(key) > 0:
+                if key_len > len(key):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-            elif key_len > _pb_capacity(key, 1) > 0:
+            elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
             if _pb_pending:
@@ -2572,9 +2572,9 @@ def json_object_getn(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -2620,9 +2620,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
             if key_len.__class__ is not int:
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
-                if key_len > len(key) > 0:
+                if key_len > len(key):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-            elif key_len > _pb_capacity(key, 1) > 0:
+            elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
             if _pb_pending:
@@ -2635,9 +2635,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
     if _pb_pending:
@@ -2683,9 +2683,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
             if key_len.__class__ is not int:
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
-                if key_len > len(key) > 0:
+                if key_len > len(key):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-            elif key_len > _pb_capacity(key, 1) > 0:
+            elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
             if _pb_pending:
@@ -2698,9 +2698,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
     if _pb_pending:
@@ -2746,9 +2746,9 @@ def json_object_deln(object_, key, key_len, /):
             if key_len.__class__ is not int:
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
-                if key_len > len(key) > 0:
+                if key_len > len(key):
                     raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-            elif key_len > _pb_capacity(key, 1) > 0:
+            elif key_len > _pb_capacity(key, 1) >= 0:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
             _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
             if _pb_pending:
@@ -2761,9 +2761,9 @@ def json_object_deln(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) > 0:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) > 0:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -3437,9 +3437,9 @@ def json_string_setn(string, value, len_, /):
             if len_.__class__ is not int:
                 len_ = _pb_exact_int(len_)
             if value.__class__ is bytes:
-                if len_ > len(value) > 0:
+                if len_ > len(value):
                     raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-            elif len_ > _pb_capacity(value, 1) > 0:
+            elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
             if _pb_pending:
@@ -3452,9 +3452,9 @@ def json_string_setn(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3500,9 +3500,9 @@ def json_string_setn_nocheck(string, value, len_, /):
             if len_.__class__ is not int:
                 len_ = _pb_exact_int(len_)
             if value.__class__ is bytes:
-                if len_ > len(value) > 0:
+                if len_ > len(value):
                     raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-            elif len_ > _pb_capacity(value, 1) > 0:
+            elif len_ > _pb_capacity(value, 1) >= 0:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
             _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
             if _pb_pending:
@@ -3515,9 +3515,9 @@ def json_string_setn_nocheck(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) > 0:
+        if len_ > len(value):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) > 0:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3989,26 +3989,26 @@ def json_dumpb(json, buffer, size, flags, /):
             if size.__class__ is not int:
                 size = _pb_exact_int(size)
             if buffer.__class__ is bytes:
-                if size > len(buffer) > 0:
+                if size > len(buffer):
                     raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-            elif size > _pb_capacity(buffer, 1) > 0:
+            elif size > _pb_capacity(buffer, 1) >= 0:
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-            _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+            _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char *'), size, flags)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 1, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
+    json, buffer, size, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('writable_buffer', 'argument 2 (buffer)', 0, 'char *', False, '', ''), ('int', 'argument 3 (size)', 0, 18446744073709551615), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, buffer, size, flags,))
     if size.__class__ is not int:
         size = _pb_exact_int(size)
     if buffer.__class__ is bytes:
-        if size > len(buffer) > 0:
+        if size > len(buffer):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-    elif size > _pb_capacity(buffer, 1) > 0:
+    elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
-    _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 1, 'argument 2 (buffer)', 'char *'), size, flags)
+    _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char *'), size, flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -4617,7 +4617,7 @@ def json_dumpb(json, buffer, size, flags, /):
         else:
             _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-        _pb_t1 = _pb_buffer_in(buffer, 5, sizeof(char), "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(buffer, 5, 0, "argument 2 (buffer)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
         _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (sizeof(char) // 1 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(size):

@@ -20442,11 +20442,11 @@ class Library:
             if ulMaxObjectCount.__class__ is not int:
                 ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
             if phObject.__class__ is bytes:
-                if ulMaxObjectCount > len(phObject) // 8 > 0:
+                if ulMaxObjectCount > len(phObject) // 8:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-            elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
+            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
+            _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
@@ -20454,16 +20454,16 @@ class Library:
             return _pb_o3[0]
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
+        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 0, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _pb_alloc(_pb_t0)
         if ulMaxObjectCount.__class__ is not int:
             ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
         if phObject.__class__ is bytes:
-            if ulMaxObjectCount > len(phObject) // 8 > 0:
+            if ulMaxObjectCount > len(phObject) // 8:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-        elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
+        _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22113,9 +22113,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -22145,9 +22145,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -22180,9 +22180,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
@@ -22197,9 +22197,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -22220,9 +22220,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22251,9 +22251,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22332,9 +22332,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -22364,9 +22364,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -22399,9 +22399,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
@@ -22416,9 +22416,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -22439,9 +22439,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22470,9 +22470,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22548,9 +22548,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22579,9 +22579,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22611,9 +22611,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
@@ -22627,9 +22627,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_pending:
@@ -22650,9 +22650,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -22681,9 +22681,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -22761,9 +22761,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
@@ -22779,9 +22779,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
@@ -22798,9 +22798,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
             if _pb_pending:
@@ -22814,9 +22814,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen)
         if _pb_pending:
@@ -22839,9 +22839,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) > 0:
+                if ulParameterLen > len(pParameter):
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
@@ -22857,9 +22857,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:

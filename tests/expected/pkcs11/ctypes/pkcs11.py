@@ -19674,11 +19674,11 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulMaxObjectCount := _pb_exact_int(ulMaxObjectCount)) >= 0 and ulMaxObjectCount <= 1073741823 or ulMaxObjectCount >= 0 and ulMaxObjectCount <= 18446744073709551615):
                 _pb_o3 = _ct.c_uint64()
                 if phObject.__class__ is bytes:
-                    if ulMaxObjectCount > len(phObject) // 8 > 0:
+                    if ulMaxObjectCount > len(phObject) // 8:
                         raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-                elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
+                elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -19686,14 +19686,14 @@ class Library:
                 return _pb_o3.value
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
+        hSession, phObject, ulMaxObjectCount, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (phObject)', 0, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 3 (ulMaxObjectCount)', 0, 18446744073709551615)), (hSession, phObject, ulMaxObjectCount,))
         _pb_o3 = _ct.c_uint64()
         if phObject.__class__ is bytes:
-            if ulMaxObjectCount > len(phObject) // 8 > 0:
+            if ulMaxObjectCount > len(phObject) // 8:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-        elif ulMaxObjectCount > _pb_capacity(phObject, 8) > 0:
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 8, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -21387,9 +21387,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
@@ -21419,9 +21419,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
@@ -21453,9 +21453,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
@@ -21468,9 +21468,9 @@ class Library:
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
@@ -21492,9 +21492,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21523,9 +21523,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21607,9 +21607,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
@@ -21639,9 +21639,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
@@ -21673,9 +21673,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
@@ -21688,9 +21688,9 @@ class Library:
         hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
@@ -21712,9 +21712,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21743,9 +21743,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21822,9 +21822,9 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21851,9 +21851,9 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -21882,9 +21882,9 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
@@ -21896,9 +21896,9 @@ class Library:
             _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
@@ -21918,9 +21918,9 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
                 _pb_l6 = _ct.c_uint64(0)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
@@ -21947,9 +21947,9 @@ class Library:
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
@@ -22030,9 +22030,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
@@ -22048,9 +22048,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
@@ -22066,9 +22066,9 @@ class Library:
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
@@ -22080,9 +22080,9 @@ class Library:
             _pb_not_kept(_pb_raised)
         hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
@@ -22106,9 +22106,9 @@ class Library:
                 if ulParameterLen.__class__ is not int:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
-                    if ulParameterLen > len(pParameter) > 0:
+                    if ulParameterLen > len(pParameter):
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-                elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+                elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
@@ -22124,9 +22124,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) > 0:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) > 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:

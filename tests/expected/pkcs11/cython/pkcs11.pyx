@@ -19057,7 +19057,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(phObject, 5, sizeof(unsigned long), "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(phObject, 5, 0, "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulMaxObjectCount):

@@ -1529,26 +1529,26 @@ def sum_all(values, count, /):
         if count.__class__ is not int:
             count = _pb_exact_int(count)
         if values.__class__ is bytes:
-            if count > len(values) // 8 > 0:
+            if count > len(values) // 8:
                 raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
-        elif count > _pb_capacity(values, 8) > 0:
+        elif count > _pb_capacity(values, 8) >= 0:
             raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
-        _pb_r = _f_sum_all(_pb_rbuf(values, 8, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
+        _pb_r = _f_sum_all(_pb_rbuf(values, 0, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    values, count, = _pb_fix((('buffer', 'argument 1 (values)', 8, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
+    values, count, = _pb_fix((('buffer', 'argument 1 (values)', 0, 'unsigned long *', False, 'u8', 'c_ulong'), ('int', 'argument 2 (count)', 0, 18446744073709551615)), (values, count,))
     if count.__class__ is not int:
         count = _pb_exact_int(count)
     if values.__class__ is bytes:
-        if count > len(values) // 8 > 0:
+        if count > len(values) // 8:
             raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
-    elif count > _pb_capacity(values, 8) > 0:
+    elif count > _pb_capacity(values, 8) >= 0:
         raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
-    _pb_r = _f_sum_all(_pb_rbuf(values, 8, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
+    _pb_r = _f_sum_all(_pb_rbuf(values, 0, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -1618,11 +1618,11 @@ def sum_all(values, count, /):
     cdef Py_ssize_t _pb_k
     cdef _c_ulong_t _pb_r
     try:
-        if PyBytes_CheckExact(values) and <size_t>PyBytes_GET_SIZE(values) >= sizeof(unsigned long):
+        if PyBytes_CheckExact(values) and <size_t>PyBytes_GET_SIZE(values) >= 0:
             _pb_a0 = <const _c_ulong_t *>PyBytes_AS_STRING(values)
             _pb_n = PyBytes_GET_SIZE(values)
         else:
-            _pb_t0 = _pb_buffer_in(values, 4, sizeof(unsigned long), "argument 1 (values)", "a contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+            _pb_t0 = _pb_buffer_in(values, 4, 0, "argument 1 (values)", "a contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
         _pb_n0 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
 
         if PyLong_CheckExact(count):
