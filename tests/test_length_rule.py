@@ -20,6 +20,10 @@ from pegbind.passes.plan import counts_of, length_unit
     ("in", "inlen", "items"),
     ("iov", "iovcnt", "items"),  # libgcrypt's gcry_md_hash_buffers
     ("name", "name_len", "items"),
+    ("dst", "dstCapacity", "items"),  # zstd's ZSTD_compress: a capacity is checked as items, the stricter
+    ("out", "out_capacity", "items"),
+    ("buf", "capacity", "items"),
+    ("buf", "bufcap", "items"),
     ("data", "size", "bytes"),  # sizes count bytes
     ("buffer", "nbytes", "bytes"),
     ("in", "in_size", "bytes"),

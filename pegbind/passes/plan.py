@@ -541,8 +541,8 @@ def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...]
 
 
 #: Names that state a count of items (elements of the pointed-to type) ...
-_COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "items", "num")
-_COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count", "_cnt", "Cnt")
+_COUNT_NAMES = ("len", "length", "n", "count", "cnt", "nmemb", "nitems", "items", "num", "capacity")
+_COUNT_SUFFIXES = ("_len", "Len", "_length", "Length", "_count", "Count", "_cnt", "Cnt", "_capacity", "Capacity")
 #: ... and names that state a size in bytes.
 _SIZE_NAMES = ("size", "nbytes")
 _SIZE_SUFFIXES = ("_size", "Size", "_bytes", "Bytes")
@@ -552,10 +552,12 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
                 ) -> Literal["bytes", "items"] | None:
     """What the parameter ``length``, right after the pointer ``pointer``, counts of it, by its name.
 
-    ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``items``, ``num``, a
-    name ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``/``_cnt``/``Cnt``, or the
-    pointer's own name followed by ``len``/``length``/``count``/``cnt`` (``buflen``, ``iovcnt``) count
-    items of the pointed-to type; ``size``, ``nbytes``, a name ending in
+    ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``items``, ``num``,
+    ``capacity``, a name ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``/``_cnt``/
+    ``Cnt``/``_capacity``/``Capacity`` (zstd's ``dstCapacity``), or the pointer's own name followed by
+    ``len``/``length``/``count``/``cnt``/``cap`` (``buflen``, ``iovcnt``) count items of the pointed-to
+    type (where the items are larger than a byte, a capacity in bytes is held to the stricter count); ``size``,
+    ``nbytes``, a name ending in
     ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
     ``size`` count bytes (the same for ``void`` and character pointers).  Any
     other name states no length: ``nArg`` after ``zFunctionName``, ``flags``,
@@ -577,7 +579,8 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
             return None
     if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
         return "bytes"
-    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in ("len", "length", "count", "cnt", "_len"):
+    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in (
+            "len", "length", "count", "cnt", "_len", "cap", "_cap", "capacity"):
         return "items"
     return None
 
