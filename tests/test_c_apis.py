@@ -1327,3 +1327,21 @@ def test_the_stub_types_callables_where_c_takes_a_function_pointer(repo_root, tm
     assert ("def capi_add(count: int, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer "
             "| _Cell | _Arg | None) -> int: ...") in stub
     assert "def arg(cls, value: int, /) -> _Arg: ..." in stub
+
+
+# ---- characters with their count in another member ------------------------------
+
+def test_characters_whose_count_a_member_states_read_as_that_many_bytes(capi):
+    datum = capi.capi_datum_get()  # gdbm's datum: NULs inside, none after
+    assert (datum.dptr, datum.dsize) == (b"a\0b", 3)
+    assert capi.capi_datum_sum(datum) == ord("a") + ord("b")
+    reply = capi.capi_reply_get()  # the count before the pointer, another text beside
+    assert (reply.str, reply.note) == (b"x\0y", b"note")
+    made = capi.capi_datum(dptr=b"xyz", dsize=2)
+    assert made.dptr == b"xy" and capi.capi_datum_sum(made) == ord("x") + ord("y")
+    made.dsize = 100  # never past the buffer the record holds for it
+    assert made.dptr == b"xyz"
+    made.dsize = -1
+    assert made.dptr == b""
+    made.dptr = None
+    assert made.dptr is None

@@ -396,7 +396,8 @@ class FieldBinding:
     ``record_array``          a list of views                           a sequence of instances (copied in)
     ``string`` (pointer to    ``bytes`` up to the NUL, never past the   ``str`` (UTF-8), ``bytes``, a buffer
     characters)               end of a buffer the record holds for it;  or None
-                              None for NULL
+                              None for NULL (with a :attr:`length_
+                              member`: that many bytes)
     ``record_ptr`` (pointer   a view of the memory it points to, or     an instance of its class, or None
     to a complete record)     None
     ``handle`` (pointer to    an instance of the handle class, or None  a handle of that class, a ``void *``
@@ -460,6 +461,10 @@ class FieldBinding:
     #: function pointer types apart (an assigned value must match), and is what a
     #: pointer stored in the member is cast to
     c_text: str = ""
+    #: ``string``: the Python name of the integer member that states how many characters
+    #: it points to (gdbm's ``datum { char *dptr; int dsize; }``): it reads as exactly that
+    #: many bytes, NULs and all, not up to a NUL ("" for a text C ends with a NUL)
+    length_member: str = ""
     #: the member shares its bytes with others (a union's, or lifted from an anonymous
     #: union) and reading it follows a pointer to characters (its own, or one of a record
     #: it holds): C gives no way to know which member is in use, so the record's repr

@@ -10,6 +10,7 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
@@ -1474,6 +1475,43 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
             assert_never(resolved)
 
 
+#: what the rest of a character pointer member's name is, once the start it shares with
+#: its length member is taken off (``dptr``/``dsize``, ``mv_data``/``mv_size``, ``str``/``len``)
+_DATA_WORDS = frozenset({"", "ptr", "p", "data", "buf", "buffer", "str", "string", "s", "text", "bytes", "chars",
+                         "val", "value", "mem"})
+#: ... and the rest of the length member's name
+_LENGTH_WORDS = frozenset({"size", "sz", "len", "length", "n", "nbytes", "count", "cnt"})
+
+
+def _states_length_of(pointer: str, length: str) -> bool:
+    """Whether the member ``length`` is named as the length of the character pointer member ``pointer``."""
+    shared = os.path.commonprefix([pointer, length])
+    rest_p, rest_n = pointer[len(shared):].lstrip("_").lower(), length[len(shared):].lstrip("_").lower()
+    return rest_p in _DATA_WORDS and rest_n in _LENGTH_WORDS
+
+
+def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
+    """``fields``, each pointer to characters given the integer member that states its length.
+
+    A record that holds characters with their count (gdbm's ``datum``, gnutls's
+    ``gnutls_datum_t { unsigned char *data; unsigned int size; }``, hiredis's
+    ``size_t len; char *str;``, libyaml's ``anchor, tag, value, length``) says so by
+    the two names (:func:`_states_length_of`): the characters are data, which may hold
+    NULs and need not end with one.  An integer is the length of one pointer at most,
+    and a pointer with two candidates has none.
+    """
+    strings = [f for f in fields if f.kind == "string"]
+    counts = [f for f in fields if f.kind == "int" and f.bit_width is None]
+    paired: dict[str, str] = {}  # a pointer's path -> its length member's Python name
+    for string in strings:
+        found = [count for count in counts if _states_length_of(string.path, count.path)]
+        if len(found) == 1:
+            paired[string.path] = found[0].py_name
+    taken = list(paired.values())
+    return [dataclasses.replace(f, length_member=paired[f.path])
+            if f.path in paired and taken.count(paired[f.path]) == 1 else f for f in fields]
+
+
 def plan_records(
     module: Module, names: dict, target: TargetInfo, config: BindingConfig | None = None
 ) -> tuple[list[RecordBinding], list[tuple[tuple[str, str], Diagnostic]]]:
@@ -1501,6 +1539,7 @@ def plan_records(
                 dropped.append((("record", record.key),
                                 Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}",
                                            "warning")))
+        fields = _with_length_members(fields)
         aliases = tuple(names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names)
         has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
                            for member in record.fields or ())

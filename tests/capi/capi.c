@@ -567,3 +567,18 @@ double capi_offer(capi_reading look) {
     for (int i = 0; i < seen; i++) sum += values[i];
     return sum;
 }
+
+capi_datum capi_datum_get(void) {
+    static char bytes[3] = {'a', 0, 'b'};  /* no NUL after: reading to one would run past */
+    capi_datum d = {bytes, 3};
+    return d;
+}
+int capi_datum_sum(capi_datum d) {
+    int sum = 0;
+    for (int i = 0; i < d.dsize; i++) sum += (unsigned char)d.dptr[i];
+    return sum;
+}
+const capi_reply *capi_reply_get(void) {
+    static const capi_reply reply = {3, "x\0y", "note"};
+    return &reply;
+}

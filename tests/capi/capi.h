@@ -355,4 +355,14 @@ const void *capi_blob(size_t *size);
    ptr[i] = i for each; items. */
 long capi_read_items(short *ptr, long items);
 
+/* Characters with their count beside them, as gdbm's datum and gnutls's gnutls_datum_t:
+   they may hold NULs and need not end with one.  capi_datum_get gives the 3 bytes 'a' 0 'b'
+   (nothing after them); capi_datum_sum the sum of the dsize bytes C reads. */
+typedef struct capi_datum { char *dptr; int dsize; } capi_datum;
+capi_datum capi_datum_get(void);
+int capi_datum_sum(capi_datum d);
+/* The count first, and another text beside, as hiredis's redisReply: str is "x\0y", len 3. */
+typedef struct capi_reply { size_t len; char *str; const char *note; } capi_reply;
+const capi_reply *capi_reply_get(void);
+
 #endif

@@ -1146,6 +1146,24 @@ cdef object _pb_text_field(object record, size_t where, const char *value):
     return <bytes>value
 
 
+cdef object _pb_data_field(object record, size_t where, const char *value, object size):
+    # The ``size`` characters a pointer member points to, NULs too (another member states the
+    # count), never past the end of the buffer the record holds for the member when that is where they are.
+    cdef Py_buffer view
+    cdef Py_ssize_t n = 0 if size <= 0 else PY_SSIZE_T_MAX if size > PY_SSIZE_T_MAX else size
+    if value == NULL:
+        return None
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    if kept is not None and PyObject_CheckBuffer(kept):
+        PyObject_GetBuffer(kept, &view, PyBUF_SIMPLE)
+        try:
+            if <const char *>view.buf == value and view.len < n:
+                n = view.len
+        finally:
+            PyBuffer_Release(&view)
+    return PyBytes_FromStringAndSize(value, n)
+
+
 cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
     # A pointer-to-characters member set from a str (UTF-8, no NUL), bytes or another buffer,
     # held through a memoryview; read-only memory is a private copy where C may write.

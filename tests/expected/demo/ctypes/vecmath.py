@@ -1079,6 +1079,18 @@ def _pb_text_at(address, kept):
     return _ct.string_at(address)
 
 
+def _pb_data_at(address, size, kept):
+    """``size`` characters at ``address``, NULs too (a member states their count), never past
+    the end of ``kept`` (the bytes or ctypes array a member was set to) when that is where they are."""
+    size = max(size, 0)
+    if kept.__class__ is bytes:
+        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
+            return kept[:size]
+    elif kept is not None and _ct.addressof(kept) == address:
+        size = min(size, _ct.sizeof(kept))
+    return _ct.string_at(address, size)
+
+
 def _pb_ref_repr(record):
     """How a record's repr shows the record a pointer member points to: its class and address."""
     return "None" if record is None else f"<{type(record).__name__} at {_ct.addressof(record._s):#x}>"

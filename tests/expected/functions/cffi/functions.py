@@ -1206,6 +1206,16 @@ def _pb_text_at(pointer, kept):
     return _string(pointer)
 
 
+def _pb_data_at(pointer, size, kept):
+    """``size`` characters from ``pointer``, NULs too (a member states their count), never
+    past the end of ``kept`` (the buffer a member was set to) when that is where they are."""
+    pointer = _ffi.cast("char *", pointer)
+    size = max(size, 0)
+    if kept is not None and _pb_address(kept) == _pb_address(pointer):
+        size = min(size, len(kept))
+    return _ffi.buffer(pointer, size)[:]
+
+
 def _pb_ref_repr(record):
     """How a record's repr shows the record a pointer member points to: its class and address."""
     return "None" if record is None else f"<{type(record).__name__} at {_pb_address(record._p):#x}>"

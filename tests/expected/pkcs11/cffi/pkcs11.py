@@ -2500,6 +2500,16 @@ def _pb_text_at(pointer, kept):
     return _string(pointer)
 
 
+def _pb_data_at(pointer, size, kept):
+    """``size`` characters from ``pointer``, NULs too (a member states their count), never
+    past the end of ``kept`` (the buffer a member was set to) when that is where they are."""
+    pointer = _ffi.cast("char *", pointer)
+    size = max(size, 0)
+    if kept is not None and _pb_address(kept) == _pb_address(pointer):
+        size = min(size, len(kept))
+    return _ffi.buffer(pointer, size)[:]
+
+
 def _pb_ref_repr(record):
     """How a record's repr shows the record a pointer member points to: its class and address."""
     return "None" if record is None else f"<{type(record).__name__} at {_pb_address(record._p):#x}>"
@@ -9637,6 +9647,7 @@ class CK_INTERFACE(_pb_Record):
         value = self._p.pInterfaceName
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInterfaceName'))
 
+
     @pInterfaceName.setter
     def pInterfaceName(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10089,6 +10100,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         value = self._p.pSharedData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
+
     @pSharedData.setter
     def pSharedData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10116,6 +10128,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10202,6 +10215,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         value = self._p.pSharedData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
+
     @pSharedData.setter
     def pSharedData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10229,6 +10243,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10277,6 +10292,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         value = self._p.pPublicData2
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10365,6 +10381,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         value = self._p.pSharedData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
 
+
     @pSharedData.setter
     def pSharedData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10392,6 +10409,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10440,6 +10458,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         value = self._p.pPublicData2
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10528,6 +10547,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         value = self._p.pOtherInfo
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOtherInfo'))
 
+
     @pOtherInfo.setter
     def pOtherInfo(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10555,6 +10575,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10641,6 +10662,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         value = self._p.pOtherInfo
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOtherInfo'))
 
+
     @pOtherInfo.setter
     def pOtherInfo(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10668,6 +10690,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10716,6 +10739,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         value = self._p.pPublicData2
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10804,6 +10828,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         value = self._p.pOtherInfo
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOtherInfo'))
 
+
     @pOtherInfo.setter
     def pOtherInfo(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10831,6 +10856,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10879,6 +10905,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         value = self._p.pPublicData2
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10969,6 +10996,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         value = self._p.pRandomA
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRandomA'))
 
+
     @pRandomA.setter
     def pRandomA(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10986,6 +11014,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def pRandomB(self):
         value = self._p.pRandomB
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRandomB'))
+
 
     @pRandomB.setter
     def pRandomB(self, value):
@@ -11014,6 +11043,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -11261,6 +11291,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         value = self._p.pIv
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11403,6 +11434,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         value = self._p.pData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
+
     @pData.setter
     def pData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11475,6 +11507,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def pData(self):
         value = self._p.pData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
+
 
     @pData.setter
     def pData(self, value):
@@ -11602,6 +11635,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         value = self._p.pIv
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11639,6 +11673,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def pAAD(self):
         value = self._p.pAAD
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -11729,6 +11764,7 @@ class CK_CCM_PARAMS(_pb_Record):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11756,6 +11792,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def pAAD(self):
         value = self._p.pAAD
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -11832,6 +11869,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11859,6 +11897,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def pAAD(self):
         value = self._p.pAAD
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -11929,6 +11968,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         value = self._p.pIv
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11976,6 +12016,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def pTag(self):
         value = self._p.pTag
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pTag'))
+
 
     @pTag.setter
     def pTag(self, value):
@@ -12058,6 +12099,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12105,6 +12147,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def pMAC(self):
         value = self._p.pMAC
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pMAC'))
+
 
     @pMAC.setter
     def pMAC(self, value):
@@ -12169,6 +12212,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12196,6 +12240,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def pTag(self):
         value = self._p.pTag
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pTag'))
+
 
     @pTag.setter
     def pTag(self, value):
@@ -12276,6 +12321,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         value = self._p.pPassword
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
 
+
     @pPassword.setter
     def pPassword(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12303,6 +12349,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pPublicData(self):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -12352,6 +12399,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         value = self._p.pRandomA
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRandomA'))
 
+
     @pRandomA.setter
     def pRandomA(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12369,6 +12417,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pPrimeP(self):
         value = self._p.pPrimeP
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPrimeP'))
+
 
     @pPrimeP.setter
     def pPrimeP(self, value):
@@ -12388,6 +12437,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         value = self._p.pBaseG
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pBaseG'))
 
+
     @pBaseG.setter
     def pBaseG(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12405,6 +12455,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pSubprimeQ(self):
         value = self._p.pSubprimeQ
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSubprimeQ'))
+
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
@@ -12491,6 +12542,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         value = self._p.pOldWrappedX
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldWrappedX'))
 
+
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12518,6 +12570,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pOldPassword(self):
         value = self._p.pOldPassword
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldPassword'))
+
 
     @pOldPassword.setter
     def pOldPassword(self, value):
@@ -12547,6 +12600,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         value = self._p.pOldPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldPublicData'))
 
+
     @pOldPublicData.setter
     def pOldPublicData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12574,6 +12628,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pOldRandomA(self):
         value = self._p.pOldRandomA
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOldRandomA'))
+
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
@@ -12603,6 +12658,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         value = self._p.pNewPassword
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNewPassword'))
 
+
     @pNewPassword.setter
     def pNewPassword(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12631,6 +12687,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         value = self._p.pNewPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNewPublicData'))
 
+
     @pNewPublicData.setter
     def pNewPublicData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12658,6 +12715,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pNewRandomA(self):
         value = self._p.pNewRandomA
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNewRandomA'))
+
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
@@ -12779,6 +12837,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         value = self._p.pData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
+
     @pData.setter
     def pData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12851,6 +12910,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def pData(self):
         value = self._p.pData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
+
 
     @pData.setter
     def pData(self, value):
@@ -12925,6 +12985,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         value = self._p.pData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
 
+
     @pData.setter
     def pData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12990,6 +13051,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
         value = self._p.pBlockCounter
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pBlockCounter'))
 
+
     @pBlockCounter.setter
     def pBlockCounter(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13017,6 +13079,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def pNonce(self):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
+
 
     @pNonce.setter
     def pNonce(self, value):
@@ -13081,6 +13144,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
         value = self._p.pBlockCounter
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pBlockCounter'))
 
+
     @pBlockCounter.setter
     def pBlockCounter(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13098,6 +13162,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def pNonce(self):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
+
 
     @pNonce.setter
     def pNonce(self, value):
@@ -13168,6 +13233,7 @@ class CK_PBE_PARAMS(_pb_Record):
         value = self._p.pInitVector
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInitVector'))
 
+
     @pInitVector.setter
     def pInitVector(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13185,6 +13251,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def pPassword(self):
         value = self._p.pPassword
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
+
 
     @pPassword.setter
     def pPassword(self, value):
@@ -13213,6 +13280,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def pSalt(self):
         value = self._p.pSalt
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSalt'))
+
 
     @pSalt.setter
     def pSalt(self, value):
@@ -13297,6 +13365,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         value = self._p.pX
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pX'))
 
+
     @pX.setter
     def pX(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13362,6 +13431,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
         value = self._p.pClientRandom
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pClientRandom'))
 
+
     @pClientRandom.setter
     def pClientRandom(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13389,6 +13459,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def pServerRandom(self):
         value = self._p.pServerRandom
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pServerRandom'))
+
 
     @pServerRandom.setter
     def pServerRandom(self, value):
@@ -13558,6 +13629,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         value = self._p.pIVClient
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIVClient'))
 
+
     @pIVClient.setter
     def pIVClient(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13575,6 +13647,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def pIVServer(self):
         value = self._p.pIVServer
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIVServer'))
+
 
     @pIVServer.setter
     def pIVServer(self, value):
@@ -13742,6 +13815,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         value = self._p.pSeed
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
+
     @pSeed.setter
     def pSeed(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13770,6 +13844,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         value = self._p.pLabel
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pLabel'))
 
+
     @pLabel.setter
     def pLabel(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13797,6 +13872,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def pOutput(self):
         value = self._p.pOutput
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOutput'))
+
 
     @pOutput.setter
     def pOutput(self, value):
@@ -14082,6 +14158,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         value = self._p.pLabel
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pLabel'))
 
+
     @pLabel.setter
     def pLabel(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14122,6 +14199,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def pContextData(self):
         value = self._p.pContextData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pContextData'))
+
 
     @pContextData.setter
     def pContextData(self, value):
@@ -14307,6 +14385,7 @@ class CK_HKDF_PARAMS(_pb_Record):
         value = self._p.pSalt
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSalt'))
 
+
     @pSalt.setter
     def pSalt(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14344,6 +14423,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def pInfo(self):
         value = self._p.pInfo
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInfo'))
+
 
     @pInfo.setter
     def pInfo(self, value):
@@ -14410,6 +14490,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
         value = self._p.pClientRandom
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pClientRandom'))
 
+
     @pClientRandom.setter
     def pClientRandom(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14437,6 +14518,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def pServerRandom(self):
         value = self._p.pServerRandom
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pServerRandom'))
+
 
     @pServerRandom.setter
     def pServerRandom(self, value):
@@ -14524,6 +14606,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         value = self._p.pVersion
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pVersion'))
 
+
     @pVersion.setter
     def pVersion(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14595,6 +14678,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         value = self._p.pSeed
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
+
     @pSeed.setter
     def pSeed(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14623,6 +14707,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         value = self._p.pLabel
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pLabel'))
 
+
     @pLabel.setter
     def pLabel(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14650,6 +14735,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def pOutput(self):
         value = self._p.pOutput
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOutput'))
+
 
     @pOutput.setter
     def pOutput(self, value):
@@ -14748,6 +14834,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def pIV(self):
         value = self._p.pIV
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIV'))
+
 
     @pIV.setter
     def pIV(self, value):
@@ -15368,6 +15455,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         value = self._p.pIV
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIV'))
 
+
     @pIV.setter
     def pIV(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -15490,6 +15578,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         value = self._p.pContentType
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pContentType'))
 
+
     @pContentType.setter
     def pContentType(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -15507,6 +15596,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def pRequestedAttributes(self):
         value = self._p.pRequestedAttributes
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRequestedAttributes'))
+
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
@@ -15535,6 +15625,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def pRequiredAttributes(self):
         value = self._p.pRequiredAttributes
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pRequiredAttributes'))
+
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
@@ -15596,6 +15687,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def pData(self):
         value = self._p.pData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pData'))
+
 
     @pData.setter
     def pData(self, value):
@@ -15771,6 +15863,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def pPassword(self):
         value = self._p.pPassword
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
+
 
     @pPassword.setter
     def pPassword(self, value):
@@ -15961,6 +16054,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def pPassword(self):
         value = self._p.pPassword
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPassword'))
+
 
     @pPassword.setter
     def pPassword(self, value):
@@ -16242,6 +16336,7 @@ class CK_KIP_PARAMS(_pb_Record):
         value = self._p.pSeed
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
 
+
     @pSeed.setter
     def pSeed(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16316,6 +16411,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def pSeed(self):
         value = self._p.pSeed
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeed'))
+
 
     @pSeed.setter
     def pSeed(self, value):
@@ -16421,6 +16517,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def pSharedData(self):
         value = self._p.pSharedData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedData'))
+
 
     @pSharedData.setter
     def pSharedData(self, value):
@@ -16545,6 +16642,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         value = self._p.pPublicData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPublicData'))
 
+
     @pPublicData.setter
     def pPublicData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16572,6 +16670,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def pUKM(self):
         value = self._p.pUKM
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pUKM'))
+
 
     @pUKM.setter
     def pUKM(self, value):
@@ -16640,6 +16739,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         value = self._p.pWrapOID
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pWrapOID'))
 
+
     @pWrapOID.setter
     def pWrapOID(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16667,6 +16767,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def pUKM(self):
         value = self._p.pUKM
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pUKM'))
+
 
     @pUKM.setter
     def pUKM(self, value):
@@ -16760,6 +16861,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def pContextData(self):
         value = self._p.pContextData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pContextData'))
+
 
     @pContextData.setter
     def pContextData(self, value):
@@ -16897,6 +16999,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         value = self._p.pPrekey_signature
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPrekey_signature'))
 
+
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16914,6 +17017,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOnetime_key(self):
         value = self._p.pOnetime_key
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOnetime_key'))
+
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
@@ -17004,6 +17108,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         value = self._p.pIdentity_id
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIdentity_id'))
 
+
     @pIdentity_id.setter
     def pIdentity_id(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17022,6 +17127,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         value = self._p.pPrekey_id
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pPrekey_id'))
 
+
     @pPrekey_id.setter
     def pPrekey_id(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17039,6 +17145,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pOnetime_id(self):
         value = self._p.pOnetime_id
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pOnetime_id'))
+
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
@@ -17067,6 +17174,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_ephemeral(self):
         value = self._p.pInitiator_ephemeral
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInitiator_ephemeral'))
+
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
@@ -17130,6 +17238,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def sk(self):
         value = self._p.sk
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'sk'))
+
 
     @sk.setter
     def sk(self, value):
@@ -17264,6 +17373,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         value = self._p.sk
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'sk'))
 
+
     @sk.setter
     def sk(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17393,6 +17503,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         value = self._p.pGX
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pGX'))
 
+
     @pGX.setter
     def pGX(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17421,6 +17532,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         value = self._p.pGV
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pGV'))
 
+
     @pGV.setter
     def pGV(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17448,6 +17560,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def pR(self):
         value = self._p.pR
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pR'))
+
 
     @pR.setter
     def pR(self, value):
@@ -17574,6 +17687,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def pSharedKey(self):
         value = self._p.pSharedKey
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSharedKey'))
+
 
     @pSharedKey.setter
     def pSharedKey(self, value):
@@ -17743,6 +17857,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         value = self._p.pHeader
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pHeader'))
 
+
     @pHeader.setter
     def pHeader(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17810,6 +17925,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         value = self._p.pNonce
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17837,6 +17953,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def pAAD(self):
         value = self._p.pAAD
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -17927,6 +18044,7 @@ class CK_NSS_HKDFParams(_pb_Record):
         value = self._p.pSalt
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSalt'))
 
+
     @pSalt.setter
     def pSalt(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17964,6 +18082,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def pInfo(self):
         value = self._p.pInfo
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pInfo'))
+
 
     @pInfo.setter
     def pInfo(self, value):
@@ -18061,6 +18180,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def pSeedData(self):
         value = self._p.pSeedData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSeedData'))
+
 
     @pSeedData.setter
     def pSeedData(self, value):
@@ -18165,6 +18285,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         value = self._p.pNi
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNi'))
 
+
     @pNi.setter
     def pNi(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -18192,6 +18313,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def pNr(self):
         value = self._p.pNr
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pNr'))
+
 
     @pNr.setter
     def pNr(self, value):
@@ -18318,6 +18440,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         value = self._p.pCKYi
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pCKYi'))
 
+
     @pCKYi.setter
     def pCKYi(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -18345,6 +18468,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def pCKYr(self):
         value = self._p.pCKYr
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pCKYr'))
+
 
     @pCKYr.setter
     def pCKYr(self, value):
@@ -18453,6 +18577,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         value = self._p.pExtraData
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pExtraData'))
 
+
     @pExtraData.setter
     def pExtraData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -18527,6 +18652,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def pSessionHash(self):
         value = self._p.pSessionHash
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pSessionHash'))
+
 
     @pSessionHash.setter
     def pSessionHash(self, value):
@@ -18730,6 +18856,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         value = self._p.pIv
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -18757,6 +18884,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def pAAD(self):
         value = self._p.pAAD
         return None if value == _NULL else _pb_text_at(value, _pb_kept_for(self, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):

@@ -1079,6 +1079,18 @@ def _pb_text_at(address, kept):
     return _ct.string_at(address)
 
 
+def _pb_data_at(address, size, kept):
+    """``size`` characters at ``address``, NULs too (a member states their count), never past
+    the end of ``kept`` (the bytes or ctypes array a member was set to) when that is where they are."""
+    size = max(size, 0)
+    if kept.__class__ is bytes:
+        if _ct.cast(_ct.c_char_p(kept), _ct.c_void_p).value == address:
+            return kept[:size]
+    elif kept is not None and _ct.addressof(kept) == address:
+        size = min(size, _ct.sizeof(kept))
+    return _ct.string_at(address, size)
+
+
 def _pb_ref_repr(record):
     """How a record's repr shows the record a pointer member points to: its class and address."""
     return "None" if record is None else f"<{type(record).__name__} at {_ct.addressof(record._s):#x}>"
@@ -9417,6 +9429,7 @@ class CK_INTERFACE(_pb_Record):
         address = self._s.pInterfaceName
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInterfaceName'))
 
+
     @pInterfaceName.setter
     def pInterfaceName(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -9819,6 +9832,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
         address = self._s.pSharedData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
+
     @pSharedData.setter
     def pSharedData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -9846,6 +9860,7 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -9926,6 +9941,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
         address = self._s.pSharedData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
+
     @pSharedData.setter
     def pSharedData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -9953,6 +9969,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10001,6 +10018,7 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         address = self._s.pPublicData2
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10083,6 +10101,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
         address = self._s.pSharedData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
 
+
     @pSharedData.setter
     def pSharedData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10110,6 +10129,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10158,6 +10178,7 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         address = self._s.pPublicData2
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10240,6 +10261,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
         address = self._s.pOtherInfo
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOtherInfo'))
 
+
     @pOtherInfo.setter
     def pOtherInfo(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10267,6 +10289,7 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10347,6 +10370,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
         address = self._s.pOtherInfo
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOtherInfo'))
 
+
     @pOtherInfo.setter
     def pOtherInfo(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10374,6 +10398,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10422,6 +10447,7 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         address = self._s.pPublicData2
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10504,6 +10530,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
         address = self._s.pOtherInfo
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOtherInfo'))
 
+
     @pOtherInfo.setter
     def pOtherInfo(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10531,6 +10558,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10579,6 +10607,7 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
     def pPublicData2(self):
         address = self._s.pPublicData2
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData2'))
+
 
     @pPublicData2.setter
     def pPublicData2(self, value):
@@ -10663,6 +10692,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
         address = self._s.pRandomA
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRandomA'))
 
+
     @pRandomA.setter
     def pRandomA(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -10680,6 +10710,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def pRandomB(self):
         address = self._s.pRandomB
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRandomB'))
+
 
     @pRandomB.setter
     def pRandomB(self, value):
@@ -10708,6 +10739,7 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -10925,6 +10957,7 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
         address = self._s.pIv
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11053,6 +11086,7 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         address = self._s.pData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
+
     @pData.setter
     def pData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11119,6 +11153,7 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def pData(self):
         address = self._s.pData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
+
 
     @pData.setter
     def pData(self, value):
@@ -11232,6 +11267,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
         address = self._s.pIv
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11269,6 +11305,7 @@ class CK_GCM_PARAMS_V3(_pb_Record):
     def pAAD(self):
         address = self._s.pAAD
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -11353,6 +11390,7 @@ class CK_CCM_PARAMS(_pb_Record):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11380,6 +11418,7 @@ class CK_CCM_PARAMS(_pb_Record):
     def pAAD(self):
         address = self._s.pAAD
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -11450,6 +11489,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11477,6 +11517,7 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
     def pAAD(self):
         address = self._s.pAAD
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -11541,6 +11582,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
         address = self._s.pIv
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11588,6 +11630,7 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
     def pTag(self):
         address = self._s.pTag
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pTag'))
+
 
     @pTag.setter
     def pTag(self, value):
@@ -11664,6 +11707,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11711,6 +11755,7 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
     def pMAC(self):
         address = self._s.pMAC
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pMAC'))
+
 
     @pMAC.setter
     def pMAC(self, value):
@@ -11769,6 +11814,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11796,6 +11842,7 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
     def pTag(self):
         address = self._s.pTag
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pTag'))
+
 
     @pTag.setter
     def pTag(self, value):
@@ -11870,6 +11917,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         address = self._s.pPassword
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
 
+
     @pPassword.setter
     def pPassword(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11897,6 +11945,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pPublicData(self):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
+
 
     @pPublicData.setter
     def pPublicData(self, value):
@@ -11946,6 +11995,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         address = self._s.pRandomA
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRandomA'))
 
+
     @pRandomA.setter
     def pRandomA(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11963,6 +12013,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pPrimeP(self):
         address = self._s.pPrimeP
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPrimeP'))
+
 
     @pPrimeP.setter
     def pPrimeP(self, value):
@@ -11982,6 +12033,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
         address = self._s.pBaseG
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pBaseG'))
 
+
     @pBaseG.setter
     def pBaseG(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -11999,6 +12051,7 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
     def pSubprimeQ(self):
         address = self._s.pSubprimeQ
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSubprimeQ'))
+
 
     @pSubprimeQ.setter
     def pSubprimeQ(self, value):
@@ -12079,6 +12132,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         address = self._s.pOldWrappedX
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldWrappedX'))
 
+
     @pOldWrappedX.setter
     def pOldWrappedX(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12106,6 +12160,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pOldPassword(self):
         address = self._s.pOldPassword
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldPassword'))
+
 
     @pOldPassword.setter
     def pOldPassword(self, value):
@@ -12135,6 +12190,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         address = self._s.pOldPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldPublicData'))
 
+
     @pOldPublicData.setter
     def pOldPublicData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12162,6 +12218,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pOldRandomA(self):
         address = self._s.pOldRandomA
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOldRandomA'))
+
 
     @pOldRandomA.setter
     def pOldRandomA(self, value):
@@ -12191,6 +12248,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         address = self._s.pNewPassword
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNewPassword'))
 
+
     @pNewPassword.setter
     def pNewPassword(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12219,6 +12277,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
         address = self._s.pNewPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNewPublicData'))
 
+
     @pNewPublicData.setter
     def pNewPublicData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12246,6 +12305,7 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
     def pNewRandomA(self):
         address = self._s.pNewRandomA
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNewRandomA'))
+
 
     @pNewRandomA.setter
     def pNewRandomA(self, value):
@@ -12353,6 +12413,7 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         address = self._s.pData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
+
     @pData.setter
     def pData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12419,6 +12480,7 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
     def pData(self):
         address = self._s.pData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
+
 
     @pData.setter
     def pData(self, value):
@@ -12487,6 +12549,7 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
         address = self._s.pData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
 
+
     @pData.setter
     def pData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12546,6 +12609,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
         address = self._s.pBlockCounter
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pBlockCounter'))
 
+
     @pBlockCounter.setter
     def pBlockCounter(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12573,6 +12637,7 @@ class CK_CHACHA20_PARAMS(_pb_Record):
     def pNonce(self):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
+
 
     @pNonce.setter
     def pNonce(self, value):
@@ -12631,6 +12696,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
         address = self._s.pBlockCounter
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pBlockCounter'))
 
+
     @pBlockCounter.setter
     def pBlockCounter(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12648,6 +12714,7 @@ class CK_SALSA20_PARAMS(_pb_Record):
     def pNonce(self):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
+
 
     @pNonce.setter
     def pNonce(self, value):
@@ -12712,6 +12779,7 @@ class CK_PBE_PARAMS(_pb_Record):
         address = self._s.pInitVector
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInitVector'))
 
+
     @pInitVector.setter
     def pInitVector(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12729,6 +12797,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def pPassword(self):
         address = self._s.pPassword
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
+
 
     @pPassword.setter
     def pPassword(self, value):
@@ -12757,6 +12826,7 @@ class CK_PBE_PARAMS(_pb_Record):
     def pSalt(self):
         address = self._s.pSalt
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSalt'))
+
 
     @pSalt.setter
     def pSalt(self, value):
@@ -12835,6 +12905,7 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
         address = self._s.pX
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pX'))
 
+
     @pX.setter
     def pX(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12894,6 +12965,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
         address = self._s.pClientRandom
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pClientRandom'))
 
+
     @pClientRandom.setter
     def pClientRandom(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -12921,6 +12993,7 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
     def pServerRandom(self):
         address = self._s.pServerRandom
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pServerRandom'))
+
 
     @pServerRandom.setter
     def pServerRandom(self, value):
@@ -13078,6 +13151,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
         address = self._s.pIVClient
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIVClient'))
 
+
     @pIVClient.setter
     def pIVClient(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13095,6 +13169,7 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
     def pIVServer(self):
         address = self._s.pIVServer
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIVServer'))
+
 
     @pIVServer.setter
     def pIVServer(self, value):
@@ -13250,6 +13325,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         address = self._s.pSeed
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
+
     @pSeed.setter
     def pSeed(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13278,6 +13354,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
         address = self._s.pLabel
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pLabel'))
 
+
     @pLabel.setter
     def pLabel(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13305,6 +13382,7 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
     def pOutput(self):
         address = self._s.pOutput
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOutput'))
+
 
     @pOutput.setter
     def pOutput(self, value):
@@ -13568,6 +13646,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
         address = self._s.pLabel
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pLabel'))
 
+
     @pLabel.setter
     def pLabel(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13608,6 +13687,7 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
     def pContextData(self):
         address = self._s.pContextData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pContextData'))
+
 
     @pContextData.setter
     def pContextData(self, value):
@@ -13779,6 +13859,7 @@ class CK_HKDF_PARAMS(_pb_Record):
         address = self._s.pSalt
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSalt'))
 
+
     @pSalt.setter
     def pSalt(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13816,6 +13897,7 @@ class CK_HKDF_PARAMS(_pb_Record):
     def pInfo(self):
         address = self._s.pInfo
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInfo'))
+
 
     @pInfo.setter
     def pInfo(self, value):
@@ -13876,6 +13958,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
         address = self._s.pClientRandom
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pClientRandom'))
 
+
     @pClientRandom.setter
     def pClientRandom(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -13903,6 +13986,7 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
     def pServerRandom(self):
         address = self._s.pServerRandom
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pServerRandom'))
+
 
     @pServerRandom.setter
     def pServerRandom(self, value):
@@ -13984,6 +14068,7 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
         address = self._s.pVersion
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pVersion'))
 
+
     @pVersion.setter
     def pVersion(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14049,6 +14134,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         address = self._s.pSeed
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
+
     @pSeed.setter
     def pSeed(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14077,6 +14163,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
         address = self._s.pLabel
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pLabel'))
 
+
     @pLabel.setter
     def pLabel(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14104,6 +14191,7 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
     def pOutput(self):
         address = self._s.pOutput
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOutput'))
+
 
     @pOutput.setter
     def pOutput(self, value):
@@ -14192,6 +14280,7 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
     def pIV(self):
         address = self._s.pIV
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIV'))
+
 
     @pIV.setter
     def pIV(self, value):
@@ -14758,6 +14847,7 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
         address = self._s.pIV
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIV'))
 
+
     @pIV.setter
     def pIV(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14874,6 +14964,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
         address = self._s.pContentType
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pContentType'))
 
+
     @pContentType.setter
     def pContentType(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -14891,6 +14982,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def pRequestedAttributes(self):
         address = self._s.pRequestedAttributes
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRequestedAttributes'))
+
 
     @pRequestedAttributes.setter
     def pRequestedAttributes(self, value):
@@ -14919,6 +15011,7 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
     def pRequiredAttributes(self):
         address = self._s.pRequiredAttributes
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pRequiredAttributes'))
+
 
     @pRequiredAttributes.setter
     def pRequiredAttributes(self, value):
@@ -14974,6 +15067,7 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
     def pData(self):
         address = self._s.pData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pData'))
+
 
     @pData.setter
     def pData(self, value):
@@ -15135,6 +15229,7 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
     def pPassword(self):
         address = self._s.pPassword
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
+
 
     @pPassword.setter
     def pPassword(self, value):
@@ -15307,6 +15402,7 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
     def pPassword(self):
         address = self._s.pPassword
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPassword'))
+
 
     @pPassword.setter
     def pPassword(self, value):
@@ -15560,6 +15656,7 @@ class CK_KIP_PARAMS(_pb_Record):
         address = self._s.pSeed
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
 
+
     @pSeed.setter
     def pSeed(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -15628,6 +15725,7 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
     def pSeed(self):
         address = self._s.pSeed
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeed'))
+
 
     @pSeed.setter
     def pSeed(self, value):
@@ -15727,6 +15825,7 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
     def pSharedData(self):
         address = self._s.pSharedData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedData'))
+
 
     @pSharedData.setter
     def pSharedData(self, value):
@@ -15839,6 +15938,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
         address = self._s.pPublicData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPublicData'))
 
+
     @pPublicData.setter
     def pPublicData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -15866,6 +15966,7 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
     def pUKM(self):
         address = self._s.pUKM
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pUKM'))
+
 
     @pUKM.setter
     def pUKM(self, value):
@@ -15928,6 +16029,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
         address = self._s.pWrapOID
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pWrapOID'))
 
+
     @pWrapOID.setter
     def pWrapOID(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -15955,6 +16057,7 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
     def pUKM(self):
         address = self._s.pUKM
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pUKM'))
+
 
     @pUKM.setter
     def pUKM(self, value):
@@ -16042,6 +16145,7 @@ class CK_EDDSA_PARAMS(_pb_Record):
     def pContextData(self):
         address = self._s.pContextData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pContextData'))
+
 
     @pContextData.setter
     def pContextData(self, value):
@@ -16165,6 +16269,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
         address = self._s.pPrekey_signature
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPrekey_signature'))
 
+
     @pPrekey_signature.setter
     def pPrekey_signature(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16182,6 +16287,7 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
     def pOnetime_key(self):
         address = self._s.pOnetime_key
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOnetime_key'))
+
 
     @pOnetime_key.setter
     def pOnetime_key(self, value):
@@ -16266,6 +16372,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         address = self._s.pIdentity_id
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIdentity_id'))
 
+
     @pIdentity_id.setter
     def pIdentity_id(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16284,6 +16391,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
         address = self._s.pPrekey_id
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pPrekey_id'))
 
+
     @pPrekey_id.setter
     def pPrekey_id(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16301,6 +16409,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pOnetime_id(self):
         address = self._s.pOnetime_id
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pOnetime_id'))
+
 
     @pOnetime_id.setter
     def pOnetime_id(self, value):
@@ -16329,6 +16438,7 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
     def pInitiator_ephemeral(self):
         address = self._s.pInitiator_ephemeral
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInitiator_ephemeral'))
+
 
     @pInitiator_ephemeral.setter
     def pInitiator_ephemeral(self, value):
@@ -16386,6 +16496,7 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
     def sk(self):
         address = self._s.sk
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'sk'))
+
 
     @sk.setter
     def sk(self, value):
@@ -16514,6 +16625,7 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
         address = self._s.sk
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'sk'))
 
+
     @sk.setter
     def sk(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16637,6 +16749,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         address = self._s.pGX
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pGX'))
 
+
     @pGX.setter
     def pGX(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16665,6 +16778,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
         address = self._s.pGV
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pGV'))
 
+
     @pGV.setter
     def pGV(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -16692,6 +16806,7 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
     def pR(self):
         address = self._s.pR
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pR'))
+
 
     @pR.setter
     def pR(self, value):
@@ -16806,6 +16921,7 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
     def pSharedKey(self):
         address = self._s.pSharedKey
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSharedKey'))
+
 
     @pSharedKey.setter
     def pSharedKey(self, value):
@@ -16963,6 +17079,7 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
         address = self._s.pHeader
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pHeader'))
 
+
     @pHeader.setter
     def pHeader(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17024,6 +17141,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
         address = self._s.pNonce
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNonce'))
 
+
     @pNonce.setter
     def pNonce(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17051,6 +17169,7 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
     def pAAD(self):
         address = self._s.pAAD
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
@@ -17135,6 +17254,7 @@ class CK_NSS_HKDFParams(_pb_Record):
         address = self._s.pSalt
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSalt'))
 
+
     @pSalt.setter
     def pSalt(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17172,6 +17292,7 @@ class CK_NSS_HKDFParams(_pb_Record):
     def pInfo(self):
         address = self._s.pInfo
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pInfo'))
+
 
     @pInfo.setter
     def pInfo(self, value):
@@ -17263,6 +17384,7 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
     def pSeedData(self):
         address = self._s.pSeedData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSeedData'))
+
 
     @pSeedData.setter
     def pSeedData(self, value):
@@ -17361,6 +17483,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
         address = self._s.pNi
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNi'))
 
+
     @pNi.setter
     def pNi(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17388,6 +17511,7 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
     def pNr(self):
         address = self._s.pNr
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pNr'))
+
 
     @pNr.setter
     def pNr(self, value):
@@ -17508,6 +17632,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
         address = self._s.pCKYi
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pCKYi'))
 
+
     @pCKYi.setter
     def pCKYi(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17535,6 +17660,7 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
     def pCKYr(self):
         address = self._s.pCKYr
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pCKYr'))
+
 
     @pCKYr.setter
     def pCKYr(self, value):
@@ -17637,6 +17763,7 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
         address = self._s.pExtraData
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pExtraData'))
 
+
     @pExtraData.setter
     def pExtraData(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17705,6 +17832,7 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
     def pSessionHash(self):
         address = self._s.pSessionHash
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pSessionHash'))
+
 
     @pSessionHash.setter
     def pSessionHash(self, value):
@@ -17886,6 +18014,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
         address = self._s.pIv
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pIv'))
 
+
     @pIv.setter
     def pIv(self, value):
         # the characters are kept alive with the record for as long as C may use the pointer
@@ -17913,6 +18042,7 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
     def pAAD(self):
         address = self._s.pAAD
         return None if address is None else _pb_text_at(address, _pb_kept_for(self._s, 'pAAD'))
+
 
     @pAAD.setter
     def pAAD(self, value):
