@@ -1345,3 +1345,21 @@ def test_characters_whose_count_a_member_states_read_as_that_many_bytes(capi):
     assert made.dptr == b""
     made.dptr = None
     assert made.dptr is None
+
+
+def test_a_record_class_views_the_record_a_pointer_points_to(capi):
+    status, any_reply = capi.capi_reply_any()  # void **: a Pointer of type void *
+    assert status == 0 and repr(any_reply).startswith("<Pointer void * at ")
+    reply = capi.capi_reply.from_pointer(any_reply)  # C's (capi_reply *)p
+    assert type(reply) is capi.capi_reply and (reply.len, reply.str) == (3, b"x\0y")
+    assert bytes(reply) == bytes(capi.capi_reply_get())
+    del any_reply
+    assert reply.note == b"note"  # the view keeps the Pointer alive
+    items = capi.capi_listing_get().items  # a Pointer of another type, as C would need a cast
+    with pytest.raises(TypeError, match=r"^capi_reply\.from_pointer: argument 1 \(pointer\) must be a Pointer of type "
+                                        r"struct capi_reply \* or void \*, not a Pointer of type struct capi_pair \*\*$"):
+        capi.capi_reply.from_pointer(items)
+    for wrong, name in ((capi.capi_reply_get(), "capi_reply"), (5, "int"), (None, "NoneType")):
+        with pytest.raises(TypeError, match=rf"^capi_reply\.from_pointer: argument 1 \(pointer\) must be a Pointer of "
+                                            rf"type struct capi_reply \* or void \*, not {name}$"):
+            capi.capi_reply.from_pointer(wrong)

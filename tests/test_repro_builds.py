@@ -107,7 +107,7 @@ def test_a_member_named_like_a_macro(tmp_path, backend):
         state = m.parser_state(level=4)
         print(m.state_level(state), state.parserVersion, sorted(f for f in dir(state) if not f.startswith("_")))
     """)
-    assert printed.strip().split(maxsplit=2) == ["4", "None", "['close', 'from_bytes', 'level', 'parserVersion', 'sizeof']"]
+    assert printed.strip().split(maxsplit=2) == ["4", "None", "['close', 'from_bytes', 'from_pointer', 'level', 'parserVersion', 'sizeof']"]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -522,6 +522,9 @@ class RecordBinding:
     #: whether a pointer member of a record may be set to an instance of this class
     #: (a pointer to it, or any ``void *``), which that record then keeps alive
     kept_by_records: bool = False
+    #: the C type of a pointer to the record, every typedef resolved: the ``Pointer``
+    #: objects ``from_pointer`` views the record through (those or ``void *`` ones)
+    pointer_type: str = ""
 
 
 @frozen_dataclass()

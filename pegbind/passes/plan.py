@@ -1543,7 +1543,9 @@ def plan_records(
         aliases = tuple(names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names)
         has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
                            for member in record.fields or ())
-        bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields), has_pointers))
+        through = pointer_type(module, Pointer(RecordRef(record.kind, record.tag, record.key)))
+        bindings.append(RecordBinding(record, names[("record", record.key)], aliases, tuple(fields), has_pointers,
+                                      pointer_type=through))
     every = [f for binding in bindings for f in binding.fields]
     anything = any(f.kind == "data_pointer" and f.pointer_type == "void *" for f in every)  # takes any record
     pointed = {f.record_key for f in every if f.kind == "record_ptr"}

@@ -364,5 +364,7 @@ int capi_datum_sum(capi_datum d);
 /* The count first, and another text beside, as hiredis's redisReply: str is "x\0y", len 3. */
 typedef struct capi_reply { size_t len; char *str; const char *note; } capi_reply;
 const capi_reply *capi_reply_get(void);
+/* The same reply given as a void *, as hiredis's redisReaderGetReply(reader, void **reply). */
+int capi_reply_any(void **reply);
 
 #endif

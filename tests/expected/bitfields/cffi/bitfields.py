@@ -277,6 +277,16 @@ class _pb_Closed:
 _PB_CLOSED = _pb_Closed()
 
 
+def _pb_check_pointed(value, ctype, what):
+    """Check the Pointer a record class views a record through (``Record.from_pointer``, C's
+    cast ``(T *)p``): one of the record's pointer type ``ctype`` or ``void *``, not closed."""
+    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):
+        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__
+        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -1485,6 +1495,12 @@ class flags(_pb_Record):
             _pb_self.count = count
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the flags a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct flags *', "flags.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(flags, _ffi.cast(_pb_ptr_flags, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new flags holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "flags.from_bytes: argument 1 (data)")
@@ -1566,6 +1582,12 @@ class mixed_bits(_pb_Record):
             _pb_self.last = last
         if wide is not _MISSING:
             _pb_self.wide = wide
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the mixed_bits a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct mixed_bits *', "mixed_bits.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(mixed_bits, _ffi.cast(_pb_ptr_mixed_bits, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -1657,6 +1679,12 @@ class packed_header(_pb_Record):
             _pb_self.checksum = checksum
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the packed_header a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct packed_header *', "packed_header.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(packed_header, _ffi.cast(_pb_ptr_packed_header, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new packed_header holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "packed_header.from_bytes: argument 1 (data)")
@@ -1724,6 +1752,12 @@ class pack2(_pb_Record):
             _pb_self.d = d
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the pack2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct pack2 *', "pack2.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(pack2, _ffi.cast(_pb_ptr_pack2, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new pack2 holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "pack2.from_bytes: argument 1 (data)")
@@ -1779,6 +1813,12 @@ class attr_packed(_pb_Record):
             _pb_self.c = c
         if i is not _MISSING:
             _pb_self.i = i
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the attr_packed a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct attr_packed *', "attr_packed.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(attr_packed, _ffi.cast(_pb_ptr_attr_packed, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -1838,6 +1878,12 @@ class attr_aligned(_pb_Record):
             _pb_self.i = i
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the attr_aligned a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct attr_aligned *', "attr_aligned.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(attr_aligned, _ffi.cast(_pb_ptr_attr_aligned, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new attr_aligned holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "attr_aligned.from_bytes: argument 1 (data)")
@@ -1893,6 +1939,12 @@ class after_pop(_pb_Record):
             _pb_self.c = c
         if d is not _MISSING:
             _pb_self.d = d
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the after_pop a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct after_pop *', "after_pop.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(after_pop, _ffi.cast(_pb_ptr_after_pop, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):

@@ -277,6 +277,16 @@ class _pb_Closed:
 _PB_CLOSED = _pb_Closed()
 
 
+def _pb_check_pointed(value, ctype, what):
+    """Check the Pointer a record class views a record through (``Record.from_pointer``, C's
+    cast ``(T *)p``): one of the record's pointer type ``ctype`` or ``void *``, not closed."""
+    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):
+        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__
+        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -1502,6 +1512,12 @@ class vm_point(_pb_Record):
             _pb_self.x = x
         if y is not _MISSING:
             _pb_self.y = y
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the vm_point a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct vm_point *', "vm_point.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(vm_point, _ffi.cast(_pb_ptr_vm_point, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):

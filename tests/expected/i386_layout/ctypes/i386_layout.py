@@ -269,6 +269,16 @@ class _pb_Closed:
 _PB_CLOSED = _pb_Closed()
 
 
+def _pb_check_pointed(value, ctype, what):
+    """Check the Pointer a record class views a record through (``Record.from_pointer``, C's
+    cast ``(T *)p``): one of the record's pointer type ``ctype`` or ``void *``, not closed."""
+    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):
+        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__
+        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -1586,6 +1596,12 @@ class mixed(_pb_Record):
             _pb_self.p = p
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the mixed a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct mixed *', "mixed.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(mixed, _S0, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new mixed holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -1672,6 +1688,12 @@ class uapi_event(_pb_Record):
             _pb_self.kind = kind
         if stamp is not _MISSING:
             _pb_self.stamp = stamp
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the uapi_event a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct uapi_event *', "uapi_event.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(uapi_event, _S1, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):

@@ -1709,6 +1709,16 @@ class _pb_Closed:
 _PB_CLOSED = _pb_Closed()
 
 
+def _pb_check_pointed(value, ctype, what):
+    """Check the Pointer a record class views a record through (``Record.from_pointer``, C's
+    cast ``(T *)p``): one of the record's pointer type ``ctype`` or ``void *``, not closed."""
+    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):
+        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__
+        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -5784,6 +5794,12 @@ class CK_VERSION(_pb_Record):
             _pb_self.minor = minor
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_VERSION, _ffi.cast(_pb_ptr_CK_VERSION, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
@@ -5845,6 +5861,12 @@ class CK_INFO(_pb_Record):
             _pb_self.libraryDescription = libraryDescription
         if libraryVersion is not _MISSING:
             _pb_self.libraryVersion = libraryVersion
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_INFO, _ffi.cast(_pb_ptr_CK_INFO, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -5942,6 +5964,12 @@ class CK_SLOT_INFO(_pb_Record):
             _pb_self.hardwareVersion = hardwareVersion
         if firmwareVersion is not _MISSING:
             _pb_self.firmwareVersion = firmwareVersion
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SLOT_INFO, _ffi.cast(_pb_ptr_CK_SLOT_INFO, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6065,6 +6093,12 @@ class CK_TOKEN_INFO(_pb_Record):
             _pb_self.firmwareVersion = firmwareVersion
         if utcTime is not _MISSING:
             _pb_self.utcTime = utcTime
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TOKEN_INFO, _ffi.cast(_pb_ptr_CK_TOKEN_INFO, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6292,6 +6326,12 @@ class CK_SESSION_INFO(_pb_Record):
             _pb_self.ulDeviceError = ulDeviceError
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SESSION_INFO, _ffi.cast(_pb_ptr_CK_SESSION_INFO, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
@@ -6369,6 +6409,12 @@ class CK_ATTRIBUTE(_pb_Record):
             _pb_self.pValue = pValue
         if ulValueLen is not _MISSING:
             _pb_self.ulValueLen = ulValueLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ATTRIBUTE, _ffi.cast(_pb_ptr_CK_ATTRIBUTE, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6451,6 +6497,12 @@ class CK_DATE(_pb_Record):
             _pb_self.day = day
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DATE, _ffi.cast(_pb_ptr_CK_DATE, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
@@ -6518,6 +6570,12 @@ class CK_MECHANISM(_pb_Record):
             _pb_self.pParameter = pParameter
         if ulParameterLen is not _MISSING:
             _pb_self.ulParameterLen = ulParameterLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_MECHANISM, _ffi.cast(_pb_ptr_CK_MECHANISM, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6598,6 +6656,12 @@ class CK_MECHANISM_INFO(_pb_Record):
             _pb_self.ulMaxKeySize = ulMaxKeySize
         if flags is not _MISSING:
             _pb_self.flags = flags
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_MECHANISM_INFO, _ffi.cast(_pb_ptr_CK_MECHANISM_INFO, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6799,6 +6863,12 @@ class CK_FUNCTION_LIST(_pb_Record):
             _pb_self.C_CancelFunction = C_CancelFunction
         if C_WaitForSlotEvent is not _MISSING:
             _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_FUNCTION_LIST, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -8111,6 +8181,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             _pb_self.C_VerifyMessageNext = C_VerifyMessageNext
         if C_MessageVerifyFinal is not _MISSING:
             _pb_self.C_MessageVerifyFinal = C_MessageVerifyFinal
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_FUNCTION_LIST_3_0, _ffi.cast(_pb_ptr_CK_FUNCTION_LIST_3_0, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -9629,6 +9705,12 @@ class CK_INTERFACE(_pb_Record):
             _pb_self.flags = flags
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_INTERFACE, _ffi.cast(_pb_ptr_CK_INTERFACE, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -9724,6 +9806,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             _pb_self.LibraryParameters = LibraryParameters
         if pReserved is not _MISSING:
             _pb_self.pReserved = pReserved
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_C_INITIALIZE_ARGS, _ffi.cast(_pb_ptr_CK_C_INITIALIZE_ARGS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -9889,6 +9977,12 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             _pb_self.ulSourceDataLen = ulSourceDataLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_PKCS_OAEP_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -9989,6 +10083,12 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
             _pb_self.sLen = sLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RSA_PKCS_PSS_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_PKCS_PSS_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
@@ -10060,6 +10160,12 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulPublicDataLen = ulPublicDataLen
         if pPublicData is not _MISSING:
             _pb_self.pPublicData = pPublicData
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECDH1_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH1_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10175,6 +10281,12 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulPublicDataLen2 = ulPublicDataLen2
         if pPublicData2 is not _MISSING:
             _pb_self.pPublicData2 = pPublicData2
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECDH2_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH2_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10343,6 +10455,12 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             _pb_self.publicKey = publicKey
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECMQV_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_ECMQV_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -10509,6 +10627,12 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             _pb_self.pPublicData = pPublicData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X9_42_DH1_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_DH1_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -10622,6 +10746,12 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulPublicDataLen2 = ulPublicDataLen2
         if pPublicData2 is not _MISSING:
             _pb_self.pPublicData2 = pPublicData2
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X9_42_DH2_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_DH2_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10788,6 +10918,12 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             _pb_self.pPublicData2 = pPublicData2
         if publicKey is not _MISSING:
             _pb_self.publicKey = publicKey
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X9_42_MQV_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_X9_42_MQV_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10958,6 +11094,12 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             _pb_self.pPublicData = pPublicData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KEA_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_KEA_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11078,6 +11220,12 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
             _pb_self.iv = iv
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC2_CBC_PARAMS, _ffi.cast(_pb_ptr_CK_RC2_CBC_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
@@ -11135,6 +11283,12 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
             _pb_self.ulMacLength = ulMacLength
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC2_MAC_GENERAL_PARAMS, _ffi.cast(_pb_ptr_CK_RC2_MAC_GENERAL_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
@@ -11190,6 +11344,12 @@ class CK_RC5_PARAMS(_pb_Record):
             _pb_self.ulWordsize = ulWordsize
         if ulRounds is not _MISSING:
             _pb_self.ulRounds = ulRounds
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC5_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11251,6 +11411,12 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             _pb_self.pIv = pIv
         if ulIvLen is not _MISSING:
             _pb_self.ulIvLen = ulIvLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC5_CBC_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_CBC_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11337,6 +11503,12 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
             _pb_self.ulMacLength = ulMacLength
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC5_MAC_GENERAL_PARAMS, _ffi.cast(_pb_ptr_CK_RC5_MAC_GENERAL_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
@@ -11404,6 +11576,12 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.pData = pData
         if length is not _MISSING:
             _pb_self.length = length
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_DES_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11480,6 +11658,12 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.length = length
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_AES_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11552,6 +11736,12 @@ class CK_AES_CTR_PARAMS(_pb_Record):
             _pb_self.cb = cb
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_AES_CTR_PARAMS, _ffi.cast(_pb_ptr_CK_AES_CTR_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
@@ -11615,6 +11805,12 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
         if ulTagBits is not _MISSING:
             _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GCM_PARAMS_V3, _ffi.cast(_pb_ptr_CK_GCM_PARAMS_V3, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11736,6 +11932,12 @@ class CK_CCM_PARAMS(_pb_Record):
             _pb_self.ulMACLen = ulMACLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CCM_PARAMS, _ffi.cast(_pb_ptr_CK_CCM_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11851,6 +12053,12 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11948,6 +12156,12 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             _pb_self.pTag = pTag
         if ulTagBits is not _MISSING:
             _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GCM_MESSAGE_PARAMS, _ffi.cast(_pb_ptr_CK_GCM_MESSAGE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12069,6 +12283,12 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             _pb_self.pMAC = pMAC
         if ulMACLen is not _MISSING:
             _pb_self.ulMACLen = ulMACLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CCM_MESSAGE_PARAMS, _ffi.cast(_pb_ptr_CK_CCM_MESSAGE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12194,6 +12414,12 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             _pb_self.pTag = pTag
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -12291,6 +12517,12 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             _pb_self.pBaseG = pBaseG
         if pSubprimeQ is not _MISSING:
             _pb_self.pSubprimeQ = pSubprimeQ
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_SKIPJACK_PRIVATE_WRAP_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12512,6 +12744,12 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             _pb_self.ulNewRandomLen = ulNewRandomLen
         if pNewRandomA is not _MISSING:
             _pb_self.pNewRandomA = pNewRandomA
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SKIPJACK_RELAYX_PARAMS, _ffi.cast(_pb_ptr_CK_SKIPJACK_RELAYX_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12750,6 +12988,12 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
             _pb_self.cb = cb
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CAMELLIA_CTR_PARAMS, _ffi.cast(_pb_ptr_CK_CAMELLIA_CTR_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
@@ -12807,6 +13051,12 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.pData = pData
         if length is not _MISSING:
             _pb_self.length = length
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12883,6 +13133,12 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.length = length
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -12955,6 +13211,12 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.pData = pData
         if length is not _MISSING:
             _pb_self.length = length
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _ffi.cast(_pb_ptr_CK_SEED_CBC_ENCRYPT_DATA_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13031,6 +13293,12 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             _pb_self.pNonce = pNonce
         if ulNonceBits is not _MISSING:
             _pb_self.ulNonceBits = ulNonceBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CHACHA20_PARAMS, _ffi.cast(_pb_ptr_CK_CHACHA20_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13126,6 +13394,12 @@ class CK_SALSA20_PARAMS(_pb_Record):
             _pb_self.ulNonceBits = ulNonceBits
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SALSA20_PARAMS, _ffi.cast(_pb_ptr_CK_SALSA20_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13213,6 +13487,12 @@ class CK_PBE_PARAMS(_pb_Record):
             _pb_self.ulSaltLen = ulSaltLen
         if ulIteration is not _MISSING:
             _pb_self.ulIteration = ulIteration
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PBE_PARAMS, _ffi.cast(_pb_ptr_CK_PBE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13337,6 +13617,12 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             _pb_self.ulXLen = ulXLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KEY_WRAP_SET_OAEP_PARAMS, _ffi.cast(_pb_ptr_CK_KEY_WRAP_SET_OAEP_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13411,6 +13697,12 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             _pb_self.pServerRandom = pServerRandom
         if ulServerRandomLen is not _MISSING:
             _pb_self.ulServerRandomLen = ulServerRandomLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_RANDOM_DATA, _ffi.cast(_pb_ptr_CK_SSL3_RANDOM_DATA, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13504,6 +13796,12 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.pVersion = pVersion
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_SSL3_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13569,6 +13867,12 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             _pb_self.pIVClient = pIVClient
         if pIVServer is not _MISSING:
             _pb_self.pIVServer = pIVServer
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_OUT, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13690,6 +13994,12 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
             _pb_self.pReturnedKeyMaterial = pReturnedKeyMaterial
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_SSL3_KEY_MAT_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13795,6 +14105,12 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             _pb_self.pOutput = pOutput
         if pulOutputLen is not _MISSING:
             _pb_self.pulOutputLen = pulOutputLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS_PRF_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_PRF_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13934,6 +14250,12 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.prfHashMechanism = prfHashMechanism
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_TLS12_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14011,6 +14333,12 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
             _pb_self.pReturnedKeyMaterial = pReturnedKeyMaterial
         if prfHashMechanism is not _MISSING:
             _pb_self.prfHashMechanism = prfHashMechanism
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS12_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_TLS12_KEY_MAT_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14130,6 +14458,12 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             _pb_self.ulContextDataLength = ulContextDataLength
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_KDF_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14246,6 +14580,12 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
             _pb_self.ulServerOrClient = ulServerOrClient
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS_MAC_PARAMS, _ffi.cast(_pb_ptr_CK_TLS_MAC_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
@@ -14325,6 +14665,12 @@ class CK_HKDF_PARAMS(_pb_Record):
             _pb_self.pInfo = pInfo
         if ulInfoLen is not _MISSING:
             _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_HKDF_PARAMS, _ffi.cast(_pb_ptr_CK_HKDF_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14472,6 +14818,12 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             _pb_self.ulServerRandomLen = ulServerRandomLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_RANDOM_DATA, _ffi.cast(_pb_ptr_CK_WTLS_RANDOM_DATA, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14565,6 +14917,12 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.pVersion = pVersion
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14648,6 +15006,12 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             _pb_self.pOutput = pOutput
         if pulOutputLen is not _MISSING:
             _pb_self.pulOutputLen = pulOutputLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_PRF_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_PRF_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14797,6 +15161,12 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             _pb_self.pIV = pIV
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_OUT, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14879,6 +15249,12 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
             _pb_self.RandomInfo = RandomInfo
         if pReturnedKeyMaterial is not _MISSING:
             _pb_self.pReturnedKeyMaterial = pReturnedKeyMaterial
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_KEY_MAT_PARAMS, _ffi.cast(_pb_ptr_CK_WTLS_KEY_MAT_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15002,6 +15378,12 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             _pb_self.ulValueLen = ulValueLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PRF_DATA_PARAM, _ffi.cast(_pb_ptr_CK_PRF_DATA_PARAM, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15080,6 +15462,12 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
             _pb_self.ulWidthInBits = ulWidthInBits
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_COUNTER_FORMAT, _ffi.cast(_pb_ptr_CK_SP800_108_COUNTER_FORMAT, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
@@ -15137,6 +15525,12 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
             _pb_self.bLittleEndian = bLittleEndian
         if ulWidthInBits is not _MISSING:
             _pb_self.ulWidthInBits = ulWidthInBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_DKM_LENGTH_FORMAT, _ffi.cast(_pb_ptr_CK_SP800_108_DKM_LENGTH_FORMAT, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15206,6 +15600,12 @@ class CK_DERIVED_KEY(_pb_Record):
             _pb_self.ulAttributeCount = ulAttributeCount
         if phKey is not _MISSING:
             _pb_self.phKey = phKey
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DERIVED_KEY, _ffi.cast(_pb_ptr_CK_DERIVED_KEY, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15293,6 +15693,12 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
             _pb_self.ulAdditionalDerivedKeys = ulAdditionalDerivedKeys
         if pAdditionalDerivedKeys is not _MISSING:
             _pb_self.pAdditionalDerivedKeys = pAdditionalDerivedKeys
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_SP800_108_KDF_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15392,6 +15798,12 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             _pb_self.ulAdditionalDerivedKeys = ulAdditionalDerivedKeys
         if pAdditionalDerivedKeys is not _MISSING:
             _pb_self.pAdditionalDerivedKeys = pAdditionalDerivedKeys
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_FEEDBACK_KDF_PARAMS, _ffi.cast(_pb_ptr_CK_SP800_108_FEEDBACK_KDF_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15522,6 +15934,12 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             _pb_self.pRequiredAttributes = pRequiredAttributes
         if ulRequiredAttributesLen is not _MISSING:
             _pb_self.ulRequiredAttributesLen = ulRequiredAttributesLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CMS_SIG_PARAMS, _ffi.cast(_pb_ptr_CK_CMS_SIG_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15670,6 +16088,12 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             _pb_self.ulLen = ulLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KEY_DERIVATION_STRING_DATA, _ffi.cast(_pb_ptr_CK_KEY_DERIVATION_STRING_DATA, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15744,6 +16168,12 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             _pb_self.pPassword = pPassword
         if ulPasswordLen is not _MISSING:
             _pb_self.ulPasswordLen = ulPasswordLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PKCS5_PBKD2_PARAMS, _ffi.cast(_pb_ptr_CK_PKCS5_PBKD2_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15937,6 +16367,12 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             _pb_self.ulPasswordLen = ulPasswordLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PKCS5_PBKD2_PARAMS2, _ffi.cast(_pb_ptr_CK_PKCS5_PBKD2_PARAMS2, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16101,6 +16537,12 @@ class CK_OTP_PARAM(_pb_Record):
             _pb_self.ulValueLen = ulValueLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_OTP_PARAM, _ffi.cast(_pb_ptr_CK_OTP_PARAM, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16179,6 +16621,12 @@ class CK_OTP_PARAMS(_pb_Record):
             _pb_self.ulCount = ulCount
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_OTP_PARAMS, _ffi.cast(_pb_ptr_CK_OTP_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16233,6 +16681,12 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
             _pb_self.pParams = pParams
         if ulCount is not _MISSING:
             _pb_self.ulCount = ulCount
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_OTP_SIGNATURE_INFO, _ffi.cast(_pb_ptr_CK_OTP_SIGNATURE_INFO, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16293,6 +16747,12 @@ class CK_KIP_PARAMS(_pb_Record):
             _pb_self.pSeed = pSeed
         if ulSeedLen is not _MISSING:
             _pb_self.ulSeedLen = ulSeedLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KIP_PARAMS, _ffi.cast(_pb_ptr_CK_KIP_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16384,6 +16844,12 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             _pb_self.ulIndex = ulIndex
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DSA_PARAMETER_GEN_PARAM, _ffi.cast(_pb_ptr_CK_DSA_PARAMETER_GEN_PARAM, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16470,6 +16936,12 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             _pb_self.pSharedData = pSharedData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECDH_AES_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_ECDH_AES_KEY_WRAP_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16552,6 +17024,12 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
             _pb_self.pOAEPParams = pOAEPParams
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RSA_AES_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_RSA_AES_KEY_WRAP_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16612,6 +17090,12 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             _pb_self.pUKM = pUKM
         if ulUKMLen is not _MISSING:
             _pb_self.ulUKMLen = ulUKMLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GOSTR3410_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_GOSTR3410_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16721,6 +17205,12 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             _pb_self.hKey = hKey
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GOSTR3410_KEY_WRAP_PARAMS, _ffi.cast(_pb_ptr_CK_GOSTR3410_KEY_WRAP_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16824,6 +17314,12 @@ class CK_EDDSA_PARAMS(_pb_Record):
             _pb_self.pContextData = pContextData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_EDDSA_PARAMS, _ffi.cast(_pb_ptr_CK_EDDSA_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16894,6 +17390,12 @@ class CK_XEDDSA_PARAMS(_pb_Record):
             _pb_self.hash = hash
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_XEDDSA_PARAMS, _ffi.cast(_pb_ptr_CK_XEDDSA_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
@@ -16949,6 +17451,12 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             _pb_self.pOwn_identity = pOwn_identity
         if pOwn_ephemeral is not _MISSING:
             _pb_self.pOwn_ephemeral = pOwn_ephemeral
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X3DH_INITIATE_PARAMS, _ffi.cast(_pb_ptr_CK_X3DH_INITIATE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17078,6 +17586,12 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             _pb_self.pInitiator_identity = pInitiator_identity
         if pInitiator_ephemeral is not _MISSING:
             _pb_self.pInitiator_ephemeral = pInitiator_ephemeral
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X3DH_RESPOND_PARAMS, _ffi.cast(_pb_ptr_CK_X3DH_RESPOND_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17221,6 +17735,12 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             _pb_self.kdfMechanism = kdfMechanism
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X2RATCHET_INITIALIZE_PARAMS, _ffi.cast(_pb_ptr_CK_X2RATCHET_INITIALIZE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17355,6 +17875,12 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             _pb_self.kdfMechanism = kdfMechanism
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X2RATCHET_RESPOND_PARAMS, _ffi.cast(_pb_ptr_CK_X2RATCHET_RESPOND_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17485,6 +18011,12 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             _pb_self.ulRLen = ulRLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKEPublicValue, _ffi.cast(_pb_ptr_CK_NSS_JPAKEPublicValue, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17605,6 +18137,12 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
             _pb_self.gx2 = gx2
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKERound1Params, _ffi.cast(_pb_ptr_CK_NSS_JPAKERound1Params, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17668,6 +18206,12 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             _pb_self.gx4 = gx4
         if A is not _MISSING:
             _pb_self.A = A
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKERound2Params, _ffi.cast(_pb_ptr_CK_NSS_JPAKERound2Params, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17769,6 +18313,12 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
             _pb_self.B = B
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKEFinalParams, _ffi.cast(_pb_ptr_CK_NSS_JPAKEFinalParams, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17817,6 +18367,12 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             _pb_self.pHeader = pHeader
         if ulHeaderLen is not _MISSING:
             _pb_self.ulHeaderLen = ulHeaderLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_MAC_CONSTANT_TIME_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17905,6 +18461,12 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
         if ulTagLen is not _MISSING:
             _pb_self.ulTagLen = ulTagLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_AEAD_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_AEAD_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -18014,6 +18576,12 @@ class CK_NSS_HKDFParams(_pb_Record):
             _pb_self.pInfo = pInfo
         if ulInfoLen is not _MISSING:
             _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_HKDFParams, _ffi.cast(_pb_ptr_CK_NSS_HKDFParams, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -18133,6 +18701,12 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulSeedDataLen = ulSeedDataLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -18235,6 +18809,12 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulNrLen = ulNrLen
         if hNewKey is not _MISSING:
             _pb_self.hNewKey = hNewKey
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE_PRF_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -18380,6 +18960,12 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulCKYrLen = ulCKYrLen
         if keyNumber is not _MISSING:
             _pb_self.keyNumber = keyNumber
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE1_PRF_DERIVE_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -18529,6 +19115,12 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulExtraDataLen = ulExtraDataLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -18625,6 +19217,12 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.pVersion = pVersion
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -18710,6 +19308,12 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_MODULE_FUNCTIONS, _ffi.cast(_pb_ptr_CK_NSS_MODULE_FUNCTIONS, pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -18769,6 +19373,12 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             _pb_self.version = version
         if NSC_NSSGetFIPSStatus is not _MISSING:
             _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_FIPS_FUNCTIONS, _ffi.cast(_pb_ptr_CK_NSS_FIPS_FUNCTIONS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -18836,6 +19446,12 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
         if ulTagBits is not _MISSING:
             _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_GCM_PARAMS, _ffi.cast(_pb_ptr_CK_NSS_GCM_PARAMS, pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):

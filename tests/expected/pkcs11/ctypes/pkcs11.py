@@ -269,6 +269,16 @@ class _pb_Closed:
 _PB_CLOSED = _pb_Closed()
 
 
+def _pb_check_pointed(value, ctype, what):
+    """Check the Pointer a record class views a record through (``Record.from_pointer``, C's
+    cast ``(T *)p``): one of the record's pointer type ``ctype`` or ``void *``, not closed."""
+    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):
+        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__
+        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -5974,6 +5984,12 @@ class CK_VERSION(_pb_Record):
             _pb_self.minor = minor
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_VERSION, _S0, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_VERSION holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_VERSION.from_bytes: argument 1 (data)")
@@ -6027,6 +6043,12 @@ class CK_INFO(_pb_Record):
             _pb_self.libraryDescription = libraryDescription
         if libraryVersion is not _MISSING:
             _pb_self.libraryVersion = libraryVersion
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_INFO, _S1, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6116,6 +6138,12 @@ class CK_SLOT_INFO(_pb_Record):
             _pb_self.hardwareVersion = hardwareVersion
         if firmwareVersion is not _MISSING:
             _pb_self.firmwareVersion = firmwareVersion
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SLOT_INFO, _S2, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6231,6 +6259,12 @@ class CK_TOKEN_INFO(_pb_Record):
             _pb_self.firmwareVersion = firmwareVersion
         if utcTime is not _MISSING:
             _pb_self.utcTime = utcTime
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TOKEN_INFO, _S3, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6450,6 +6484,12 @@ class CK_SESSION_INFO(_pb_Record):
             _pb_self.ulDeviceError = ulDeviceError
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SESSION_INFO, _S4, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SESSION_INFO holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_SESSION_INFO.from_bytes: argument 1 (data)")
@@ -6519,6 +6559,12 @@ class CK_ATTRIBUTE(_pb_Record):
             _pb_self.pValue = pValue
         if ulValueLen is not _MISSING:
             _pb_self.ulValueLen = ulValueLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ATTRIBUTE, _S5, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6591,6 +6637,12 @@ class CK_DATE(_pb_Record):
             _pb_self.day = day
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DATE, _S6, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_DATE holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_DATE.from_bytes: argument 1 (data)")
@@ -6650,6 +6702,12 @@ class CK_MECHANISM(_pb_Record):
             _pb_self.pParameter = pParameter
         if ulParameterLen is not _MISSING:
             _pb_self.ulParameterLen = ulParameterLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_MECHANISM, _S7, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6720,6 +6778,12 @@ class CK_MECHANISM_INFO(_pb_Record):
             _pb_self.ulMaxKeySize = ulMaxKeySize
         if flags is not _MISSING:
             _pb_self.flags = flags
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_MECHANISM_INFO, _S8, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -6913,6 +6977,12 @@ class CK_FUNCTION_LIST(_pb_Record):
             _pb_self.C_CancelFunction = C_CancelFunction
         if C_WaitForSlotEvent is not _MISSING:
             _pb_self.C_WaitForSlotEvent = C_WaitForSlotEvent
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_FUNCTION_LIST, _S9, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -8083,6 +8153,12 @@ class CK_FUNCTION_LIST_3_0(_pb_Record):
             _pb_self.C_VerifyMessageNext = C_VerifyMessageNext
         if C_MessageVerifyFinal is not _MISSING:
             _pb_self.C_MessageVerifyFinal = C_MessageVerifyFinal
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_FUNCTION_LIST_3_0, _S10, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -9411,6 +9487,12 @@ class CK_INTERFACE(_pb_Record):
             _pb_self.flags = flags
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_INTERFACE, _S11, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_INTERFACE holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -9496,6 +9578,12 @@ class CK_C_INITIALIZE_ARGS(_pb_Record):
             _pb_self.LibraryParameters = LibraryParameters
         if pReserved is not _MISSING:
             _pb_self.pReserved = pReserved
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_C_INITIALIZE_ARGS, _S12, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -9639,6 +9727,12 @@ class CK_RSA_PKCS_OAEP_PARAMS(_pb_Record):
             _pb_self.ulSourceDataLen = ulSourceDataLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RSA_PKCS_OAEP_PARAMS, _S13, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -9729,6 +9823,12 @@ class CK_RSA_PKCS_PSS_PARAMS(_pb_Record):
             _pb_self.sLen = sLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RSA_PKCS_PSS_PARAMS, _S14, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_PKCS_PSS_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RSA_PKCS_PSS_PARAMS.from_bytes: argument 1 (data)")
@@ -9792,6 +9892,12 @@ class CK_ECDH1_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulPublicDataLen = ulPublicDataLen
         if pPublicData is not _MISSING:
             _pb_self.pPublicData = pPublicData
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECDH1_DERIVE_PARAMS, _S15, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -9901,6 +10007,12 @@ class CK_ECDH2_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulPublicDataLen2 = ulPublicDataLen2
         if pPublicData2 is not _MISSING:
             _pb_self.pPublicData2 = pPublicData2
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECDH2_DERIVE_PARAMS, _S16, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10063,6 +10175,12 @@ class CK_ECMQV_DERIVE_PARAMS(_pb_Record):
             _pb_self.publicKey = publicKey
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECMQV_DERIVE_PARAMS, _S17, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_ECMQV_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -10223,6 +10341,12 @@ class CK_X9_42_DH1_DERIVE_PARAMS(_pb_Record):
             _pb_self.pPublicData = pPublicData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X9_42_DH1_DERIVE_PARAMS, _S18, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_X9_42_DH1_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -10330,6 +10454,12 @@ class CK_X9_42_DH2_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulPublicDataLen2 = ulPublicDataLen2
         if pPublicData2 is not _MISSING:
             _pb_self.pPublicData2 = pPublicData2
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X9_42_DH2_DERIVE_PARAMS, _S19, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10490,6 +10620,12 @@ class CK_X9_42_MQV_DERIVE_PARAMS(_pb_Record):
             _pb_self.pPublicData2 = pPublicData2
         if publicKey is not _MISSING:
             _pb_self.publicKey = publicKey
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X9_42_MQV_DERIVE_PARAMS, _S20, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10654,6 +10790,12 @@ class CK_KEA_DERIVE_PARAMS(_pb_Record):
             _pb_self.pPublicData = pPublicData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KEA_DERIVE_PARAMS, _S21, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_KEA_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -10768,6 +10910,12 @@ class CK_RC2_CBC_PARAMS(_pb_Record):
             _pb_self.iv = iv
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC2_CBC_PARAMS, _S22, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_CBC_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RC2_CBC_PARAMS.from_bytes: argument 1 (data)")
@@ -10817,6 +10965,12 @@ class CK_RC2_MAC_GENERAL_PARAMS(_pb_Record):
             _pb_self.ulMacLength = ulMacLength
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC2_MAC_GENERAL_PARAMS, _S23, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RC2_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RC2_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
@@ -10864,6 +11018,12 @@ class CK_RC5_PARAMS(_pb_Record):
             _pb_self.ulWordsize = ulWordsize
         if ulRounds is not _MISSING:
             _pb_self.ulRounds = ulRounds
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC5_PARAMS, _S24, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10917,6 +11077,12 @@ class CK_RC5_CBC_PARAMS(_pb_Record):
             _pb_self.pIv = pIv
         if ulIvLen is not _MISSING:
             _pb_self.ulIvLen = ulIvLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC5_CBC_PARAMS, _S25, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -10997,6 +11163,12 @@ class CK_RC5_MAC_GENERAL_PARAMS(_pb_Record):
             _pb_self.ulMacLength = ulMacLength
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RC5_MAC_GENERAL_PARAMS, _S26, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RC5_MAC_GENERAL_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_RC5_MAC_GENERAL_PARAMS.from_bytes: argument 1 (data)")
@@ -11056,6 +11228,12 @@ class CK_DES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.pData = pData
         if length is not _MISSING:
             _pb_self.length = length
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DES_CBC_ENCRYPT_DATA_PARAMS, _S27, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11126,6 +11304,12 @@ class CK_AES_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.length = length
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_AES_CBC_ENCRYPT_DATA_PARAMS, _S28, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11192,6 +11376,12 @@ class CK_AES_CTR_PARAMS(_pb_Record):
             _pb_self.cb = cb
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_AES_CTR_PARAMS, _S29, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_AES_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_AES_CTR_PARAMS.from_bytes: argument 1 (data)")
@@ -11247,6 +11437,12 @@ class CK_GCM_PARAMS_V3(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
         if ulTagBits is not _MISSING:
             _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GCM_PARAMS_V3, _S30, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11362,6 +11558,12 @@ class CK_CCM_PARAMS(_pb_Record):
             _pb_self.ulMACLen = ulMACLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CCM_PARAMS, _S31, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_CCM_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11471,6 +11673,12 @@ class CK_SALSA20_CHACHA20_POLY1305_PARAMS(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_PARAMS, _S32, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SALSA20_CHACHA20_POLY1305_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11562,6 +11770,12 @@ class CK_GCM_MESSAGE_PARAMS(_pb_Record):
             _pb_self.pTag = pTag
         if ulTagBits is not _MISSING:
             _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GCM_MESSAGE_PARAMS, _S33, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11677,6 +11891,12 @@ class CK_CCM_MESSAGE_PARAMS(_pb_Record):
             _pb_self.pMAC = pMAC
         if ulMACLen is not _MISSING:
             _pb_self.ulMACLen = ulMACLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CCM_MESSAGE_PARAMS, _S34, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -11796,6 +12016,12 @@ class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS(_pb_Record):
             _pb_self.pTag = pTag
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, _S35, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -11887,6 +12113,12 @@ class CK_SKIPJACK_PRIVATE_WRAP_PARAMS(_pb_Record):
             _pb_self.pBaseG = pBaseG
         if pSubprimeQ is not _MISSING:
             _pb_self.pSubprimeQ = pSubprimeQ
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SKIPJACK_PRIVATE_WRAP_PARAMS, _S36, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12102,6 +12334,12 @@ class CK_SKIPJACK_RELAYX_PARAMS(_pb_Record):
             _pb_self.ulNewRandomLen = ulNewRandomLen
         if pNewRandomA is not _MISSING:
             _pb_self.pNewRandomA = pNewRandomA
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SKIPJACK_RELAYX_PARAMS, _S37, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12334,6 +12572,12 @@ class CK_CAMELLIA_CTR_PARAMS(_pb_Record):
             _pb_self.cb = cb
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CAMELLIA_CTR_PARAMS, _S38, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_CAMELLIA_CTR_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_CAMELLIA_CTR_PARAMS.from_bytes: argument 1 (data)")
@@ -12383,6 +12627,12 @@ class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.pData = pData
         if length is not _MISSING:
             _pb_self.length = length
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, _S39, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12453,6 +12703,12 @@ class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.length = length
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, _S40, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_ARIA_CBC_ENCRYPT_DATA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -12519,6 +12775,12 @@ class CK_SEED_CBC_ENCRYPT_DATA_PARAMS(_pb_Record):
             _pb_self.pData = pData
         if length is not _MISSING:
             _pb_self.length = length
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SEED_CBC_ENCRYPT_DATA_PARAMS, _S41, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12589,6 +12851,12 @@ class CK_CHACHA20_PARAMS(_pb_Record):
             _pb_self.pNonce = pNonce
         if ulNonceBits is not _MISSING:
             _pb_self.ulNonceBits = ulNonceBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CHACHA20_PARAMS, _S42, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12678,6 +12946,12 @@ class CK_SALSA20_PARAMS(_pb_Record):
             _pb_self.ulNonceBits = ulNonceBits
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SALSA20_PARAMS, _S43, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SALSA20_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -12759,6 +13033,12 @@ class CK_PBE_PARAMS(_pb_Record):
             _pb_self.ulSaltLen = ulSaltLen
         if ulIteration is not _MISSING:
             _pb_self.ulIteration = ulIteration
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PBE_PARAMS, _S44, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -12877,6 +13157,12 @@ class CK_KEY_WRAP_SET_OAEP_PARAMS(_pb_Record):
             _pb_self.ulXLen = ulXLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KEY_WRAP_SET_OAEP_PARAMS, _S45, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_KEY_WRAP_SET_OAEP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -12945,6 +13231,12 @@ class CK_SSL3_RANDOM_DATA(_pb_Record):
             _pb_self.pServerRandom = pServerRandom
         if ulServerRandomLen is not _MISSING:
             _pb_self.ulServerRandomLen = ulServerRandomLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_RANDOM_DATA, _S46, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13032,6 +13324,12 @@ class CK_SSL3_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.pVersion = pVersion
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_MASTER_KEY_DERIVE_PARAMS, _S47, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SSL3_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13091,6 +13389,12 @@ class CK_SSL3_KEY_MAT_OUT(_pb_Record):
             _pb_self.pIVClient = pIVClient
         if pIVServer is not _MISSING:
             _pb_self.pIVServer = pIVServer
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_KEY_MAT_OUT, _S48, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13206,6 +13510,12 @@ class CK_SSL3_KEY_MAT_PARAMS(_pb_Record):
             _pb_self.pReturnedKeyMaterial = pReturnedKeyMaterial
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SSL3_KEY_MAT_PARAMS, _S49, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SSL3_KEY_MAT_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13305,6 +13615,12 @@ class CK_TLS_PRF_PARAMS(_pb_Record):
             _pb_self.pOutput = pOutput
         if pulOutputLen is not _MISSING:
             _pb_self.pulOutputLen = pulOutputLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS_PRF_PARAMS, _S50, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13434,6 +13750,12 @@ class CK_TLS12_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.prfHashMechanism = prfHashMechanism
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS12_MASTER_KEY_DERIVE_PARAMS, _S51, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS12_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13505,6 +13827,12 @@ class CK_TLS12_KEY_MAT_PARAMS(_pb_Record):
             _pb_self.pReturnedKeyMaterial = pReturnedKeyMaterial
         if prfHashMechanism is not _MISSING:
             _pb_self.prfHashMechanism = prfHashMechanism
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS12_KEY_MAT_PARAMS, _S52, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13618,6 +13946,12 @@ class CK_TLS_KDF_PARAMS(_pb_Record):
             _pb_self.ulContextDataLength = ulContextDataLength
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS_KDF_PARAMS, _S53, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_KDF_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -13728,6 +14062,12 @@ class CK_TLS_MAC_PARAMS(_pb_Record):
             _pb_self.ulServerOrClient = ulServerOrClient
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_TLS_MAC_PARAMS, _S54, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_TLS_MAC_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_TLS_MAC_PARAMS.from_bytes: argument 1 (data)")
@@ -13799,6 +14139,12 @@ class CK_HKDF_PARAMS(_pb_Record):
             _pb_self.pInfo = pInfo
         if ulInfoLen is not _MISSING:
             _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_HKDF_PARAMS, _S55, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -13940,6 +14286,12 @@ class CK_WTLS_RANDOM_DATA(_pb_Record):
             _pb_self.ulServerRandomLen = ulServerRandomLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_RANDOM_DATA, _S56, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_WTLS_RANDOM_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14027,6 +14379,12 @@ class CK_WTLS_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.pVersion = pVersion
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_MASTER_KEY_DERIVE_PARAMS, _S57, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_WTLS_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14104,6 +14462,12 @@ class CK_WTLS_PRF_PARAMS(_pb_Record):
             _pb_self.pOutput = pOutput
         if pulOutputLen is not _MISSING:
             _pb_self.pulOutputLen = pulOutputLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_PRF_PARAMS, _S58, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14243,6 +14607,12 @@ class CK_WTLS_KEY_MAT_OUT(_pb_Record):
             _pb_self.pIV = pIV
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_KEY_MAT_OUT, _S59, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_WTLS_KEY_MAT_OUT holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14319,6 +14689,12 @@ class CK_WTLS_KEY_MAT_PARAMS(_pb_Record):
             _pb_self.RandomInfo = RandomInfo
         if pReturnedKeyMaterial is not _MISSING:
             _pb_self.pReturnedKeyMaterial = pReturnedKeyMaterial
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_WTLS_KEY_MAT_PARAMS, _S60, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14436,6 +14812,12 @@ class CK_PRF_DATA_PARAM(_pb_Record):
             _pb_self.ulValueLen = ulValueLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PRF_DATA_PARAM, _S61, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_PRF_DATA_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -14504,6 +14886,12 @@ class CK_SP800_108_COUNTER_FORMAT(_pb_Record):
             _pb_self.ulWidthInBits = ulWidthInBits
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_COUNTER_FORMAT, _S62, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_SP800_108_COUNTER_FORMAT holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_SP800_108_COUNTER_FORMAT.from_bytes: argument 1 (data)")
@@ -14553,6 +14941,12 @@ class CK_SP800_108_DKM_LENGTH_FORMAT(_pb_Record):
             _pb_self.bLittleEndian = bLittleEndian
         if ulWidthInBits is not _MISSING:
             _pb_self.ulWidthInBits = ulWidthInBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_DKM_LENGTH_FORMAT, _S63, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14614,6 +15008,12 @@ class CK_DERIVED_KEY(_pb_Record):
             _pb_self.ulAttributeCount = ulAttributeCount
         if phKey is not _MISSING:
             _pb_self.phKey = phKey
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DERIVED_KEY, _S64, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14691,6 +15091,12 @@ class CK_SP800_108_KDF_PARAMS(_pb_Record):
             _pb_self.ulAdditionalDerivedKeys = ulAdditionalDerivedKeys
         if pAdditionalDerivedKeys is not _MISSING:
             _pb_self.pAdditionalDerivedKeys = pAdditionalDerivedKeys
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_KDF_PARAMS, _S65, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14784,6 +15190,12 @@ class CK_SP800_108_FEEDBACK_KDF_PARAMS(_pb_Record):
             _pb_self.ulAdditionalDerivedKeys = ulAdditionalDerivedKeys
         if pAdditionalDerivedKeys is not _MISSING:
             _pb_self.pAdditionalDerivedKeys = pAdditionalDerivedKeys
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_SP800_108_FEEDBACK_KDF_PARAMS, _S66, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -14908,6 +15320,12 @@ class CK_CMS_SIG_PARAMS(_pb_Record):
             _pb_self.pRequiredAttributes = pRequiredAttributes
         if ulRequiredAttributesLen is not _MISSING:
             _pb_self.ulRequiredAttributesLen = ulRequiredAttributesLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_CMS_SIG_PARAMS, _S67, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15050,6 +15468,12 @@ class CK_KEY_DERIVATION_STRING_DATA(_pb_Record):
             _pb_self.ulLen = ulLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KEY_DERIVATION_STRING_DATA, _S68, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_KEY_DERIVATION_STRING_DATA holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15118,6 +15542,12 @@ class CK_PKCS5_PBKD2_PARAMS(_pb_Record):
             _pb_self.pPassword = pPassword
         if ulPasswordLen is not _MISSING:
             _pb_self.ulPasswordLen = ulPasswordLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PKCS5_PBKD2_PARAMS, _S69, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15293,6 +15723,12 @@ class CK_PKCS5_PBKD2_PARAMS2(_pb_Record):
             _pb_self.ulPasswordLen = ulPasswordLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_PKCS5_PBKD2_PARAMS2, _S70, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_PKCS5_PBKD2_PARAMS2 holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15443,6 +15879,12 @@ class CK_OTP_PARAM(_pb_Record):
             _pb_self.ulValueLen = ulValueLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_OTP_PARAM, _S71, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_OTP_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15511,6 +15953,12 @@ class CK_OTP_PARAMS(_pb_Record):
             _pb_self.ulCount = ulCount
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_OTP_PARAMS, _S72, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_OTP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15559,6 +16007,12 @@ class CK_OTP_SIGNATURE_INFO(_pb_Record):
             _pb_self.pParams = pParams
         if ulCount is not _MISSING:
             _pb_self.ulCount = ulCount
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_OTP_SIGNATURE_INFO, _S73, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15613,6 +16067,12 @@ class CK_KIP_PARAMS(_pb_Record):
             _pb_self.pSeed = pSeed
         if ulSeedLen is not _MISSING:
             _pb_self.ulSeedLen = ulSeedLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_KIP_PARAMS, _S74, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -15698,6 +16158,12 @@ class CK_DSA_PARAMETER_GEN_PARAM(_pb_Record):
             _pb_self.ulIndex = ulIndex
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_DSA_PARAMETER_GEN_PARAM, _S75, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_DSA_PARAMETER_GEN_PARAM holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15778,6 +16244,12 @@ class CK_ECDH_AES_KEY_WRAP_PARAMS(_pb_Record):
             _pb_self.pSharedData = pSharedData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_ECDH_AES_KEY_WRAP_PARAMS, _S76, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_ECDH_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15854,6 +16326,12 @@ class CK_RSA_AES_KEY_WRAP_PARAMS(_pb_Record):
             _pb_self.pOAEPParams = pOAEPParams
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_RSA_AES_KEY_WRAP_PARAMS, _S77, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_RSA_AES_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -15908,6 +16386,12 @@ class CK_GOSTR3410_DERIVE_PARAMS(_pb_Record):
             _pb_self.pUKM = pUKM
         if ulUKMLen is not _MISSING:
             _pb_self.ulUKMLen = ulUKMLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GOSTR3410_DERIVE_PARAMS, _S78, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16011,6 +16495,12 @@ class CK_GOSTR3410_KEY_WRAP_PARAMS(_pb_Record):
             _pb_self.hKey = hKey
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_GOSTR3410_KEY_WRAP_PARAMS, _S79, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_GOSTR3410_KEY_WRAP_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16108,6 +16598,12 @@ class CK_EDDSA_PARAMS(_pb_Record):
             _pb_self.pContextData = pContextData
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_EDDSA_PARAMS, _S80, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_EDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16172,6 +16668,12 @@ class CK_XEDDSA_PARAMS(_pb_Record):
             _pb_self.hash = hash
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_XEDDSA_PARAMS, _S81, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_XEDDSA_PARAMS holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "CK_XEDDSA_PARAMS.from_bytes: argument 1 (data)")
@@ -16219,6 +16721,12 @@ class CK_X3DH_INITIATE_PARAMS(_pb_Record):
             _pb_self.pOwn_identity = pOwn_identity
         if pOwn_ephemeral is not _MISSING:
             _pb_self.pOwn_ephemeral = pOwn_ephemeral
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X3DH_INITIATE_PARAMS, _S82, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16342,6 +16850,12 @@ class CK_X3DH_RESPOND_PARAMS(_pb_Record):
             _pb_self.pInitiator_identity = pInitiator_identity
         if pInitiator_ephemeral is not _MISSING:
             _pb_self.pInitiator_ephemeral = pInitiator_ephemeral
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X3DH_RESPOND_PARAMS, _S83, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16479,6 +16993,12 @@ class CK_X2RATCHET_INITIALIZE_PARAMS(_pb_Record):
             _pb_self.kdfMechanism = kdfMechanism
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X2RATCHET_INITIALIZE_PARAMS, _S84, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_X2RATCHET_INITIALIZE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16607,6 +17127,12 @@ class CK_X2RATCHET_RESPOND_PARAMS(_pb_Record):
             _pb_self.kdfMechanism = kdfMechanism
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_X2RATCHET_RESPOND_PARAMS, _S85, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_X2RATCHET_RESPOND_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16731,6 +17257,12 @@ class CK_NSS_JPAKEPublicValue(_pb_Record):
             _pb_self.ulRLen = ulRLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKEPublicValue, _S86, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_JPAKEPublicValue holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16845,6 +17377,12 @@ class CK_NSS_JPAKERound1Params(_pb_Record):
             _pb_self.gx2 = gx2
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKERound1Params, _S87, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_JPAKERound1Params holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -16902,6 +17440,12 @@ class CK_NSS_JPAKERound2Params(_pb_Record):
             _pb_self.gx4 = gx4
         if A is not _MISSING:
             _pb_self.A = A
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKERound2Params, _S88, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -16997,6 +17541,12 @@ class CK_NSS_JPAKEFinalParams(_pb_Record):
             _pb_self.B = B
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_JPAKEFinalParams, _S89, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_JPAKEFinalParams holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17039,6 +17589,12 @@ class CK_NSS_MAC_CONSTANT_TIME_PARAMS(_pb_Record):
             _pb_self.pHeader = pHeader
         if ulHeaderLen is not _MISSING:
             _pb_self.ulHeaderLen = ulHeaderLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_MAC_CONSTANT_TIME_PARAMS, _S90, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17121,6 +17677,12 @@ class CK_NSS_AEAD_PARAMS(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
         if ulTagLen is not _MISSING:
             _pb_self.ulTagLen = ulTagLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_AEAD_PARAMS, _S91, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17224,6 +17786,12 @@ class CK_NSS_HKDFParams(_pb_Record):
             _pb_self.pInfo = pInfo
         if ulInfoLen is not _MISSING:
             _pb_self.ulInfoLen = ulInfoLen
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_HKDFParams, _S92, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17337,6 +17905,12 @@ class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulSeedDataLen = ulSeedDataLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, _S93, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17433,6 +18007,12 @@ class CK_NSS_IKE_PRF_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulNrLen = ulNrLen
         if hNewKey is not _MISSING:
             _pb_self.hNewKey = hNewKey
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE_PRF_DERIVE_PARAMS, _S94, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17572,6 +18152,12 @@ class CK_NSS_IKE1_PRF_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulCKYrLen = ulCKYrLen
         if keyNumber is not _MISSING:
             _pb_self.keyNumber = keyNumber
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE1_PRF_DERIVE_PARAMS, _S95, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17715,6 +18301,12 @@ class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS(_pb_Record):
             _pb_self.ulExtraDataLen = ulExtraDataLen
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, _S96, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17805,6 +18397,12 @@ class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS(_pb_Record):
             _pb_self.pVersion = pVersion
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, _S97, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17884,6 +18482,12 @@ class CK_NSS_MODULE_FUNCTIONS(_pb_Record):
             _pb_self.NSC_ModuleDBFunc = NSC_ModuleDBFunc
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_MODULE_FUNCTIONS, _S98, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new CK_NSS_MODULE_FUNCTIONS holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -17935,6 +18539,12 @@ class CK_NSS_FIPS_FUNCTIONS(_pb_Record):
             _pb_self.version = version
         if NSC_NSSGetFIPSStatus is not _MISSING:
             _pb_self.NSC_NSSGetFIPSStatus = NSC_NSSGetFIPSStatus
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_FIPS_FUNCTIONS, _S99, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -17994,6 +18604,12 @@ class CK_NSS_GCM_PARAMS(_pb_Record):
             _pb_self.ulAADLen = ulAADLen
         if ulTagBits is not _MISSING:
             _pb_self.ulTagBits = ulTagBits
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(CK_NSS_GCM_PARAMS, _S100, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):

@@ -269,6 +269,16 @@ class _pb_Closed:
 _PB_CLOSED = _pb_Closed()
 
 
+def _pb_check_pointed(value, ctype, what):
+    """Check the Pointer a record class views a record through (``Record.from_pointer``, C's
+    cast ``(T *)p``): one of the record's pointer type ``ctype`` or ``void *``, not closed."""
+    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):
+        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__
+        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")
+    if _pb_is_closed(value):
+        raise ValueError(f"{what} is closed")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -1693,6 +1703,12 @@ class point(_pb_Record):
             _pb_self.y = y
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the point a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct point *', "point.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(point, _S0, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new point holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "point.from_bytes: argument 1 (data)")
@@ -1742,6 +1758,12 @@ class segment(_pb_Record):
             _pb_self.to = to
         if label is not _MISSING:
             _pb_self.label = label
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the segment a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct segment *', "segment.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(segment, _S1, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -1809,6 +1831,12 @@ class variant_as(_pb_Record):
             _pb_self.text = text
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the variant_as a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'union <anonymous at records.h:18:5> *', "variant_as.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(variant_as, _S3, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new variant_as holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "variant_as.from_bytes: argument 1 (data)")
@@ -1872,6 +1900,12 @@ class variant(_pb_Record):
             _pb_self.month = month
         if day is not _MISSING:
             _pb_self.day = day
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the variant a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'variant *', "variant.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(variant, _S2, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -1957,6 +1991,12 @@ class number(_pb_Record):
             _pb_self.raw = raw
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the number a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'union number *', "number.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(number, _S5, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new number holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "number.from_bytes: argument 1 (data)")
@@ -2016,6 +2056,12 @@ class message(_pb_Record):
             _pb_self.type = type
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the message a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct message *', "message.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(message, _S6, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new message holding a copy of exactly sizeof bytes."""
         data = _pb_bytes_like(data, "message.from_bytes: argument 1 (data)")
@@ -2067,6 +2113,12 @@ class node(_pb_Record):
             _pb_self.value = value
         if compare is not _MISSING:
             _pb_self.compare = compare
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the node a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct node *', "node.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(node, _S7, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -2153,6 +2205,12 @@ class matrix(_pb_Record):
         _pb_self._s = _S8()
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the matrix a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct matrix *', "matrix.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(matrix, _S8, _pb_address(pointer._h), pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """A new matrix holding a copy of exactly sizeof bytes."""
         # bytes would forge the addresses (and nothing would keep their memory alive)
@@ -2176,6 +2234,12 @@ class unwind_buf_t(_pb_Record):
         _pb_self._s = _S9()
         if words is not _MISSING:
             _pb_self.words = words
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the unwind_buf_t a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'unwind_buf_t *', "unwind_buf_t.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(unwind_buf_t, _S9, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -2225,6 +2289,12 @@ class holds_aligned(_pb_Record):
             _pb_self.after = after
         if loose is not _MISSING:
             _pb_self.loose = loose
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """A view of the holds_aligned a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct holds_aligned *', "holds_aligned.from_pointer: argument 1 (pointer)")
+        return _pb_view_at(holds_aligned, _S10, _pb_address(pointer._h), pointer)
 
     @staticmethod
     def from_bytes(data, /):

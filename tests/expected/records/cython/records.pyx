@@ -259,7 +259,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if value._pb_tag != spec[5]:\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer):\n    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if value._pb_tag != spec[5]:\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer):\n    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -289,6 +289,7 @@ cdef class _pb_Deferred:
 
 _pb_cstring = _pb_Deferred("_pb_cstring")
 _pb_wrong_record = _pb_Deferred("_pb_wrong_record")
+_pb_check_pointed = _pb_Deferred("_pb_check_pointed")
 _pb_is_closed = _pb_Deferred("_pb_is_closed")
 _pb_pointer_error = _pb_Deferred("_pb_pointer_error")
 _pb_list_items = _pb_Deferred("_pb_list_items")
@@ -1614,6 +1615,17 @@ A zeroed point, with the fields given set."""
             _pb_self.y = y
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the point a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct point *', "point.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("point.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_point((<Pointer>pointer)._ptr, pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """from_bytes(data, /)
 --
@@ -1711,6 +1723,17 @@ A zeroed segment, with the fields given set."""
             _pb_self.to = to
         if label is not _MISSING:
             _pb_self.label = label
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the segment a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct segment *', "segment.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("segment.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_segment((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -1837,6 +1860,17 @@ A zeroed variant_as, with the fields given set."""
             _pb_self.text = text
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the variant_as a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'union <anonymous at records.h:18:5> *', "variant_as.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("variant_as.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_variant_as((<Pointer>pointer)._ptr, pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """from_bytes(data, /)
 --
@@ -1960,6 +1994,17 @@ A zeroed variant, with the fields given set."""
             _pb_self.day = day
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the variant a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'variant *', "variant.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("variant.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_variant((<Pointer>pointer)._ptr, pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """from_bytes(data, /)
 --
@@ -2074,6 +2119,17 @@ A zeroed number, with the fields given set."""
             _pb_self.real = real
         if raw is not _MISSING:
             _pb_self.raw = raw
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the number a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'union number *', "number.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("number.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_number((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -2193,6 +2249,17 @@ A zeroed message, with the fields given set."""
             _pb_self.type = type
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the message a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct message *', "message.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("message.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_message((<Pointer>pointer)._ptr, pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """from_bytes(data, /)
 --
@@ -2292,6 +2359,17 @@ A zeroed node, with the fields given set."""
             _pb_self.value = value
         if compare is not _MISSING:
             _pb_self.compare = compare
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the node a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct node *', "node.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("node.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_node((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -2422,6 +2500,17 @@ A zeroed matrix, with the fields given set."""
         pass
 
     @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the matrix a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct matrix *', "matrix.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("matrix.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_matrix((<Pointer>pointer)._ptr, pointer)
+
+    @staticmethod
     def from_bytes(data, /):
         """from_bytes(data, /)
 --
@@ -2505,6 +2594,17 @@ cdef class unwind_buf_t:
 A zeroed unwind_buf_t, with the fields given set."""
         if words is not _MISSING:
             _pb_self.words = words
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the unwind_buf_t a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'unwind_buf_t *', "unwind_buf_t.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("unwind_buf_t.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_unwind_buf_t((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
     def from_bytes(data, /):
@@ -2622,6 +2722,17 @@ A zeroed holds_aligned, with the fields given set."""
             _pb_self.after = after
         if loose is not _MISSING:
             _pb_self.loose = loose
+
+    @staticmethod
+    def from_pointer(pointer, /):
+        """from_pointer(pointer, /)
+--
+
+A view of the holds_aligned a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
+        _pb_check_pointed(pointer, 'struct holds_aligned *', "holds_aligned.from_pointer: argument 1 (pointer)")
+        if (<Pointer>pointer)._ptr == NULL:
+            raise ValueError("holds_aligned.from_pointer: argument 1 (pointer) is closed")
+        return _pb_at_holds_aligned((<Pointer>pointer)._ptr, pointer)
 
     @staticmethod
     def from_bytes(data, /):
