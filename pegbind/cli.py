@@ -30,7 +30,7 @@ from .config import (
     is_module_name,
     load_config,
     parse_on_error,
-    parse_owner,
+    parse_returns,
     parse_role,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
@@ -182,23 +182,23 @@ def _function_rule(text: str) -> FunctionRule:
     if not sep or not pattern:
         raise UsageError(Diagnostic(None, f"--function: expected GLOB:PARAM=ROLE[,...], got {text!r}"))
     roles = {}
-    returns_owner = None
+    returns_owner, returns_pointer = None, False
     for item in filter(None, (part.strip() for part in _split_roles(roles_text))):
         name, eq, role = item.partition("=")
         if not eq:
             raise UsageError(Diagnostic(None, f"--function: expected PARAM=ROLE, got {item!r}"))
         if name.strip() == "return":  # no parameter can be called so: it is the result
             try:
-                returns_owner = parse_owner(role)
+                returns_owner, returns_pointer = parse_returns(role)
             except ValueError:
-                raise UsageError(Diagnostic(
-                    None, f"--function: expected return=owned(FUNCTION), got {item!r}")) from None
+                raise UsageError(Diagnostic(None, f"--function: expected return=owned(FUNCTION), return=pointer "
+                                                  f"or return=pointer owned(FUNCTION), got {item!r}")) from None
             continue
         try:
             roles[name.strip()] = parse_role(role)
         except ValueError:
             raise UsageError(Diagnostic(None, f"--function: unknown role {role!r} for parameter {name!r}")) from None
-    return FunctionRule(pattern, roles, returns_owner=returns_owner, key="--function")
+    return FunctionRule(pattern, roles, returns_owner=returns_owner, key="--function", returns_pointer=returns_pointer)
 
 
 def _split_roles(text: str) -> list[str]:

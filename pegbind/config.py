@@ -8,6 +8,7 @@ the folder of the file that names them.
 """
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import keyword
 import re
@@ -51,6 +52,10 @@ class ParamRole:
     #: that size and the function called once, without the size probe (a C function that
     #: needs more says so, as PKCS#11's ``CKR_BUFFER_TOO_SMALL`` does)
     at_most: int | None = None
+    #: ``pointer``: the characters C writes to this ``out`` parameter are data, given back
+    #: as a ``Pointer`` (sliced with their length, freed with the library's function), not
+    #: text read up to a NUL
+    as_pointer: bool = False
 
 
 @frozen_dataclass()
@@ -89,6 +94,8 @@ class FunctionRule:
     #: ``in-array`` arguments and the buffers a ``len`` measures) holds at least N bytes, as
     #: :mod:`hashlib` releases it; 0: whenever :attr:`release_gil` says so
     release_gil_min_bytes: int = 0
+    #: ``returns = "pointer"``: returned characters are data, given back as a ``Pointer``
+    returns_pointer: bool = False
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.pattern)
@@ -409,6 +416,23 @@ def parse_owner(text: str) -> str:
     return found.group(1)
 
 
+def parse_returns(text: str) -> tuple[str | None, bool]:
+    """``returns``: ``"owned(F)"``, ``"pointer"`` or ``"pointer owned(F)"`` -> (F or None, whether
+    returned characters are a Pointer); ValueError otherwise."""
+    as_pointer, rest = _without_pointer_word(text.strip())
+    if not rest:
+        if not as_pointer:
+            raise ValueError(text)
+        return None, True
+    return parse_owner(rest), as_pointer
+
+
+def _without_pointer_word(text: str) -> tuple[bool, str]:
+    """(whether ``text`` starts with the modifier ``pointer`` or is it, the rest)."""
+    first, _, rest = text.partition(" ")
+    return (True, rest.strip()) if first == "pointer" else (False, text)
+
+
 def parse_on_error(text: str) -> str:
     """``"on_error(SQLITE_ABORT)"`` -> ``"SQLITE_ABORT"``: what a callable gives C when it raises;
     ValueError otherwise."""
@@ -421,7 +445,7 @@ def parse_on_error(text: str) -> str:
 def parse_role(text: str) -> ParamRole:
     """``"out"`` -> ParamRole("out"); ``"in-array(count)"`` -> ParamRole("in-array", "count");
     ``"out owned(free)"`` -> ParamRole("out", owner="free"); ``"owned(free)"`` and
-    ``"on_error(1)"`` keep the default role."""
+    ``"on_error(1)"`` keep the default role; ``"pointer"`` is ``"out pointer"``."""
     text = text.strip()
     owner = on_error = None
     found = _ON_ERROR_AT_END.search(text)
@@ -434,6 +458,9 @@ def parse_role(text: str) -> ParamRole:
         owner, text = found.group(1), text[: found.start()].strip()
         if not text:
             return ParamRole("", owner=owner, on_error=on_error)
+    if text == "pointer" or text.endswith(" pointer"):  # "pointer" ("out pointer"): data, as a Pointer
+        base = parse_role(text[: -len("pointer")].strip() or "out")
+        return dataclasses.replace(base, owner=owner, on_error=on_error, as_pointer=True)
     role, sep, rest = text.partition("(")
     role = role.strip()
     length = rest.rstrip(")").strip() if sep else None
@@ -522,15 +549,17 @@ def _function_rules(reader: _Reader, key: str, value: Any) -> tuple[FunctionRule
             nonnull = ("*",)
         elif "nonnull" in item:
             nonnull = reader.strings(f"{where}.nonnull", item["nonnull"])
-        returns_owner = None
+        returns_owner, returns_pointer = None, False
         if "returns" in item:
             try:
-                returns_owner = parse_owner(item["returns"]) if isinstance(item["returns"], str) else parse_owner("")
+                returns_owner, returns_pointer = parse_returns(item["returns"] if isinstance(item["returns"], str)
+                                                               else "")
             except ValueError:
                 reader.fail(f"{where}.returns", "expected \"owned(FUNCTION)\", the C function that frees the "
-                                                f"result, got {item['returns']!r}")
+                                                "result, \"pointer\" (returned characters are data, a Pointer), or "
+                                                f"both (\"pointer owned(FUNCTION)\"), got {item['returns']!r}")
         rules.append(FunctionRule(pattern, roles, release_gil, item.get("errors"), nonnull, returns_owner,
-                                  where, item.get("optional") is True, min_bytes))
+                                  where, item.get("optional") is True, min_bytes, returns_pointer=returns_pointer))
     return tuple(rules)
 
 

@@ -151,7 +151,9 @@ def test_invalid_toml_points_at_line_and_column(tmp_path):
      ("on_error(SQLITE_ABORT)", ParamRole("", on_error="SQLITE_ABORT")), ("in on_error(-1)", ParamRole("in", on_error="-1")),
      ("out owned(f) on_error(0x1)", ParamRole("out", owner="f", on_error="0x1")),
      ("out-bytes(len, at_most=64)", ParamRole("out-bytes", "len", at_most=64)),
-     ("out-array( n ,at_most = 3 )", ParamRole("out-array", "n", at_most=3))],
+     ("out-array( n ,at_most = 3 )", ParamRole("out-array", "n", at_most=3)),
+     ("pointer", ParamRole("out", as_pointer=True)), ("out pointer", ParamRole("out", as_pointer=True)),
+     ("pointer owned(WebPFree)", ParamRole("out", owner="WebPFree", as_pointer=True))],
 )
 def test_parse_role(text, role):
     assert parse_role(text) == role
@@ -185,7 +187,16 @@ params = { ppDb = "owned(sqlite3_close)", pzErr = "out owned(sqlite3_free)" }
     assert opens.params["pzErr"] == ParamRole("out", owner="sqlite3_free")
 
 
-@pytest.mark.parametrize("value", ['"json_delete"', '"owned()"', "3"])
+def test_returns_says_returned_characters_are_data(tmp_path):
+    path = write(tmp_path, 'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "WebPDecode*"\n'
+                           'returns = "pointer owned(WebPFree)"\n[[functions]]\nmatch = "g"\nreturns = "pointer"\n')
+    (config,) = load_config(path)
+    decode, other = config.functions
+    assert (decode.returns_owner, decode.returns_pointer) == ("WebPFree", True)
+    assert (other.returns_owner, other.returns_pointer) == (None, True)
+
+
+@pytest.mark.parametrize("value", ['"json_delete"', '"owned()"', "3", '"pointers"', '"owned(f) pointer"'])
 def test_a_returns_key_that_names_no_function_is_an_error(tmp_path, value):
     path = write(tmp_path, f'name = "m"\nheaders = ["a.h"]\n[[functions]]\nmatch = "f"\nreturns = {value}\n')
     with pytest.raises(ConfigError) as caught:

@@ -810,6 +810,18 @@ def _with_default(configured: ParamRole | None, default: ParamRole) -> ParamRole
     return configured
 
 
+def _as_pointer(kind: str, what: str, key: str, config: BindingConfig, function: str) -> str:
+    """The kind of a value the ``pointer`` modifier reads as a Pointer: characters C gives back
+    (``string``) become one; a located error for anything else."""
+    if kind in ("string", "pointer"):
+        return "pointer"
+    raise ConfigError(Diagnostic(
+        config.coord(key),
+        f"{key}: 'pointer' is for characters C gives back (a returned or out char *), but {what} in {function} "
+        "is not one",
+    ))
+
+
 #: the kinds of value an ownership rule may free: what C hands over by pointer
 _OWNABLE = ("string", "handle", "pointer", "record_ptr")
 
@@ -960,6 +972,7 @@ def plan_function(
     release_gil, min_bytes = config.release_gil, config.release_gil_min_bytes
     errors = None
     returns_owner: tuple[str, str] | None = None  # (deallocator, the config key that names it)
+    returns_pointer = ""  # the config key that reads returned characters as a Pointer
     role_keys: dict[str, str] = {}
     for rule in config.rules_for(function.name):
         roles.update(rule.params)
@@ -971,6 +984,8 @@ def plan_function(
             errors = rule.errors
         if rule.returns_owner is not None:
             returns_owner = (rule.returns_owner, f"{rule.key}.returns")
+        if rule.returns_pointer:
+            returns_pointer = f"{rule.key}.returns"
     attribute_nonnull = function.nonnull
     by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
     # Roles naming parameters this function lacks are ignored: a glob rule
@@ -1032,6 +1047,9 @@ def plan_function(
                         if kind == "callback" else None)
         except Unsupported as exc:
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
+        if role.as_pointer:
+            kind = _as_pointer(kind if role.role == "out" else "", f"its parameter {param.name!r}",
+                               role_keys.get(param.name or "", config.key("functions")), config, function.name)
         typedef = param.type.name if isinstance(param.type, TypedefRef) else ""
         if role.on_error is not None or typedef in config.callbacks:
             where = (role_keys.get(param.name or "", config.key("functions")) if role.on_error is not None
@@ -1103,6 +1121,8 @@ def plan_function(
                          planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
             params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
+    if returns_pointer:
+        ret_kind = _as_pointer(ret_kind, "what it returns", returns_pointer, config, function.name)
     by_value = {ret_kind, *(p.kind for p in params if p.role.role == "in")}
     # a variadic call is made through libffi where a backend cannot spell it in C
     if function.variadic and "record" in by_value:
