@@ -1339,8 +1339,6 @@ def test_characters_whose_count_a_member_states_read_as_that_many_bytes(capi):
     assert (reply.str, reply.note) == (b"x\0y", b"note")
     made = capi.capi_datum(dptr=b"xyz", dsize=2)
     assert made.dptr == b"xy" and capi.capi_datum_sum(made) == ord("x") + ord("y")
-    made.dsize = 100  # never past the buffer the record holds for it
-    assert made.dptr == b"xyz"
     made.dsize = -1
     assert made.dptr == b""
     made.dptr = None
@@ -1363,3 +1361,21 @@ def test_a_record_class_views_the_record_a_pointer_points_to(capi):
         with pytest.raises(TypeError, match=rf"^capi_reply\.from_pointer: argument 1 \(pointer\) must be a Pointer of "
                                             rf"type struct capi_reply \* or void \*, not {name}$"):
             capi.capi_reply.from_pointer(wrong)
+
+
+def test_a_count_member_may_not_exceed_the_characters_the_record_holds(capi):
+    made = capi.capi_datum(dptr=b"xyz", dsize=3)
+    with pytest.raises(ValueError, match=r"^capi_datum\.dsize: 4 is more than capi_datum\.dptr holds \(3 bytes\)$"):
+        made.dsize = 4
+    with pytest.raises(ValueError, match=r"^capi_datum\.dsize: 4 is more than capi_datum\.dptr holds \(3 bytes\)$"):
+        capi.capi_datum(dptr=b"xyz", dsize=4)
+    made.dptr = "ab"  # fewer characters: the count is checked when it is set next, as a pair is updated
+    made.dsize = 2
+    assert capi.capi_datum_sum(made) == ord("a") + ord("b")
+    with pytest.raises(ValueError, match=r"^capi_datum\.dsize: 3 is more than capi_datum\.dptr holds \(2 bytes\)$"):
+        made.dsize = 3
+    reply = capi.capi_reply(len=5, str=b"hello", note="n")  # the count first, as C declares it
+    with pytest.raises(ValueError, match=r"^capi_reply\.len: 6 is more than capi_reply\.str holds \(5 bytes\)$"):
+        capi.capi_reply(len=6, str=b"hello")  # a constructor sets the characters first
+    made.dptr = None  # C's memory or none: not known, not checked
+    made.dsize = 100

@@ -541,8 +541,8 @@ def cy_field_descriptor(field: FieldBinding) -> bool:
     than a property of its own: each property is about a hundred lines of C."""
     if field.kind == "function_pointer":
         return True
-    if field.kind != "int" or field.bit_width is not None or field.int_range is None:
-        return False
+    if field.kind != "int" or field.bit_width is not None or field.int_range is None or field.counts:
+        return False  # (a count of characters is checked against them too)
     low, high = field.int_range
     return high - low + 1 in _DESCRIPTOR_INT_VALUES
 

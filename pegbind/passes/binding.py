@@ -465,6 +465,10 @@ class FieldBinding:
     #: it points to (gdbm's ``datum { char *dptr; int dsize; }``): it reads as exactly that
     #: many bytes, NULs and all, not up to a NUL ("" for a text C ends with a NUL)
     length_member: str = ""
+    #: ``int``: the (C path, Python name) of the pointer-to-characters member whose count it
+    #: is (see :attr:`length_member`): set larger than the buffer the record holds there, it
+    #: raises ValueError, as a length parameter does; empty for other integers
+    counts: tuple[str, ...] = ()
     #: the member shares its bytes with others (a union's, or lifted from an anonymous
     #: union) and reading it follows a pointer to characters (its own, or one of a record
     #: it holds): C gives no way to know which member is in use, so the record's repr

@@ -1528,8 +1528,11 @@ def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
         if len(found) == 1:
             paired[string.path] = found[0].py_name
     taken = list(paired.values())
-    return [dataclasses.replace(f, length_member=paired[f.path])
-            if f.path in paired and taken.count(paired[f.path]) == 1 else f for f in fields]
+    paired = {path: count for path, count in paired.items() if taken.count(count) == 1}
+    counted = {count: string for string in strings for path, count in paired.items() if string.path == path}
+    return [dataclasses.replace(f, length_member=paired[f.path]) if f.path in paired
+            else dataclasses.replace(f, counts=(counted[f.py_name].path, counted[f.py_name].py_name))
+            if f.py_name in counted and f in counts else f for f in fields]
 
 
 def plan_records(

@@ -1719,6 +1719,13 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_check_count(count, held, what, held_what):
+    """Check a record's count of characters against the ``held`` bytes of the buffer the record
+    holds for them (-1: none, or not known): C reads as many as the count says."""
+    if count > held >= 0:
+        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")
+
+
 def _pb_is_closed(value):
     """Whether ``value`` is a Pointer, handle or record that was closed."""
     return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))
@@ -2261,6 +2268,11 @@ def _pb_field_owner(root, kept):
     """What a value read from a pointer member keeps alive: the record owning the memory (``root``),
     and ``kept``, what the record holds for that member (None: nothing)."""
     return root if kept is None else (root, kept)
+
+
+def _pb_held(kept):
+    """The bytes of what a record holds for a pointer-to-characters member (-1: nothing)."""
+    return -1 if kept is None else len(kept)
 
 
 def _pb_until_nul(data):

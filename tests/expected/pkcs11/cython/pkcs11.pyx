@@ -259,7 +259,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if value._pb_tag != spec[5]:\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer):\n    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if value._pb_tag != spec[5]:\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer):\n    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -290,6 +290,7 @@ cdef class _pb_Deferred:
 _pb_cstring = _pb_Deferred("_pb_cstring")
 _pb_wrong_record = _pb_Deferred("_pb_wrong_record")
 _pb_check_pointed = _pb_Deferred("_pb_check_pointed")
+_pb_check_count = _pb_Deferred("_pb_check_count")
 _pb_is_closed = _pb_Deferred("_pb_is_closed")
 _pb_pointer_error = _pb_Deferred("_pb_pointer_error")
 _pb_list_items = _pb_Deferred("_pb_list_items")
@@ -1447,6 +1448,12 @@ cdef object _pb_data_field(object record, size_t where, const char *value, objec
         finally:
             PyBuffer_Release(&view)
     return PyBytes_FromStringAndSize(value, n)
+
+
+cdef Py_ssize_t _pb_held_text(object record, size_t where) except -2:
+    # The bytes of the buffer the record holds for the pointer-to-characters member at where (-1: none).
+    kept = getattr(record, "_pb_root")()._pb_keep_dict().get(where)
+    return memoryview(kept).nbytes if kept is not None and PyObject_CheckBuffer(kept) else -1
 
 
 cdef void *_pb_keep_text(object record, size_t where, object value, str what, bint private_copy) except? NULL:
@@ -3323,7 +3330,8 @@ A zeroed CK_VERSION, with the fields given set."""
 --
 
 A view of the CK_VERSION a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_VERSION *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_VERSION *', "CK_VERSION.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_VERSION.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_VERSION((<Pointer>pointer)._ptr, pointer)
@@ -3437,7 +3445,8 @@ A zeroed CK_INFO, with the fields given set."""
 --
 
 A view of the CK_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_INFO *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_INFO *', "CK_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_INFO.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_INFO((<Pointer>pointer)._ptr, pointer)
@@ -3588,7 +3597,8 @@ A zeroed CK_SLOT_INFO, with the fields given set."""
 --
 
 A view of the CK_SLOT_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SLOT_INFO *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SLOT_INFO *', "CK_SLOT_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SLOT_INFO.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SLOT_INFO((<Pointer>pointer)._ptr, pointer)
@@ -3765,7 +3775,8 @@ A zeroed CK_TOKEN_INFO, with the fields given set."""
 --
 
 A view of the CK_TOKEN_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TOKEN_INFO *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_TOKEN_INFO *', "CK_TOKEN_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_TOKEN_INFO.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_TOKEN_INFO((<Pointer>pointer)._ptr, pointer)
@@ -3971,7 +3982,8 @@ A zeroed CK_SESSION_INFO, with the fields given set."""
 --
 
 A view of the CK_SESSION_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SESSION_INFO *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SESSION_INFO *', "CK_SESSION_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SESSION_INFO.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SESSION_INFO((<Pointer>pointer)._ptr, pointer)
@@ -4087,7 +4099,8 @@ A zeroed CK_ATTRIBUTE, with the fields given set."""
 --
 
 A view of the CK_ATTRIBUTE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ATTRIBUTE *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_ATTRIBUTE *', "CK_ATTRIBUTE.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_ATTRIBUTE.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_ATTRIBUTE((<Pointer>pointer)._ptr, pointer)
@@ -4208,7 +4221,8 @@ A zeroed CK_DATE, with the fields given set."""
 --
 
 A view of the CK_DATE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DATE *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_DATE *', "CK_DATE.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_DATE.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_DATE((<Pointer>pointer)._ptr, pointer)
@@ -4339,7 +4353,8 @@ A zeroed CK_MECHANISM, with the fields given set."""
 --
 
 A view of the CK_MECHANISM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_MECHANISM *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_MECHANISM *', "CK_MECHANISM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_MECHANISM.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_MECHANISM((<Pointer>pointer)._ptr, pointer)
@@ -4460,7 +4475,8 @@ A zeroed CK_MECHANISM_INFO, with the fields given set."""
 --
 
 A view of the CK_MECHANISM_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_MECHANISM_INFO *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_MECHANISM_INFO *', "CK_MECHANISM_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_MECHANISM_INFO.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_MECHANISM_INFO((<Pointer>pointer)._ptr, pointer)
@@ -4705,7 +4721,8 @@ A zeroed CK_FUNCTION_LIST, with the fields given set."""
 --
 
 A view of the CK_FUNCTION_LIST a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_FUNCTION_LIST *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST *', "CK_FUNCTION_LIST.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_FUNCTION_LIST.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_FUNCTION_LIST((<Pointer>pointer)._ptr, pointer)
@@ -5200,7 +5217,8 @@ A zeroed CK_FUNCTION_LIST_3_0, with the fields given set."""
 --
 
 A view of the CK_FUNCTION_LIST_3_0 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_FUNCTION_LIST_3_0 *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_FUNCTION_LIST_3_0 *', "CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_FUNCTION_LIST_3_0.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_FUNCTION_LIST_3_0((<Pointer>pointer)._ptr, pointer)
@@ -5587,7 +5605,8 @@ A zeroed CK_INTERFACE, with the fields given set."""
 --
 
 A view of the CK_INTERFACE a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_INTERFACE *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_INTERFACE *', "CK_INTERFACE.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_INTERFACE.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_INTERFACE((<Pointer>pointer)._ptr, pointer)
@@ -5723,7 +5742,8 @@ A zeroed CK_C_INITIALIZE_ARGS, with the fields given set."""
 --
 
 A view of the CK_C_INITIALIZE_ARGS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_C_INITIALIZE_ARGS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_C_INITIALIZE_ARGS *', "CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_C_INITIALIZE_ARGS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_C_INITIALIZE_ARGS((<Pointer>pointer)._ptr, pointer)
@@ -5872,7 +5892,8 @@ A zeroed CK_RSA_PKCS_OAEP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RSA_PKCS_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_PKCS_OAEP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_OAEP_PARAMS *', "CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RSA_PKCS_OAEP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RSA_PKCS_OAEP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -5999,7 +6020,8 @@ A zeroed CK_RSA_PKCS_PSS_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RSA_PKCS_PSS_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_PKCS_PSS_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RSA_PKCS_PSS_PARAMS *', "CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RSA_PKCS_PSS_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RSA_PKCS_PSS_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -6116,7 +6138,8 @@ A zeroed CK_ECDH1_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_ECDH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH1_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_ECDH1_DERIVE_PARAMS *', "CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_ECDH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_ECDH1_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -6257,7 +6280,8 @@ A zeroed CK_ECDH2_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_ECDH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH2_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_ECDH2_DERIVE_PARAMS *', "CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_ECDH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_ECDH2_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -6419,7 +6443,8 @@ A zeroed CK_ECMQV_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_ECMQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECMQV_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_ECMQV_DERIVE_PARAMS *', "CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_ECMQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_ECMQV_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -6574,7 +6599,8 @@ A zeroed CK_X9_42_DH1_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X9_42_DH1_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_DH1_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X9_42_DH1_DERIVE_PARAMS *', "CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X9_42_DH1_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X9_42_DH1_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -6715,7 +6741,8 @@ A zeroed CK_X9_42_DH2_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X9_42_DH2_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_DH2_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X9_42_DH2_DERIVE_PARAMS *', "CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X9_42_DH2_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X9_42_DH2_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -6877,7 +6904,8 @@ A zeroed CK_X9_42_MQV_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X9_42_MQV_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X9_42_MQV_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X9_42_MQV_DERIVE_PARAMS *', "CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X9_42_MQV_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X9_42_MQV_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7034,7 +7062,8 @@ A zeroed CK_KEA_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_KEA_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEA_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_KEA_DERIVE_PARAMS *', "CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_KEA_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_KEA_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7171,7 +7200,8 @@ A zeroed CK_RC2_CBC_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RC2_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC2_CBC_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RC2_CBC_PARAMS *', "CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RC2_CBC_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RC2_CBC_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7285,7 +7315,8 @@ A zeroed CK_RC2_MAC_GENERAL_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RC2_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC2_MAC_GENERAL_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RC2_MAC_GENERAL_PARAMS *', "CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RC2_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RC2_MAC_GENERAL_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7393,7 +7424,8 @@ A zeroed CK_RC5_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RC5_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RC5_PARAMS *', "CK_RC5_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RC5_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RC5_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7505,7 +7537,8 @@ A zeroed CK_RC5_CBC_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RC5_CBC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_CBC_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RC5_CBC_PARAMS *', "CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RC5_CBC_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RC5_CBC_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7624,7 +7657,8 @@ A zeroed CK_RC5_MAC_GENERAL_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RC5_MAC_GENERAL_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RC5_MAC_GENERAL_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RC5_MAC_GENERAL_PARAMS *', "CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RC5_MAC_GENERAL_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RC5_MAC_GENERAL_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7737,7 +7771,8 @@ A zeroed CK_DES_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_DES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_DES_CBC_ENCRYPT_DATA_PARAMS *', "CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_DES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_DES_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7859,7 +7894,8 @@ A zeroed CK_AES_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_AES_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_AES_CBC_ENCRYPT_DATA_PARAMS *', "CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_AES_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_AES_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -7979,7 +8015,8 @@ A zeroed CK_AES_CTR_PARAMS, with the fields given set."""
 --
 
 A view of the CK_AES_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_AES_CTR_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_AES_CTR_PARAMS *', "CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_AES_CTR_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_AES_CTR_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -8101,7 +8138,8 @@ A zeroed CK_GCM_PARAMS_V3, with the fields given set."""
 --
 
 A view of the CK_GCM_PARAMS_V3 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GCM_PARAMS_V3 *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_GCM_PARAMS_V3 *', "CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_GCM_PARAMS_V3.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_GCM_PARAMS_V3((<Pointer>pointer)._ptr, pointer)
@@ -8239,7 +8277,8 @@ A zeroed CK_CCM_PARAMS, with the fields given set."""
 --
 
 A view of the CK_CCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CCM_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_CCM_PARAMS *', "CK_CCM_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_CCM_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_CCM_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -8373,7 +8412,8 @@ A zeroed CK_SALSA20_CHACHA20_POLY1305_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SALSA20_CHACHA20_POLY1305_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SALSA20_CHACHA20_POLY1305_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SALSA20_CHACHA20_POLY1305_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -8505,7 +8545,8 @@ A zeroed CK_GCM_MESSAGE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_GCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GCM_MESSAGE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_GCM_MESSAGE_PARAMS *', "CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_GCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_GCM_MESSAGE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -8645,7 +8686,8 @@ A zeroed CK_CCM_MESSAGE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_CCM_MESSAGE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CCM_MESSAGE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_CCM_MESSAGE_PARAMS *', "CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_CCM_MESSAGE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_CCM_MESSAGE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -8780,7 +8822,8 @@ A zeroed CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS *', "CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -8919,7 +8962,8 @@ A zeroed CK_SKIPJACK_PRIVATE_WRAP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SKIPJACK_PRIVATE_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SKIPJACK_PRIVATE_WRAP_PARAMS *', "CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SKIPJACK_PRIVATE_WRAP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SKIPJACK_PRIVATE_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9116,7 +9160,8 @@ A zeroed CK_SKIPJACK_RELAYX_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SKIPJACK_RELAYX_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SKIPJACK_RELAYX_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SKIPJACK_RELAYX_PARAMS *', "CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SKIPJACK_RELAYX_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SKIPJACK_RELAYX_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9305,7 +9350,8 @@ A zeroed CK_CAMELLIA_CTR_PARAMS, with the fields given set."""
 --
 
 A view of the CK_CAMELLIA_CTR_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CAMELLIA_CTR_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CTR_PARAMS *', "CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_CAMELLIA_CTR_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_CAMELLIA_CTR_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9421,7 +9467,8 @@ A zeroed CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9543,7 +9590,8 @@ A zeroed CK_ARIA_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_ARIA_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_ARIA_CBC_ENCRYPT_DATA_PARAMS *', "CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_ARIA_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_ARIA_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9665,7 +9713,8 @@ A zeroed CK_SEED_CBC_ENCRYPT_DATA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SEED_CBC_ENCRYPT_DATA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SEED_CBC_ENCRYPT_DATA_PARAMS *', "CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SEED_CBC_ENCRYPT_DATA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SEED_CBC_ENCRYPT_DATA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9789,7 +9838,8 @@ A zeroed CK_CHACHA20_PARAMS, with the fields given set."""
 --
 
 A view of the CK_CHACHA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CHACHA20_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_CHACHA20_PARAMS *', "CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_CHACHA20_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_CHACHA20_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -9915,7 +9965,8 @@ A zeroed CK_SALSA20_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SALSA20_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SALSA20_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SALSA20_PARAMS *', "CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SALSA20_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SALSA20_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -10044,7 +10095,8 @@ A zeroed CK_PBE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_PBE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PBE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_PBE_PARAMS *', "CK_PBE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_PBE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_PBE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -10183,7 +10235,8 @@ A zeroed CK_KEY_WRAP_SET_OAEP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_KEY_WRAP_SET_OAEP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_KEY_WRAP_SET_OAEP_PARAMS *', "CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_KEY_WRAP_SET_OAEP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_KEY_WRAP_SET_OAEP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -10301,7 +10354,8 @@ A zeroed CK_SSL3_RANDOM_DATA, with the fields given set."""
 --
 
 A view of the CK_SSL3_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_RANDOM_DATA *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SSL3_RANDOM_DATA *', "CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SSL3_RANDOM_DATA.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SSL3_RANDOM_DATA((<Pointer>pointer)._ptr, pointer)
@@ -10425,7 +10479,8 @@ A zeroed CK_SSL3_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SSL3_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SSL3_MASTER_KEY_DERIVE_PARAMS *', "CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SSL3_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SSL3_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -10556,7 +10611,8 @@ A zeroed CK_SSL3_KEY_MAT_OUT, with the fields given set."""
 --
 
 A view of the CK_SSL3_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_KEY_MAT_OUT *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_OUT *', "CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SSL3_KEY_MAT_OUT.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SSL3_KEY_MAT_OUT((<Pointer>pointer)._ptr, pointer)
@@ -10694,7 +10750,8 @@ A zeroed CK_SSL3_KEY_MAT_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SSL3_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SSL3_KEY_MAT_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SSL3_KEY_MAT_PARAMS *', "CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SSL3_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SSL3_KEY_MAT_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -10837,7 +10894,8 @@ A zeroed CK_TLS_PRF_PARAMS, with the fields given set."""
 --
 
 A view of the CK_TLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_PRF_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_TLS_PRF_PARAMS *', "CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_TLS_PRF_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_TLS_PRF_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -10988,7 +11046,8 @@ A zeroed CK_TLS12_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_TLS12_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_TLS12_MASTER_KEY_DERIVE_PARAMS *', "CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_TLS12_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_TLS12_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -11124,7 +11183,8 @@ A zeroed CK_TLS12_KEY_MAT_PARAMS, with the fields given set."""
 --
 
 A view of the CK_TLS12_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS12_KEY_MAT_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_TLS12_KEY_MAT_PARAMS *', "CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_TLS12_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_TLS12_KEY_MAT_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -11270,7 +11330,8 @@ A zeroed CK_TLS_KDF_PARAMS, with the fields given set."""
 --
 
 A view of the CK_TLS_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_KDF_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_TLS_KDF_PARAMS *', "CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_TLS_KDF_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_TLS_KDF_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -11411,7 +11472,8 @@ A zeroed CK_TLS_MAC_PARAMS, with the fields given set."""
 --
 
 A view of the CK_TLS_MAC_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_TLS_MAC_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_TLS_MAC_PARAMS *', "CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_TLS_MAC_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_TLS_MAC_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -11536,7 +11598,8 @@ A zeroed CK_HKDF_PARAMS, with the fields given set."""
 --
 
 A view of the CK_HKDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_HKDF_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_HKDF_PARAMS *', "CK_HKDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_HKDF_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_HKDF_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -11679,7 +11742,8 @@ A zeroed CK_WTLS_RANDOM_DATA, with the fields given set."""
 --
 
 A view of the CK_WTLS_RANDOM_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_RANDOM_DATA *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_WTLS_RANDOM_DATA *', "CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_WTLS_RANDOM_DATA.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_WTLS_RANDOM_DATA((<Pointer>pointer)._ptr, pointer)
@@ -11805,7 +11869,8 @@ A zeroed CK_WTLS_MASTER_KEY_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_WTLS_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_WTLS_MASTER_KEY_DERIVE_PARAMS *', "CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_WTLS_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_WTLS_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -11938,7 +12003,8 @@ A zeroed CK_WTLS_PRF_PARAMS, with the fields given set."""
 --
 
 A view of the CK_WTLS_PRF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_PRF_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_WTLS_PRF_PARAMS *', "CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_WTLS_PRF_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_WTLS_PRF_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -12092,7 +12158,8 @@ A zeroed CK_WTLS_KEY_MAT_OUT, with the fields given set."""
 --
 
 A view of the CK_WTLS_KEY_MAT_OUT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_KEY_MAT_OUT *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_OUT *', "CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_WTLS_KEY_MAT_OUT.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_WTLS_KEY_MAT_OUT((<Pointer>pointer)._ptr, pointer)
@@ -12218,7 +12285,8 @@ A zeroed CK_WTLS_KEY_MAT_PARAMS, with the fields given set."""
 --
 
 A view of the CK_WTLS_KEY_MAT_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_WTLS_KEY_MAT_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_WTLS_KEY_MAT_PARAMS *', "CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_WTLS_KEY_MAT_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_WTLS_KEY_MAT_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -12361,7 +12429,8 @@ A zeroed CK_PRF_DATA_PARAM, with the fields given set."""
 --
 
 A view of the CK_PRF_DATA_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PRF_DATA_PARAM *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_PRF_DATA_PARAM *', "CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_PRF_DATA_PARAM.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_PRF_DATA_PARAM((<Pointer>pointer)._ptr, pointer)
@@ -12480,7 +12549,8 @@ A zeroed CK_SP800_108_COUNTER_FORMAT, with the fields given set."""
 --
 
 A view of the CK_SP800_108_COUNTER_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_COUNTER_FORMAT *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SP800_108_COUNTER_FORMAT *', "CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SP800_108_COUNTER_FORMAT.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SP800_108_COUNTER_FORMAT((<Pointer>pointer)._ptr, pointer)
@@ -12590,7 +12660,8 @@ A zeroed CK_SP800_108_DKM_LENGTH_FORMAT, with the fields given set."""
 --
 
 A view of the CK_SP800_108_DKM_LENGTH_FORMAT a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_DKM_LENGTH_FORMAT *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SP800_108_DKM_LENGTH_FORMAT *', "CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SP800_108_DKM_LENGTH_FORMAT.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SP800_108_DKM_LENGTH_FORMAT((<Pointer>pointer)._ptr, pointer)
@@ -12703,7 +12774,8 @@ A zeroed CK_DERIVED_KEY, with the fields given set."""
 --
 
 A view of the CK_DERIVED_KEY a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DERIVED_KEY *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_DERIVED_KEY *', "CK_DERIVED_KEY.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_DERIVED_KEY.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_DERIVED_KEY((<Pointer>pointer)._ptr, pointer)
@@ -12838,7 +12910,8 @@ A zeroed CK_SP800_108_KDF_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SP800_108_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_KDF_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SP800_108_KDF_PARAMS *', "CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SP800_108_KDF_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SP800_108_KDF_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -12981,7 +13054,8 @@ A zeroed CK_SP800_108_FEEDBACK_KDF_PARAMS, with the fields given set."""
 --
 
 A view of the CK_SP800_108_FEEDBACK_KDF_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_SP800_108_FEEDBACK_KDF_PARAMS *', "CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_SP800_108_FEEDBACK_KDF_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_SP800_108_FEEDBACK_KDF_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -13139,7 +13213,8 @@ A zeroed CK_CMS_SIG_PARAMS, with the fields given set."""
 --
 
 A view of the CK_CMS_SIG_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_CMS_SIG_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_CMS_SIG_PARAMS *', "CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_CMS_SIG_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_CMS_SIG_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -13302,7 +13377,8 @@ A zeroed CK_KEY_DERIVATION_STRING_DATA, with the fields given set."""
 --
 
 A view of the CK_KEY_DERIVATION_STRING_DATA a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KEY_DERIVATION_STRING_DATA *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_KEY_DERIVATION_STRING_DATA *', "CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_KEY_DERIVATION_STRING_DATA.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_KEY_DERIVATION_STRING_DATA((<Pointer>pointer)._ptr, pointer)
@@ -13427,7 +13503,8 @@ A zeroed CK_PKCS5_PBKD2_PARAMS, with the fields given set."""
 --
 
 A view of the CK_PKCS5_PBKD2_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PKCS5_PBKD2_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS *', "CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_PKCS5_PBKD2_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_PKCS5_PBKD2_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -13609,7 +13686,8 @@ A zeroed CK_PKCS5_PBKD2_PARAMS2, with the fields given set."""
 --
 
 A view of the CK_PKCS5_PBKD2_PARAMS2 a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_PKCS5_PBKD2_PARAMS2 *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_PKCS5_PBKD2_PARAMS2 *', "CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_PKCS5_PBKD2_PARAMS2.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_PKCS5_PBKD2_PARAMS2((<Pointer>pointer)._ptr, pointer)
@@ -13767,7 +13845,8 @@ A zeroed CK_OTP_PARAM, with the fields given set."""
 --
 
 A view of the CK_OTP_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_PARAM *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_OTP_PARAM *', "CK_OTP_PARAM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_OTP_PARAM.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_OTP_PARAM((<Pointer>pointer)._ptr, pointer)
@@ -13886,7 +13965,8 @@ A zeroed CK_OTP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_OTP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_OTP_PARAMS *', "CK_OTP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_OTP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_OTP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14000,7 +14080,8 @@ A zeroed CK_OTP_SIGNATURE_INFO, with the fields given set."""
 --
 
 A view of the CK_OTP_SIGNATURE_INFO a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_OTP_SIGNATURE_INFO *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_OTP_SIGNATURE_INFO *', "CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_OTP_SIGNATURE_INFO.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_OTP_SIGNATURE_INFO((<Pointer>pointer)._ptr, pointer)
@@ -14118,7 +14199,8 @@ A zeroed CK_KIP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_KIP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_KIP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_KIP_PARAMS *', "CK_KIP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_KIP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_KIP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14249,7 +14331,8 @@ A zeroed CK_DSA_PARAMETER_GEN_PARAM, with the fields given set."""
 --
 
 A view of the CK_DSA_PARAMETER_GEN_PARAM a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_DSA_PARAMETER_GEN_PARAM *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_DSA_PARAMETER_GEN_PARAM *', "CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_DSA_PARAMETER_GEN_PARAM.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_DSA_PARAMETER_GEN_PARAM((<Pointer>pointer)._ptr, pointer)
@@ -14370,7 +14453,8 @@ A zeroed CK_ECDH_AES_KEY_WRAP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_ECDH_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_ECDH_AES_KEY_WRAP_PARAMS *', "CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_ECDH_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_ECDH_AES_KEY_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14487,7 +14571,8 @@ A zeroed CK_RSA_AES_KEY_WRAP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_RSA_AES_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_RSA_AES_KEY_WRAP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_RSA_AES_KEY_WRAP_PARAMS *', "CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_RSA_AES_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_RSA_AES_KEY_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14607,7 +14692,8 @@ A zeroed CK_GOSTR3410_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_GOSTR3410_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GOSTR3410_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_GOSTR3410_DERIVE_PARAMS *', "CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_GOSTR3410_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_GOSTR3410_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14740,7 +14826,8 @@ A zeroed CK_GOSTR3410_KEY_WRAP_PARAMS, with the fields given set."""
 --
 
 A view of the CK_GOSTR3410_KEY_WRAP_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_GOSTR3410_KEY_WRAP_PARAMS *', "CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_GOSTR3410_KEY_WRAP_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_GOSTR3410_KEY_WRAP_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14869,7 +14956,8 @@ A zeroed CK_EDDSA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_EDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_EDDSA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_EDDSA_PARAMS *', "CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_EDDSA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_EDDSA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -14981,7 +15069,8 @@ A zeroed CK_XEDDSA_PARAMS, with the fields given set."""
 --
 
 A view of the CK_XEDDSA_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_XEDDSA_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_XEDDSA_PARAMS *', "CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_XEDDSA_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_XEDDSA_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -15096,7 +15185,8 @@ A zeroed CK_X3DH_INITIATE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X3DH_INITIATE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X3DH_INITIATE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X3DH_INITIATE_PARAMS *', "CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X3DH_INITIATE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X3DH_INITIATE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -15237,7 +15327,8 @@ A zeroed CK_X3DH_RESPOND_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X3DH_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X3DH_RESPOND_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X3DH_RESPOND_PARAMS *', "CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X3DH_RESPOND_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X3DH_RESPOND_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -15393,7 +15484,8 @@ A zeroed CK_X2RATCHET_INITIALIZE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X2RATCHET_INITIALIZE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X2RATCHET_INITIALIZE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X2RATCHET_INITIALIZE_PARAMS *', "CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X2RATCHET_INITIALIZE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X2RATCHET_INITIALIZE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -15534,7 +15626,8 @@ A zeroed CK_X2RATCHET_RESPOND_PARAMS, with the fields given set."""
 --
 
 A view of the CK_X2RATCHET_RESPOND_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_X2RATCHET_RESPOND_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_X2RATCHET_RESPOND_PARAMS *', "CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_X2RATCHET_RESPOND_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_X2RATCHET_RESPOND_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -15671,7 +15764,8 @@ A zeroed CK_NSS_JPAKEPublicValue, with the fields given set."""
 --
 
 A view of the CK_NSS_JPAKEPublicValue a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKEPublicValue *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEPublicValue *', "CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_JPAKEPublicValue.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_JPAKEPublicValue((<Pointer>pointer)._ptr, pointer)
@@ -15808,7 +15902,8 @@ A zeroed CK_NSS_JPAKERound1Params, with the fields given set."""
 --
 
 A view of the CK_NSS_JPAKERound1Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKERound1Params *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound1Params *', "CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_JPAKERound1Params.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_JPAKERound1Params((<Pointer>pointer)._ptr, pointer)
@@ -15936,7 +16031,8 @@ A zeroed CK_NSS_JPAKERound2Params, with the fields given set."""
 --
 
 A view of the CK_NSS_JPAKERound2Params a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKERound2Params *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_JPAKERound2Params *', "CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_JPAKERound2Params.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_JPAKERound2Params((<Pointer>pointer)._ptr, pointer)
@@ -16081,7 +16177,8 @@ A zeroed CK_NSS_JPAKEFinalParams, with the fields given set."""
 --
 
 A view of the CK_NSS_JPAKEFinalParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_JPAKEFinalParams *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_JPAKEFinalParams *', "CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_JPAKEFinalParams.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_JPAKEFinalParams((<Pointer>pointer)._ptr, pointer)
@@ -16195,7 +16292,8 @@ A zeroed CK_NSS_MAC_CONSTANT_TIME_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_MAC_CONSTANT_TIME_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_MAC_CONSTANT_TIME_PARAMS *', "CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_MAC_CONSTANT_TIME_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_MAC_CONSTANT_TIME_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -16318,7 +16416,8 @@ A zeroed CK_NSS_AEAD_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_AEAD_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_AEAD_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_AEAD_PARAMS *', "CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_AEAD_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_AEAD_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -16453,7 +16552,8 @@ A zeroed CK_NSS_HKDFParams, with the fields given set."""
 --
 
 A view of the CK_NSS_HKDFParams a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_HKDFParams *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_HKDFParams *', "CK_NSS_HKDFParams.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_HKDFParams.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_HKDFParams((<Pointer>pointer)._ptr, pointer)
@@ -16589,7 +16689,8 @@ A zeroed CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -16721,7 +16822,8 @@ A zeroed CK_NSS_IKE_PRF_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_IKE_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_IKE_PRF_DERIVE_PARAMS *', "CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_IKE_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_IKE_PRF_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -16871,7 +16973,8 @@ A zeroed CK_NSS_IKE1_PRF_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_IKE1_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_IKE1_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_IKE1_PRF_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -17016,7 +17119,8 @@ A zeroed CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS *', "CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -17140,7 +17244,8 @@ A zeroed CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS, with the fields given set
 --
 
 A view of the CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS *', "CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS((<Pointer>pointer)._ptr, pointer)
@@ -17267,7 +17372,8 @@ A zeroed CK_NSS_MODULE_FUNCTIONS, with the fields given set."""
 --
 
 A view of the CK_NSS_MODULE_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_MODULE_FUNCTIONS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_MODULE_FUNCTIONS *', "CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_MODULE_FUNCTIONS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_MODULE_FUNCTIONS((<Pointer>pointer)._ptr, pointer)
@@ -17379,7 +17485,8 @@ A zeroed CK_NSS_FIPS_FUNCTIONS, with the fields given set."""
 --
 
 A view of the CK_NSS_FIPS_FUNCTIONS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_FIPS_FUNCTIONS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_FIPS_FUNCTIONS *', "CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_FIPS_FUNCTIONS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_FIPS_FUNCTIONS((<Pointer>pointer)._ptr, pointer)
@@ -17497,7 +17604,8 @@ A zeroed CK_NSS_GCM_PARAMS, with the fields given set."""
 --
 
 A view of the CK_NSS_GCM_PARAMS a Pointer points to, as C's cast reads it ((T *)p); it keeps the Pointer alive."""
-        _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
+        if type(pointer) is not Pointer or (<Pointer>pointer)._ctype not in ('struct CK_NSS_GCM_PARAMS *', "void *"):
+            _pb_check_pointed(pointer, 'struct CK_NSS_GCM_PARAMS *', "CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer)")
         if (<Pointer>pointer)._ptr == NULL:
             raise ValueError("CK_NSS_GCM_PARAMS.from_pointer: argument 1 (pointer) is closed")
         return _pb_at_CK_NSS_GCM_PARAMS((<Pointer>pointer)._ptr, pointer)
