@@ -98,7 +98,7 @@ def test_handles_records_and_buffers_are_taken_where_void_is(capi):
     assert capi.capi_first_byte(b"\x09") == 9
     assert capi.capi_first_byte(None) == -1
     assert capi.capi_first_byte(capi.capi_easy_init()) == 0  # the library's static int
-    with pytest.raises(TypeError, match=r"^argument 1 \(object_\) must be a contiguous buffer, not int$"):
+    with pytest.raises(TypeError, match=r"^argument 1 \(object_\) must be a contiguous buffer or a cell, not int$"):
         capi.capi_first_byte(7)
 
 
@@ -1321,7 +1321,7 @@ def test_the_stub_types_callables_where_c_takes_a_function_pointer(repo_root, tm
     assert result.returncode == 0, result.stderr
     stub = (tmp_path / "capi.pyi").read_text()
     assert ("def capi_apply(f: Callable[[int, Pointer | None], int] | FunctionPointer | None, "
-            "user: _WritableBuffer | Pointer | None, x: int, /) -> int: ...") in stub
+            "user: _WritableBuffer | _Cell | Pointer | None, x: int, /) -> int: ...") in stub
     assert "def twice(self, value: Callable[[int], int] | FunctionPointer | None) -> None: ..." in stub
     assert "class capi_listener(FunctionPointer):" in stub
     assert ("def capi_add(count: int, /, *args: int | float | str | bytes | _Buffer | Pointer | FunctionPointer "
@@ -1379,3 +1379,14 @@ def test_a_count_member_may_not_exceed_the_characters_the_record_holds(capi):
         capi.capi_reply(len=6, str=b"hello")  # a constructor sets the characters first
     made.dptr = None  # C's memory or none: not known, not checked
     made.dsize = 100
+
+
+def test_a_void_pointer_takes_a_cell_of_any_type(capi):
+    size, count, ratio = capi.c_size_t(), capi.c_int(), capi.c_double()
+    assert capi.capi_getparam(0, size) == capi.capi_getparam(1, count) == capi.capi_getparam(2, ratio) == 0
+    assert (size.value, count.value, ratio.value) == (1 << 20, -7, 0.5)
+    raw = bytearray(8)  # a buffer as before
+    assert capi.capi_getparam(1, raw) == 0 and int.from_bytes(raw[:4], "little", signed=True) == -7
+    with pytest.raises(TypeError, match=r"^argument 2 \(value\) must be a writable contiguous buffer or a cell, "
+                                        r"not int$"):
+        capi.capi_getparam(0, 5)

@@ -176,7 +176,7 @@ def test_a_wrong_argument_is_named_in_every_backend(targets):
     # Not only alike: the words name the argument and the range, not a C type.
     expected = {
         "conf_echo_u8(-1)": "OverflowError: argument 1 (v): -1 is out of range [0, 255]",
-        "conf_checksum(17, 3)": "TypeError: argument 1 (data) must be a contiguous buffer, not int",
+        "conf_checksum(17, 3)": "TypeError: argument 1 (data) must be a contiguous buffer or a cell, not int",
         "conf_point_dot(1, None)": "TypeError: argument 1 (a) must be conf_point or None, not int",
         "conf_echo_double('x')": "TypeError: argument 1 (v) must be a real number, not str",
         "pickle.dumps(conf_point())": "TypeError: cannot pickle or copy conf_point objects",

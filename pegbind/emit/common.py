@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import __version__
 from ..passes.binding import (
+    ANY_CELL,
     BindingModel,
     CallbackBinding,
     CellBinding,
@@ -93,7 +94,8 @@ def param_annotation(param: ParamBinding, classes: dict[str, str]) -> str:
         return _not_none(f"{callable_annotation(param.callback, classes)} | FunctionPointer | None", param)
     annotation = py_annotation(param.kind, cls)
     if param.cells:  # before "| Pointer | None"
-        annotation = annotation.replace(" | Pointer", "".join(f" | {c}" for c in param.cells) + " | Pointer", 1)
+        named = " | _Cell" if param.cell_tag == ANY_CELL else "".join(f" | {c}" for c in param.cells)
+        annotation = annotation.replace(" | Pointer", named + " | Pointer", 1)
     if param.kind == "buffer" and param.text:
         annotation = "str | " + annotation
     return _not_none(annotation, param)

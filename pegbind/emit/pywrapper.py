@@ -27,6 +27,7 @@ from typing import Any
 from ..frozen import frozen_dataclass
 from ..model import Array, CType, Pointer, assert_never
 from ..passes.binding import (
+    ANY_CELL,
     BindingModel,
     CallbackBinding,
     FieldBinding,
@@ -145,7 +146,7 @@ def _plain_spec(binding: BindingModel, classes: dict[str, str], param: ParamBind
     if kind in ("bool", "float", "complex", "cstring"):
         return f"('{kind}', {label})"
     if kind in ("buffer", "writable_buffer"):
-        first = param.cells[0] if param.cells else ""
+        first = ("cell" if param.cell_tag == ANY_CELL else param.cells[0]) if param.cells else ""
         return (f"('{kind}', {label}, {min_bytes(binding, param)}, {param.pointer_type!r}, {param.text}, "
                 f"{param.cell_tag!r}, {first!r})")
     if kind in ("record", "record_ptr"):

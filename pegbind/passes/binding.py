@@ -79,6 +79,9 @@ ValueKind = Literal[
 ]
 
 #: How a record field is presented (see :class:`FieldBinding`).
+#: the :attr:`ParamBinding.cell_tag` of a ``void *`` parameter: it takes a cell of any type
+ANY_CELL = "*"
+
 FieldKind = Literal[
     "int", "bool", "float", "complex", "enum", "char_array", "byte_array", "array", "record_array", "record", "string",
     "record_ptr", "data_pointer", "function_pointer", "handle",
@@ -171,7 +174,7 @@ class ParamBinding:
     #: (:class:`CellBinding`) whose object C may read and write through it, the one
     #: of the pointee's own type first; empty when no cell is taken
     cells: tuple[str, ...] = ()
-    #: the :attr:`CellBinding.tag` of :attr:`cells`
+    #: the :attr:`CellBinding.tag` of :attr:`cells`; :data:`ANY_CELL` for a ``void *``
     cell_tag: str = ""
     #: for an integer (or a pointer to one) that states the length of pointers: the
     #: pointer just before it, by name (``crc32(crc, buf, len)``, see

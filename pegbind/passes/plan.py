@@ -36,6 +36,7 @@ from ..model import (
 )
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, integer_range, size_align
 from .binding import (
+    ANY_CELL,
     CELL_ALIASES,
     CELL_TYPES,
     MODULE_NAMES,
@@ -522,6 +523,14 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
         elif (item := pointer_item(module, names, element)) is not None and item[0] in ("handle", "record_ptr"):
             found[text] = PointerElements(text, "handle" if item[0] == "handle" else "record", "void *", item[1])
     return tuple(found[text] for text in sorted(found))
+
+
+def _points_to_void(module: Module, ctype: CType) -> bool:
+    resolved = module.resolve(ctype)
+    if not isinstance(resolved, Pointer):
+        return False
+    pointee = module.resolve(resolved.target)
+    return isinstance(pointee, Primitive) and pointee.is_void
 
 
 def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...], element: CType | None,
@@ -1089,6 +1098,10 @@ def plan_function(
         cells, cell_tag = (cells_for(module, target, cell_types, element, adjusted[1] if adjusted else None)
                            if role.role == "in" and kind in ("buffer", "writable_buffer") and not measured
                            else ((), ""))
+        if (role.role == "in" and kind in ("buffer", "writable_buffer") and not measured and not cells
+                and _points_to_void(module, param.type)):
+            # C takes any object's address (libmagic's magic_getparam, getsockopt's optval): any cell
+            cells, cell_tag = tuple(cell.py_name for cell in cell_types), ANY_CELL
         params.append(ParamBinding(
             index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
             nonnull=is_nonnull, length=length.get(index),

@@ -431,7 +431,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5]:
+            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)

@@ -364,6 +364,10 @@ int capi_datum_sum(capi_datum d);
 /* The count first, and another text beside, as hiredis's redisReply: str is "x\0y", len 3. */
 typedef struct capi_reply { size_t len; char *str; const char *note; } capi_reply;
 const capi_reply *capi_reply_get(void);
+/* A value of a type that depends on which, written through a void *, as libmagic's
+   magic_getparam and getsockopt: 0 a size_t (1 << 20), 1 an int (-7), 2 a double (0.5);
+   0 on success, -1 for another which. */
+int capi_getparam(int which, void *value);
 /* The same reply given as a void *, as hiredis's redisReaderGetReply(reader, void **reply). */
 int capi_reply_any(void **reply);
 

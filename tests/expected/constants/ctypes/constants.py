@@ -364,7 +364,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5]:
+            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
@@ -916,8 +916,9 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
 
 
 def _pb_cell_pointer(value, cell, what):
-    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
-    if value._pb_tag != cell:
+    """The address of a cell of tag ``cell`` ("*": any, for a ``void *``; a TypeError for another:
+    the wrapper checks precisely)."""
+    if value._pb_tag != cell and cell != "*":
         raise TypeError(f"{what} takes no {type(value).__name__}")
     return _ct.byref(value._c)
 

@@ -372,7 +372,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5]:
+            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
@@ -1058,8 +1058,9 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
 
 
 def _pb_cell_pointer(value, cell, what):
-    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
-    if value._pb_tag != cell:
+    """The address of a cell of tag ``cell`` ("*": any, for a ``void *``; a TypeError for another:
+    the wrapper checks precisely)."""
+    if value._pb_tag != cell and cell != "*":
         raise TypeError(f"{what} takes no {type(value).__name__}")
     return _ffi.cast("void *", value._c)
 
@@ -1846,17 +1847,17 @@ _f_unnamed = getattr(_lib, 'unnamed')
 
 
 def unnamed(arg0, arg1, arg2, /):
-    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
+    'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
-        _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+        _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *', False, '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '', '')), (arg0, arg1, arg2,))
-    _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *'))
+    arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '*', 'cell')), (arg0, arg1, arg2,))
+    _pb_r = _f_unnamed(_pb_exact_int(arg0), _NULL if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char[]', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'char[]', 'void *', False, '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -364,7 +364,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5]:
+            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
@@ -1044,8 +1044,9 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
 
 
 def _pb_cell_pointer(value, cell, what):
-    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
-    if value._pb_tag != cell:
+    """The address of a cell of tag ``cell`` ("*": any, for a ``void *``; a TypeError for another:
+    the wrapper checks precisely)."""
+    if value._pb_tag != cell and cell != "*":
         raise TypeError(f"{what} takes no {type(value).__name__}")
     return _ct.byref(value._c)
 
@@ -3017,17 +3018,17 @@ _f_json_object_iter_next = _pb_symbol(_pb_libraries, 'json_object_iter_next', _p
 
 
 def json_object_iter_next(object_, iter_, /):
-    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
+    'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
-        _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', '')), (object_, iter_,))
-    _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'))
+    object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '*', 'cell')), (object_, iter_,))
+    _pb_r = _f_json_object_iter_next(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
@@ -3041,17 +3042,17 @@ _f_json_object_iter_key = _pb_symbol(_pb_libraries, 'json_object_iter_key', _pt_
 
 
 def json_object_iter_key(iter_, /):
-    'json_object_iter_key(iter_: _WritableBuffer | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
+    'json_object_iter_key(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '*', 'cell'),), (iter_,))
+    _pb_r = _f_json_object_iter_key(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3065,17 +3066,17 @@ _f_json_object_iter_key_len = _pb_symbol(_pb_libraries, 'json_object_iter_key_le
 
 
 def json_object_iter_key_len(iter_, /):
-    'json_object_iter_key_len(iter_: _WritableBuffer | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
+    'json_object_iter_key_len(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '*', 'cell'),), (iter_,))
+    _pb_r = _f_json_object_iter_key_len(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3089,17 +3090,17 @@ _f_json_object_iter_value = _pb_symbol(_pb_libraries, 'json_object_iter_value', 
 
 
 def json_object_iter_value(iter_, /):
-    'json_object_iter_value(iter_: _WritableBuffer | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
+    'json_object_iter_value(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+        _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '', ''),), (iter_,))
-    _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *'))
+    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '*', 'cell'),), (iter_,))
+    _pb_r = _f_json_object_iter_value(None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, None)
@@ -3113,17 +3114,17 @@ _f_json_object_iter_set_new = _pb_symbol(_pb_libraries, 'json_object_iter_set_ne
 
 
 def json_object_iter_set_new(object_, iter_, value, /):
-    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
+    'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
-        _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+        _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *', '*'), None if value is None else value._s)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '', ''), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
-    _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *'), None if value is None else value._s)
+    object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '*', 'cell'), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
+    _pb_r = _f_json_object_iter_set_new(None if object_ is None else object_._s, None if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'void *', '*'), None if value is None else value._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3961,7 +3962,7 @@ _f_json_load_callback = _pb_symbol(_pb_libraries, 'json_load_callback', _pt_json
 
 
 def json_load_callback(callback, data, flags, error, /):
-    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
+    'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             if callback.__class__ is json_load_callback_t:
@@ -3969,20 +3970,20 @@ def json_load_callback(callback, data, flags, error, /):
                 _pb_a0 = callback._ptr
             else:
                 _pb_a0 = None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0')
-            _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+            _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *', '*'), flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '', ''), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
+    callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     if callback.__class__ is json_load_callback_t:
         _pb_keep_callback(error, 'json_load_callback 0', callback)
         _pb_a0 = callback._ptr
     else:
         _pb_a0 = None if callback is None else _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0')
-    _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *'), flags, None if error is None else error._s)
+    _pb_r = _f_json_load_callback(_pb_a0, None if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'void *', '*'), flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _S0, _pb_r, error)
@@ -4143,7 +4144,7 @@ _f_json_dump_callback = _pb_symbol(_pb_libraries, 'json_dump_callback', _pt_json
 
 
 def json_dump_callback(json, callback, data, flags, /):
-    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
+    'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
             if callback.__class__ is json_dump_callback_t:
@@ -4151,20 +4152,20 @@ def json_dump_callback(json, callback, data, flags, /):
                 _pb_a1 = callback._ptr
             else:
                 _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1')
-            _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+            _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *', '*'), flags)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '', ''), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
+    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     if callback.__class__ is json_dump_callback_t:
         _pb_keep_callback(json, 'json_dump_callback 1', callback)
         _pb_a1 = callback._ptr
     else:
         _pb_a1 = None if callback is None else _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1')
-    _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *'), flags)
+    _pb_r = _f_json_dump_callback(None if json is None else json._s, _pb_a1, None if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'void *', '*'), flags)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -364,7 +364,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5]:
+            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
@@ -916,8 +916,9 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
 
 
 def _pb_cell_pointer(value, cell, what):
-    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
-    if value._pb_tag != cell:
+    """The address of a cell of tag ``cell`` ("*": any, for a ``void *``; a TypeError for another:
+    the wrapper checks precisely)."""
+    if value._pb_tag != cell and cell != "*":
         raise TypeError(f"{what} takes no {type(value).__name__}")
     return _ct.byref(value._c)
 
@@ -19633,10 +19634,10 @@ class Library:
     __reduce_ex__ = __reduce__ = _pb_no_copy
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize(pInitArgs: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
-            _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
+            _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *', '*'))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
@@ -19644,8 +19645,8 @@ class Library:
             return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '', ''),), (pInitArgs,))
-        _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *'))
+        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '*', 'cell'),), (pInitArgs,))
+        _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22131,7 +22132,7 @@ class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         _pb_fn = self._f_C_EncryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -22151,7 +22152,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessage')
                 _pb_n7 = _pb_l8.value
@@ -22159,7 +22160,7 @@ class Library:
                     raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22170,7 +22171,7 @@ class Library:
                 return _pb_res7
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pPlaintext)', True, ('int', 'argument 5 (pPlaintext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pPlaintext, _ct.c_uint8, 0, 255, 'argument 5 (pPlaintext)')
         _pb_l8 = _ct.c_uint64(0)
@@ -22183,7 +22184,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessage')
         _pb_n7 = _pb_l8.value
@@ -22191,7 +22192,7 @@ class Library:
             raise OverflowError('C_EncryptMessage: pCiphertext would need more memory than can be addressed')
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22203,7 +22204,7 @@ class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_EncryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -22215,7 +22216,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22223,14 +22224,14 @@ class Library:
                 return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22239,7 +22240,7 @@ class Library:
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_EncryptMessageNext
         if pPlaintextPart.__class__ is not list and pPlaintextPart.__class__ is not tuple:
             pPlaintextPart = _pb_once(pPlaintextPart)
@@ -22256,7 +22257,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_EncryptMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -22264,7 +22265,7 @@ class Library:
                     raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22275,7 +22276,7 @@ class Library:
                 return _pb_res5
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
+        hSession, pParameter, ulParameterLen, pPlaintextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pPlaintextPart)', True, ('int', 'argument 4 (pPlaintextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pPlaintextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pPlaintextPart, _ct.c_uint8, 0, 255, 'argument 4 (pPlaintextPart)')
         _pb_l6 = _ct.c_uint64(0)
         if ulParameterLen.__class__ is not int:
@@ -22287,7 +22288,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_EncryptMessageNext')
         _pb_n5 = _pb_l6.value
@@ -22295,7 +22296,7 @@ class Library:
             raise OverflowError('C_EncryptMessageNext: pCiphertextPart would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22351,7 +22352,7 @@ class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         _pb_fn = self._f_C_DecryptMessage
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -22371,7 +22372,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a7 = None
                 _pb_l8.value = 0
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessage')
                 _pb_n7 = _pb_l8.value
@@ -22379,7 +22380,7 @@ class Library:
                     raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
                 _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
                 _pb_l8.value = _pb_n7
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22390,7 +22391,7 @@ class Library:
                 return _pb_res7
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True), ('array', 'argument 5 (pCiphertext)', True, ('int', 'argument 5 (pCiphertext) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pCiphertext, _ct.c_uint8, 0, 255, 'argument 5 (pCiphertext)')
         _pb_l8 = _ct.c_uint64(0)
@@ -22403,7 +22404,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = None
         _pb_l8.value = 0
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessage')
         _pb_n7 = _pb_l8.value
@@ -22411,7 +22412,7 @@ class Library:
             raise OverflowError('C_DecryptMessage: pPlaintext would need more memory than can be addressed')
         _pb_a7 = (_ct.c_char * (_pb_n7 * 1 or 1))()
         _pb_l8.value = _pb_n7
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22423,7 +22424,7 @@ class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         _pb_fn = self._f_C_DecryptMessageBegin
         if pAssociatedData.__class__ is not list and pAssociatedData.__class__ is not tuple:
             pAssociatedData = _pb_once(pAssociatedData)
@@ -22435,7 +22436,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22443,14 +22444,14 @@ class Library:
                 return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
+        hSession, pParameter, ulParameterLen, pAssociatedData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pAssociatedData)', True, ('int', 'argument 4 (pAssociatedData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pAssociatedData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22459,7 +22460,7 @@ class Library:
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         _pb_fn = self._f_C_DecryptMessageNext
         if pCiphertextPart.__class__ is not list and pCiphertextPart.__class__ is not tuple:
             pCiphertextPart = _pb_once(pCiphertextPart)
@@ -22476,7 +22477,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_DecryptMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -22484,7 +22485,7 @@ class Library:
                     raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22495,7 +22496,7 @@ class Library:
                 return _pb_res5
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
+        hSession, pParameter, ulParameterLen, pCiphertextPart, flags, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pCiphertextPart)', True, ('int', 'argument 4 (pCiphertextPart) items', 0, 255), True), ('int', 'argument 5 (flags)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen, pCiphertextPart, flags,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pCiphertextPart, _ct.c_uint8, 0, 255, 'argument 4 (pCiphertextPart)')
         _pb_l6 = _ct.c_uint64(0)
         if ulParameterLen.__class__ is not int:
@@ -22507,7 +22508,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_DecryptMessageNext')
         _pb_n5 = _pb_l6.value
@@ -22515,7 +22516,7 @@ class Library:
             raise OverflowError('C_DecryptMessageNext: pPlaintextPart would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22571,7 +22572,7 @@ class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -22586,7 +22587,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessage')
                 _pb_n5 = _pb_l6.value
@@ -22594,7 +22595,7 @@ class Library:
                     raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22605,7 +22606,7 @@ class Library:
                 return _pb_res5
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         if pParameter.__class__ is bytes:
@@ -22615,7 +22616,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessage')
         _pb_n5 = _pb_l6.value
@@ -22623,7 +22624,7 @@ class Library:
             raise OverflowError('C_SignMessage: pSignature would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22635,7 +22636,7 @@ class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_SignMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
@@ -22644,7 +22645,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22652,13 +22653,13 @@ class Library:
                 return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22667,7 +22668,7 @@ class Library:
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         _pb_fn = self._f_C_SignMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -22682,7 +22683,7 @@ class Library:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
                 _pb_a5 = None
                 _pb_l6.value = 0
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_r != 0:
                     raise _pb_error(_pb_r, 'C_SignMessageNext')
                 _pb_n5 = _pb_l6.value
@@ -22690,7 +22691,7 @@ class Library:
                     raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
                 _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
                 _pb_l6.value = _pb_n5
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22701,7 +22702,7 @@ class Library:
                 return _pb_res5
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
+        hSession, pParameter, ulParameterLen, pData, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_l6 = _ct.c_uint64(0)
         if pParameter.__class__ is bytes:
@@ -22711,7 +22712,7 @@ class Library:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = None
         _pb_l6.value = 0
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_r != 0:
             raise _pb_error(_pb_r, 'C_SignMessageNext')
         _pb_n5 = _pb_l6.value
@@ -22719,7 +22720,7 @@ class Library:
             raise OverflowError('C_SignMessageNext: pSignature would need more memory than can be addressed')
         _pb_a5 = (_ct.c_char * (_pb_n5 * 1 or 1))()
         _pb_l6.value = _pb_n5
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22775,7 +22776,7 @@ class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessage
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -22792,7 +22793,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22800,7 +22801,7 @@ class Library:
                 return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
         if ulParameterLen.__class__ is not int:
@@ -22810,7 +22811,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22819,7 +22820,7 @@ class Library:
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         _pb_fn = self._f_C_VerifyMessageBegin
         try:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
@@ -22828,7 +22829,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+                _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22836,13 +22837,13 @@ class Library:
                 return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
+        hSession, pParameter, ulParameterLen, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615)), (hSession, pParameter, ulParameterLen,))
         if pParameter.__class__ is bytes:
             if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
+        _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:
@@ -22851,7 +22852,7 @@ class Library:
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         _pb_fn = self._f_C_VerifyMessageNext
         if pData.__class__ is not list and pData.__class__ is not tuple:
             pData = _pb_once(pData)
@@ -22868,7 +22869,7 @@ class Library:
                         raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+                _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
                 if _pb_r != 0:
@@ -22876,7 +22877,7 @@ class Library:
                 return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '', ''), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
+        hSession, pParameter, ulParameterLen, pData, pSignature, = _pb_fix((('int', 'argument 1 (hSession)', 0, 18446744073709551615), ('writable_buffer', 'argument 2 (pParameter)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (ulParameterLen)', 0, 18446744073709551615), ('array', 'argument 4 (pData)', True, ('int', 'argument 4 (pData) items', 0, 255), True), ('array', 'argument 5 (pSignature)', True, ('int', 'argument 5 (pSignature) items', 0, 255), True)), (hSession, pParameter, ulParameterLen, pData, pSignature,))
         _pb_a3, _pb_n3 = _pb_bytes_in(pData, _ct.c_uint8, 0, 255, 'argument 4 (pData)')
         _pb_a5, _pb_n5 = _pb_bytes_in(pSignature, _ct.c_uint8, 0, 255, 'argument 5 (pSignature)')
         if ulParameterLen.__class__ is not int:
@@ -22886,7 +22887,7 @@ class Library:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
         elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
-        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
+        _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:

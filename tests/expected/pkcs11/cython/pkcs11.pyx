@@ -259,7 +259,7 @@ def _pb_element_writes(ctype, limits, key, value):
 # and what it uses, the same in every backend) run only once one was refused: they are
 # kept as source, compiled then, rather than written out as C in every module (they
 # were a tenth of a small module's C).
-cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if value._pb_tag != spec[5]:\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer):\n    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
+cdef str _pb_checks_source = '# ---- runtime: the argument checks of every backend, and their messages ---\n# A wrapper converts its arguments on a fast path; whatever that path rejects\n# comes here (_pb_fix), to be either normalised (an object with __index__,\n# None for a pointer) or turned into the error every backend raises for it,\n# with the same message: the ctypes and cffi wrappers call _pb_fix before\n# running their body again, the Cython ones _pb_fix_value on their error path\n# only, for the value their C conversion refused.  Nothing here runs for an\n# argument that is taken as it is (but _pb_list_items, below, for the lists of\n# pointers a few functions take): a Cython module keeps this section as\n# source and compiles it the first time an argument is refused, or a list given.\n\n\ndef _pb_cstring(value, what):\n    """bytes (or None) for a ``const char *``: a str is encoded as UTF-8, other buffers\n    are copied, so the NUL is there."""\n    if value is None or value.__class__ is bytes:\n        return value\n    if isinstance(value, str):\n        return _pb_encode(value, what)\n    try:\n        view = memoryview(value)\n    except TypeError:\n        raise TypeError(f"{what} must be str, bytes, a buffer or None, not {type(value).__name__}") from None\n    return view.tobytes()\n\n\ndef _pb_wrong_record(value, cls, what, nullable):\n    """The TypeError for ``value`` where an instance of the record or handle class ``cls`` was\n    wanted (or None, when ``nullable``); the wrappers raise it when their own check refuses."""\n    wanted = cls.__name__ + (" or None" if nullable else "")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\nclass _pb_Closed:\n    """What a closed object holds in place of its C memory: any use of it raises ValueError."""\n\n    __slots__ = ()\n\n    def __getattr__(self, name):\n        raise ValueError("the object is closed: the memory it stood for was freed")\n\n    __getitem__ = __getattr__\n\n\n#: the memory of every closed object (see _pb_Closed)\n_PB_CLOSED = _pb_Closed()\n\n\ndef _pb_check_pointed(value, ctype, what):\n    """Check the Pointer a record class views a record through (``Record.from_pointer``, C\'s\n    cast ``(T *)p``): one of the record\'s pointer type ``ctype`` or ``void *``, not closed."""\n    if type(value) is not Pointer or _pb_pointer_type(value) not in (ctype, "void *"):\n        got = _pb_pointer_name(value) if isinstance(value, Pointer) else type(value).__name__\n        raise TypeError(f"{what} must be a Pointer of type {ctype} or void *, not {got}")\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n\n\ndef _pb_check_count(count, held, what, held_what):\n    """Check a record\'s count of characters against the ``held`` bytes of the buffer the record\n    holds for them (-1: none, or not known): C reads as many as the count says."""\n    if count > held >= 0:\n        raise ValueError(f"{what}: {count} is more than {held_what} holds ({held} bytes)")\n\n\ndef _pb_is_closed(value):\n    """Whether ``value`` is a Pointer, handle or record that was closed."""\n    return any(getattr(value, slot, None) is _PB_CLOSED for slot in ("_h", "_s", "_p"))\n\n\ndef _pb_pointer_error(what, ctype, value, nullable):\n    """The TypeError for a value that is not a pointer ``ctype`` takes."""\n    wanted = f"a Pointer of type {ctype}" + (" or None" if nullable else "")\n    if isinstance(value, Pointer):\n        return TypeError(f"{what} must be {wanted}, not {_pb_pointer_name(value)}")\n    return TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n\n\ndef _pb_list_items(value, kind, cls, ctype, what):\n    """What keeps each pointer of a list C reads (an ``in-array`` of pointers) valid during\n    the call, from the caller\'s sequence, read once: for a C string (``kind`` "cstring")\n    its bytes (a str encoded, another buffer copied); for a buffer C may write into\n    ("writable_buffer") a writable memoryview, or a Pointer C may take as ``ctype``; for a\n    record ("record_ptr") its object, of class ``cls``; None for NULL.  The backends put\n    the addresses in a C array with a NULL after the last, as C reads such lists."""\n    if value.__class__ is not list and value.__class__ is not tuple:\n        value = _pb_sequence(value, what)\n    label = what + " items"\n    held: list = []\n    for item in value:\n        if item is None:\n            held.append(None)\n        elif kind == "cstring":\n            held.append(_pb_cstring(item, label))\n        elif kind == "writable_buffer":\n            if isinstance(item, Pointer):\n                _pb_check_object_pointer(item, ctype, label, "a writable contiguous buffer")\n                held.append(item)\n            else:\n                held.append(_pb_view_of(item, label, True))\n        elif isinstance(item, cls):\n            held.append(item)\n        else:\n            raise _pb_wrong_record(item, cls, label, True)\n    return held\n\n\ndef _pb_fix_value(spec, value):\n    """``value`` checked and normalised as ``spec`` says (see pegbind.emit.pywrapper.arg_spec), or its error.\n\n    A Cython wrapper calls it after its own conversion of the value failed,\n    for the error every backend raises (the conversion\'s stands when it\n    returns).\n    """\n    kind, what = spec[0], spec[1]\n    if kind == "nonnull":\n        if value is None:\n            raise TypeError(f"{what} must not be None")\n        return _pb_fix_value(spec[2], value)\n    if _pb_is_closed(value):\n        raise ValueError(f"{what} is closed")\n    if kind == "int":\n        return _pb_index(value, what, spec[2], spec[3])\n    if kind == "bool":\n        return _pb_bool(value, what)\n    if kind == "float":\n        return _pb_float(value, what)\n    if kind == "complex":\n        return _pb_complex(value, what)\n    if kind == "cstring":\n        return _pb_cstring(value, what)\n    if kind in ("buffer", "writable_buffer"):\n        # ("buffer", what, fewest bytes, the C pointer type, whether a str is taken,\n        #  the tag of the cells taken and the name of the first ("" for none))\n        wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"\n        if spec[6]:\n            wanted += f" or a {spec[6]}"\n        if isinstance(value, str) and spec[4]:\n            value = _pb_encode(value, what)\n            _pb_check_size(memoryview(value), spec[2], what)\n        elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length\n            _pb_check_object_pointer(value, spec[3], what, wanted)\n        elif isinstance(value, _pb_Cell) and spec[5]:\n            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any\n                raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")\n        elif value is not None:\n            _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)\n        return value\n    if kind == "record":\n        if not (value is None and spec[3]) and not isinstance(value, spec[2]):\n            if issubclass(spec[2], Pointer) and type(value) is Pointer and value._ctype == "void *":\n                return spec[2]._pb_from_void(value)  # C converts a void * to any object pointer\n            raise _pb_wrong_record(value, spec[2], what, spec[3])\n        return value\n    if kind == "pointer":\n        # ("pointer", what, C type, nullable): a Pointer of that type or of void *\n        if value is None and spec[3]:\n            return None\n        if type(value) is not Pointer or not _pb_takes_pointer(value, spec[2]):\n            raise _pb_pointer_error(what, spec[2], value, spec[3])\n        return value\n    if kind == "callback":\n        # ("callback", what, the C function pointer type, nullable): a callable, or a\n        # FunctionPointer of that type\n        if value is None and spec[3]:\n            return None\n        if isinstance(value, FunctionPointer):\n            if value._ctype != spec[2]:\n                raise TypeError(f"{what} must be a {spec[2]}, not a FunctionPointer of type {value._ctype}")\n            return value\n        if not callable(value):\n            raise TypeError(f"{what} must be a callable, a FunctionPointer or None, not {type(value).__name__}")\n        return value\n    if kind == "count":\n        number = _pb_integer(value, what)\n        if number < 0:\n            raise ValueError(f"{what} must not be negative")\n        if number > spec[3]:\n            raise OverflowError(f"{what}: {number} is out of range [0, {spec[3]}]")\n        return number\n    # ("array", what, nullable, item spec or None, buffers accepted)\n    if value is None:\n        if spec[2]:\n            return None\n        raise TypeError(f"{what} must not be None")\n    if spec[4]:\n        try:\n            view = memoryview(value)\n        except TypeError:\n            if spec[3] is None:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}") from None\n        else:\n            if not view.contiguous:\n                raise TypeError(f"{what} must be a contiguous buffer, not {type(value).__name__}")\n            return value\n    return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]\n\n\ndef _pb_no_elements(pointer):\n    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""\n    if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)\n        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")\n    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")\n\n\ndef _pb_fix(specs, args):\n    """The inputs checked and normalised, or the precise error for the first wrong one.\n\n    The ctypes and cffi wrappers run their body again with what it returns.\n    """\n    return [_pb_fix_value(spec, value) for spec, value in zip(specs, args)]'
 
 
 cdef int _pb_load_checks() except -1:
@@ -18924,7 +18924,7 @@ cdef class Library:
 
 
     def C_Initialize(self, pInitArgs, /):
-        'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
+        'C_Initialize($self, pInitArgs, /)\n--\n\nC_Initialize(pInitArgs: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef object _pb_t0
         # a buffer argument's export, if it was exported (see _pb_buffer_in)
@@ -18937,7 +18937,7 @@ cdef class Library:
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Initialize"))
         try:
-            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer", 'void *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
             _pb_r = _pb_fn(_pb_a0)
             if _pb_maybe_pending:
@@ -23422,7 +23422,7 @@ cdef class Library:
 
 
     def C_EncryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /):
-        'C_EncryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /)\n--\n\nC_EncryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
+        'C_EncryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pPlaintext, /)\n--\n\nC_EncryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pPlaintext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_EncryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pPlaintext, CK_ULONG ulPlaintextLen, CK_BYTE_PTR pCiphertext, CK_ULONG_PTR pulCiphertextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -23467,7 +23467,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -23579,7 +23579,7 @@ cdef class Library:
 
 
     def C_EncryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_EncryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_EncryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_EncryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_EncryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -23611,7 +23611,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -23669,7 +23669,7 @@ cdef class Library:
 
 
     def C_EncryptMessageNext(self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /):
-        'C_EncryptMessageNext($self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /)\n--\n\nC_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
+        'C_EncryptMessageNext($self, hSession, pParameter, ulParameterLen, pPlaintextPart, flags, /)\n--\n\nC_EncryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pPlaintextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_EncryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG ulPlaintextPartLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG_PTR pulCiphertextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -23707,7 +23707,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -23864,7 +23864,7 @@ cdef class Library:
 
 
     def C_DecryptMessage(self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /):
-        'C_DecryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /)\n--\n\nC_DecryptMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
+        'C_DecryptMessage($self, hSession, pParameter, ulParameterLen, pAssociatedData, pCiphertext, /)\n--\n\nC_DecryptMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, pCiphertext: _Buffer | None, /) -> bytes\n\nC: CK_RV C_DecryptMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen, CK_BYTE_PTR pCiphertext, CK_ULONG ulCiphertextLen, CK_BYTE_PTR pPlaintext, CK_ULONG_PTR pulPlaintextLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -23909,7 +23909,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24021,7 +24021,7 @@ cdef class Library:
 
 
     def C_DecryptMessageBegin(self, hSession, pParameter, ulParameterLen, pAssociatedData, /):
-        'C_DecryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
+        'C_DecryptMessageBegin($self, hSession, pParameter, ulParameterLen, pAssociatedData, /)\n--\n\nC_DecryptMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pAssociatedData: _Buffer | None, /) -> None\n\nC: CK_RV C_DecryptMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pAssociatedData, CK_ULONG ulAssociatedDataLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24053,7 +24053,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24111,7 +24111,7 @@ cdef class Library:
 
 
     def C_DecryptMessageNext(self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /):
-        'C_DecryptMessageNext($self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /)\n--\n\nC_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
+        'C_DecryptMessageNext($self, hSession, pParameter, ulParameterLen, pCiphertextPart, flags, /)\n--\n\nC_DecryptMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pCiphertextPart: _Buffer | None, flags: int, /) -> bytes\n\nC: CK_RV C_DecryptMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pCiphertextPart, CK_ULONG ulCiphertextPartLen, CK_BYTE_PTR pPlaintextPart, CK_ULONG_PTR pulPlaintextPartLen, CK_FLAGS flags);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24149,7 +24149,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24306,7 +24306,7 @@ cdef class Library:
 
 
     def C_SignMessage(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessage($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessage($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24343,7 +24343,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24425,7 +24425,7 @@ cdef class Library:
 
 
     def C_SignMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_SignMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_SignMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_SignMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_SignMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24449,7 +24449,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24477,7 +24477,7 @@ cdef class Library:
 
 
     def C_SignMessageNext(self, hSession, pParameter, ulParameterLen, pData, /):
-        'C_SignMessageNext($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
+        'C_SignMessageNext($self, hSession, pParameter, ulParameterLen, pData, /)\n--\n\nC_SignMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, /) -> bytes\n\nC: CK_RV C_SignMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG_PTR pulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24514,7 +24514,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24664,7 +24664,7 @@ cdef class Library:
 
 
     def C_VerifyMessage(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessage($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessage(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessage($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessage(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessage(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24704,7 +24704,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24792,7 +24792,7 @@ cdef class Library:
 
 
     def C_VerifyMessageBegin(self, hSession, pParameter, ulParameterLen, /):
-        'C_VerifyMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
+        'C_VerifyMessageBegin($self, hSession, pParameter, ulParameterLen, /)\n--\n\nC_VerifyMessageBegin(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, /) -> None\n\nC: CK_RV C_VerifyMessageBegin(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24816,7 +24816,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24844,7 +24844,7 @@ cdef class Library:
 
 
     def C_VerifyMessageNext(self, hSession, pParameter, ulParameterLen, pData, pSignature, /):
-        'C_VerifyMessageNext($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
+        'C_VerifyMessageNext($self, hSession, pParameter, ulParameterLen, pData, pSignature, /)\n--\n\nC_VerifyMessageNext(hSession: int, pParameter: _WritableBuffer | _Cell | Pointer | None, ulParameterLen: int, pData: _Buffer | None, pSignature: _Buffer | None, /) -> None\n\nC: CK_RV C_VerifyMessageNext(CK_SESSION_HANDLE hSession, CK_VOID_PTR pParameter, CK_ULONG ulParameterLen, CK_BYTE_PTR pData, CK_ULONG ulDataLen, CK_BYTE_PTR pSignature, CK_ULONG ulSignatureLen);'
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef _c_CK_VOID_PTR _pb_a1
         cdef object _pb_t1
@@ -24884,7 +24884,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer", 'void *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
 
             if PyLong_CheckExact(ulParameterLen):

@@ -364,7 +364,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5]:
+            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
@@ -916,8 +916,9 @@ def _pb_wbuf(value, size, what, ctype, cell=""):
 
 
 def _pb_cell_pointer(value, cell, what):
-    """The address of a cell of tag ``cell`` (a TypeError for another: the wrapper checks precisely)."""
-    if value._pb_tag != cell:
+    """The address of a cell of tag ``cell`` ("*": any, for a ``void *``; a TypeError for another:
+    the wrapper checks precisely)."""
+    if value._pb_tag != cell and cell != "*":
         raise TypeError(f"{what} takes no {type(value).__name__}")
     return _ct.byref(value._c)
 
@@ -1696,26 +1697,26 @@ _f_each = _pb_symbol(_pb_libraries, 'each', _pt_each)
 
 
 def each(cb, user_data, /):
-    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
+    'each(cb: Callable[[Pointer | None, int], None] | FunctionPointer | None, user_data: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: void each(callback cb, void *user_data);'
     try:
         if cb.__class__ is callback:
             _pb_callbacks['each 0'] = cb
             _pb_a0 = cb._closure
         else:
             _pb_a0 = None if cb is None else _ct.c_void_p(_pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, 'each 0'))
-        _f_each(_pb_a0, None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
+        _f_each(_pb_a0, None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '', '')), (cb, user_data,))
+    cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '*', 'cell')), (cb, user_data,))
     if cb.__class__ is callback:
         _pb_callbacks['each 0'] = cb
         _pb_a0 = cb._closure
     else:
         _pb_a0 = None if cb is None else _ct.c_void_p(_pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, 'each 0'))
-    _f_each(_pb_a0, None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *'))
+    _f_each(_pb_a0, None if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     return None
