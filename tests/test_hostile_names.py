@@ -92,10 +92,13 @@ def test_records_and_fields_with_keyword_and_builtin_names(hostile):
     assert hostile.type_(thing) == 4521
     assert repr(thing).endswith("(type=1, len=2, self=5, print=4)")
     # members named property, staticmethod, classmethod (Xlib's event.property) end in _, as
-    # keywords do: the class body's own uses of those names come after its members
-    attrs = hostile.attrs(property_=7, staticmethod_=1, classmethod_=2, after=3)
+    # keywords do: the class body's own uses of those names come after its members; so do
+    # those named as the class's methods
+    attrs = hostile.attrs(property_=7, staticmethod_=1, classmethod_=2, from_bytes_=4, from_pointer_=5, after=3)
     assert (attrs.property_, attrs.staticmethod_, attrs.classmethod_, attrs.after) == (7, 1, 2, 3)
+    assert (attrs.from_bytes_, attrs.from_pointer_) == (4, 5)
     assert hostile.attrs_sum(attrs) == 37
+    assert callable(hostile.attrs.from_bytes) and callable(hostile.attrs.from_pointer)
 
 
 def test_parameters_named_as_the_modules_own_classes(hostile):

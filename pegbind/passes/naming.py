@@ -62,8 +62,9 @@ def python_identifier(name: str) -> str:
 
 #: What a record class's body uses by name after its fields: a field so named would hide it
 #: there (Xlib's ``XSelectionRequestEvent.property``), and Cython reads ``property`` in a
-#: ``cdef class`` body as its old property syntax.
-_CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod"})
+#: ``cdef class`` body as its old property syntax; and the class's own methods, which a
+#: field so named would replace.
+_CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod", "from_bytes", "from_pointer"})
 
 
 def field_identifier(name: str) -> str:

@@ -26,6 +26,8 @@ struct attrs {
     long property;
     int staticmethod;
     int classmethod;
+    int from_bytes;   /* the names of the class's own methods */
+    int from_pointer;
     int after;
 };
 /* property + 10 * after */
