@@ -1390,3 +1390,14 @@ def test_a_void_pointer_takes_a_cell_of_any_type(capi):
     with pytest.raises(TypeError, match=r"^argument 2 \(value\) must be a writable contiguous buffer or a cell, "
                                         r"not int$"):
         capi.capi_getparam(0, 5)
+
+
+def test_an_unnamed_size_t_after_an_unnamed_buffer_is_its_size(capi):
+    assert capi.capi_unnamed_sum(b"\x01\x02\x03", 3) == 6
+    with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 4 is more than argument 1 \(arg0\) holds \(3 bytes\)$"):
+        capi.capi_unnamed_sum(b"\x01\x02\x03", 4)
+    out = bytearray(4)
+    capi.capi_unnamed_fill(out, 4, 9)
+    assert out == b"\x09" * 4
+    with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 5 is more than argument 1 \(arg0\) holds \(4 bytes\)$"):
+        capi.capi_unnamed_fill(out, 5, 0)

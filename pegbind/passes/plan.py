@@ -635,6 +635,11 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
             unit = _GENERIC_LENGTHS.get((length.c_name or "").lstrip("_"))
+        if (unit is None and pointer.c_name is None and length.c_name is None and pointer.kind != "cstring"
+                and _may_bound(module, pointer, length, explicit) == "value" and _is_size_t(module, length.ctype)):
+            # neither named (pcre2's, libmagic's and mpfr's prototypes): a size_t right after a
+            # buffer is its size, as C's own (void *, size_t) pairs are; counted in items, the stricter
+            unit = "items"
         if unit is not None:
             found[length.index] = ((pointer.index,), unit)
     # A copy's destination too: memcpy's and strncpy's ``dest, src, n``, PQescapeString's ``to,
@@ -686,6 +691,18 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             found[length.index] = (tuple(run), _GENERIC_LENGTHS[generic])
             bounded.update(run)
     return found
+
+
+def _is_size_t(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is ``size_t``, or a typedef of it (pcre2's ``PCRE2_SIZE``)."""
+    while isinstance(ctype, TypedefRef):
+        if ctype.name == "size_t":
+            return True
+        typedef = module.find_typedef(ctype.name)
+        if typedef is None:
+            return False
+        ctype = typedef.type
+    return False
 
 
 #: the names that say "a length" and nothing more, and what they count

@@ -594,3 +594,9 @@ int capi_getparam(int which, void *value) {
     default: return -1;
     }
 }
+unsigned capi_unnamed_sum(const void *data, size_t size) {
+    unsigned sum = 0;
+    for (size_t i = 0; i < size; i++) sum += ((const unsigned char *)data)[i];
+    return sum;
+}
+void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out, value, size); }

@@ -368,6 +368,10 @@ const capi_reply *capi_reply_get(void);
    magic_getparam and getsockopt: 0 a size_t (1 << 20), 1 an int (-7), 2 a double (0.5);
    0 on success, -1 for another which. */
 int capi_getparam(int which, void *value);
+/* Prototypes without parameter names, as pcre2's and libmagic's: the sum of the bytes C
+   reads; the buffer filled with the byte given. */
+unsigned capi_unnamed_sum(const void *, size_t);
+void capi_unnamed_fill(unsigned char *, size_t, int);
 /* The same reply given as a void *, as hiredis's redisReaderGetReply(reader, void **reply). */
 int capi_reply_any(void **reply);
 
