@@ -1401,3 +1401,9 @@ def test_an_unnamed_size_t_after_an_unnamed_buffer_is_its_size(capi):
     assert out == b"\x09" * 4
     with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 5 is more than argument 1 \(arg0\) holds \(4 bytes\)$"):
         capi.capi_unnamed_fill(out, 5, 0)
+
+
+def test_a_pointer_to_characters_says_it_takes_str_too(capi):
+    assert capi.capi_crc(0, "abc", 3) == capi.capi_crc(0, b"abc", 3)
+    with pytest.raises(TypeError, match=r"^argument 2 \(buf\) must be str or a contiguous buffer, not float$"):
+        capi.capi_crc(0, 1.5, 3)

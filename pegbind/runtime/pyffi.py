@@ -425,6 +425,8 @@ def _pb_fix_value(spec, value):
         wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
         if spec[6]:
             wanted += f" or a {spec[6]}"
+        if spec[4]:  # characters: a str is taken too
+            wanted = "str or " + wanted
         if isinstance(value, str) and spec[4]:
             value = _pb_encode(value, what)
             _pb_check_size(memoryview(value), spec[2], what)

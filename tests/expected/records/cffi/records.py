@@ -366,6 +366,8 @@ def _pb_fix_value(spec, value):
         wanted = "a writable contiguous buffer" if kind == "writable_buffer" else "a contiguous buffer"
         if spec[6]:
             wanted += f" or a {spec[6]}"
+        if spec[4]:  # characters: a str is taken too
+            wanted = "str or " + wanted
         if isinstance(value, str) and spec[4]:
             value = _pb_encode(value, what)
             _pb_check_size(memoryview(value), spec[2], what)
@@ -898,7 +900,7 @@ def _pb_rbuf(value, size, what, array_type, ctype, text=False, cell=""):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")
     if isinstance(value, _pb_Cell):
         return _pb_cell_pointer(value, cell, what)
-    view = _pb_view_of(value, what, False)
+    view = _pb_view_of(value, what, False, "str or a contiguous buffer" if text else None)
     _pb_check_size(view, size, what)
     # from_buffer on the caller's object, not on our memoryview of it: cffi's
     # view of a temporary memoryview has corrupted the heap at the next GC
