@@ -42,6 +42,7 @@ from ..passes.callplan import (
     CheckFreer,
     CheckLength,
     CheckNotNone,
+    CheckSameCount,
     CollectOutput,
     ConvertReturn,
     CopyBack,
@@ -667,6 +668,9 @@ class WrapperWriter(ABC):
                         out += [f"if {p.py_name} is not None and {s.count} < {p.array_length}:",
                                 f"    raise ValueError({message!r} + str({s.count}))"]
                     args[p.index] = s.arg
+                case CheckSameCount(first_slot=first, other_slot=other):
+                    message = step.message.replace("{n}", f"{{{other.count}}}").replace("{m}", f"{{{first.count}}}")
+                    out += [f"if {other.count} != {first.count}:", f"    raise ValueError(f{message!r})"]
                 case PassLength(param=p, slot=s, measured=counted):
                     if step.mode == "input":
                         out.append(f"{counted.count} = {p.py_name}")

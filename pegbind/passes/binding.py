@@ -142,6 +142,9 @@ class ParamBinding:
     length: int | None = None
     #: for ``len``: index of the parameter it measures
     length_of: int | None = None
+    #: for ``len``: the other ``in-array`` parameters it counts as well (glShaderSource's
+    #: ``count`` of ``string`` and ``length``): each must hold as many items as the first
+    also_measures: tuple[int, ...] = ()
     #: for ``len``: the C parameter points at the length (in/out: the size probe);
     #: otherwise it is the length itself
     by_pointer: bool = False

@@ -106,6 +106,20 @@ class PassArray:
 
 
 @frozen_dataclass()
+class CheckSameCount:
+    """Two ``in-array`` lists one count gives C (glShaderSource's ``string`` and ``length``):
+    ``other`` holding another number of items than ``first`` raises ValueError(:attr:`message`)."""
+
+    first: ParamBinding
+    first_slot: Slot
+    other: ParamBinding
+    other_slot: Slot
+    #: the ValueError's text, with ``{n}`` for the other's count and ``{m}`` for the first's
+    message: str
+    kind: Literal["check_same_count"] = "check_same_count"
+
+
+@frozen_dataclass()
 class PassLength:
     """A ``len`` parameter: the element count of the parameter it measures.
 
@@ -284,7 +298,8 @@ class CollectOutput:
     kind: Literal["collect_output"] = "collect_output"
 
 
-Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | PassLength | CheckLength | PassUserData
+Step = (CheckNotNone | PassIn | PassNull | PassCell | PassArray | CheckSameCount | PassLength | CheckLength
+        | PassUserData
         | PassVarargs | Probe | Capacity | Allocate | CheckFreer | Call | Disown | CopyBack | ConvertReturn
         | CollectOutput)
 
@@ -391,6 +406,12 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         if p.kind == "callback" and p.callback is not None and p.callback.user_data is not None:
             user, arg = p.callback.user_data
             steps.append(PassUserData(p, slots[p.index], params[user], slots[user], arg))
+    for p in params:
+        for other in p.also_measures:
+            first = params[p.length_of]  # type: ignore[index]  # a len with also_measures measures one first
+            message = (f"{params[other].label} holds {{n}} items and {first.label} {{m}}: "
+                       f"C is given one count ({p.py_name}) for both")
+            steps.append(CheckSameCount(first, slots[first.index], params[other], slots[other], message))
     for p in params:
         if p.role.role != "len" or p.length_of is None:
             continue

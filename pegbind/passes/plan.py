@@ -1026,6 +1026,7 @@ def plan_function(
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}
     length_of: dict[int, int] = {}
+    also: dict[int, list[int]] = {}  # a count -> the in-array parameters it counts besides length_of's
     for index, role in enumerate(param_roles):
         target_name = None
         if role.role in _SEQUENCE_ROLES and role.length:
@@ -1042,8 +1043,17 @@ def plan_function(
         if role.role == "len" and param_roles[measured].role not in ("in", *_SEQUENCE_ROLES):
             raise Unsupported(f"parameter {index + 1} ({function.params[index].name}) measures {target_name!r}, "
                               f"whose role {param_roles[measured].role!r} has no length")
-        if length.get(measured, measure) != measure or length_of.get(measure, measured) != measured:
-            raise Unsupported(f"parameter {function.params[measure].name!r} cannot measure two parameters")
+        if length.get(measured, measure) != measure:
+            raise Unsupported(f"parameter {function.params[measured].name!r} is measured by two parameters")
+        if length_of.get(measure, measured) != measured:
+            # one count of two lists C reads as many items of (glShaderSource's string and length)
+            if not (role.role == "in-array" and param_roles[length_of[measure]].role == "in-array"):
+                raise Unsupported(f"parameter {function.params[measure].name!r} cannot measure two parameters, "
+                                  "except lists both given as in-array")
+            if measured not in also.setdefault(measure, []):
+                also[measure].append(measured)
+            length[measured] = measure
+            continue
         length[measured] = measure
         length_of[measure] = measured
         param_roles[measure] = ParamRole("len", function.params[measured].name)
@@ -1123,6 +1133,7 @@ def plan_function(
             index, param.name, py_name, param.type, role, kind, key, element,  # type: ignore[arg-type]
             nonnull=is_nonnull, length=length.get(index),
             length_of=length_of.get(index) if role.role == "len" else None,
+            also_measures=tuple(also.get(index, ())) if role.role == "len" else (),
             by_pointer=by_pointer, is_input=is_input, position=position if passed or is_input else 0,
             array_length=adjusted[1] if adjusted is not None and (kind in ("buffer", "writable_buffer") or (
                 role.role == "in-array" and role.length is None and kind == "record")) else None,

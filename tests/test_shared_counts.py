@@ -1,0 +1,61 @@
+"""One count C is given for two lists, in every backend: OpenGL's glShaderSource(shader,
+count, string, length) and hiredis's redisFormatCommandArgv(target, argc, argv, argvlen)."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import build_and_import, compile_library, one_worker_each
+
+from pegbind.config import BindingConfig, FunctionRule, parse_role
+
+pytestmark = pytest.mark.slow  # builds a module per backend
+
+HEADER = """\
+#include <stddef.h>
+
+/* The total of lengths[i] for the n words, each checked against strlen(words[i]):
+   -1 if one differs. */
+long sc_joined(int n, const char **words, const size_t *lengths);
+"""
+
+SOURCE = """\
+#include <string.h>
+#include "sc.h"
+
+long sc_joined(int n, const char **words, const size_t *lengths) {
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+        if (strlen(words[i]) != lengths[i]) return -1;
+        total += (long)lengths[i];
+    }
+    return total;
+}
+"""
+
+
+@pytest.fixture(scope="session", params=one_worker_each("shared_counts"))
+def sc(request, tmp_path_factory):
+    folder = tmp_path_factory.mktemp(f"sc-{request.param}")
+    (folder / "sc.h").write_text(HEADER)
+    (folder / "sc.c").write_text(SOURCE)
+    compile_library([folder / "sc.c"], folder / "libsc.so", "-I", str(folder))
+    config = BindingConfig(
+        name=f"sc_{request.param}", headers=(folder / "sc.h",), link=("sc",), library_dirs=(folder,),
+        backends=(request.param,),
+        functions=(FunctionRule("sc_joined", {"words": parse_role("in-array(n)"),
+                                              "lengths": parse_role("in-array(n)")}),),
+    )
+    return build_and_import(config, folder / "out")
+
+
+def test_one_count_is_given_for_two_lists_of_as_many_items(sc):
+    assert sc.sc_joined(["SET", "key", "value"], [3, 3, 5]) == 11
+    assert sc.sc_joined([], []) == 0
+
+
+def test_lists_of_different_lengths_are_refused_before_c_reads_past_one(sc):
+    with pytest.raises(ValueError, match=r"^argument 2 \(lengths\) holds 2 items and argument 1 \(words\) 3: "
+                                         r"C is given one count \(n\) for both$"):
+        sc.sc_joined(["SET", "key", "value"], [3, 3])
+    with pytest.raises(ValueError, match=r"holds 4 items and argument 1 \(words\) 3"):
+        sc.sc_joined(["SET", "key", "value"], [3, 3, 5, 1])
