@@ -76,6 +76,20 @@ def build_and_import(config, out: Path) -> ModuleType:
     return import_from(out, config.name)
 
 
+def small_library_module(folder: Path, stem: str, header: str, source: str, backend: str,
+                         functions: tuple = ()) -> ModuleType:
+    """A test library, ``source`` with its header ``{stem}.h``, compiled in ``folder``, bound by
+    ``backend`` with the ``functions`` rules and imported (as module ``{stem}_{backend}``)."""
+    from pegbind.config import BindingConfig
+
+    (folder / f"{stem}.h").write_text(header)
+    (folder / f"{stem}.c").write_text(source)
+    compile_library([folder / f"{stem}.c"], folder / f"lib{stem}.so", "-I", str(folder))
+    config = BindingConfig(name=f"{stem}_{backend}", headers=(folder / f"{stem}.h",), link=(stem,),
+                           library_dirs=(folder,), backends=(backend,), functions=functions)
+    return build_and_import(config, folder / "out")
+
+
 def run_pegbind(*args: str, cwd: Path | str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run ``python -m pegbind ARGS`` in a fresh process, the way a user's shell would."""
     full_env = dict(os.environ)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import build_and_import, compile_library, one_worker_each, run_pegbind
+from conftest import one_worker_each, run_pegbind, small_library_module
 
-from pegbind.config import BindingConfig, FunctionRule, parse_role
+from pegbind.config import FunctionRule, parse_role
 
 pytestmark = pytest.mark.slow  # builds a module per backend
 
@@ -58,19 +58,10 @@ char *dr_name(void) { char *name = malloc(4); memcpy(name, "dr\\0x", 4); return 
 
 @pytest.fixture(scope="session", params=one_worker_each("data_results"))
 def dr(request, tmp_path_factory):
-    folder = tmp_path_factory.mktemp(f"dr-{request.param}")
-    (folder / "dr.h").write_text(HEADER)
-    (folder / "dr.c").write_text(SOURCE)
-    compile_library([folder / "dr.c"], folder / "libdr.so", "-I", str(folder))
-    config = BindingConfig(
-        name=f"dr_{request.param}", headers=(folder / "dr.h",), link=("dr",), library_dirs=(folder,),
-        backends=(request.param,),
-        functions=(
-            FunctionRule("dr_encode", {"output": parse_role("pointer owned(dr_free)")}),
-            FunctionRule("dr_decode", returns_owner="dr_free", returns_pointer=True),
-        ),
-    )
-    return build_and_import(config, folder / "out")
+    rules = (FunctionRule("dr_encode", {"output": parse_role("pointer owned(dr_free)")}),
+             FunctionRule("dr_decode", returns_owner="dr_free", returns_pointer=True))
+    return small_library_module(tmp_path_factory.mktemp(f"dr-{request.param}"), "dr", HEADER, SOURCE,
+                                request.param, rules)
 
 
 def test_data_c_writes_to_an_out_parameter_is_a_pointer_sliced_with_its_size(dr):

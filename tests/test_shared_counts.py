@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import build_and_import, compile_library, one_worker_each
+from conftest import one_worker_each, small_library_module
 
-from pegbind.config import BindingConfig, FunctionRule, parse_role
+from pegbind.config import FunctionRule, parse_role
 
 pytestmark = pytest.mark.slow  # builds a module per backend
 
@@ -35,17 +35,9 @@ long sc_joined(int n, const char **words, const size_t *lengths) {
 
 @pytest.fixture(scope="session", params=one_worker_each("shared_counts"))
 def sc(request, tmp_path_factory):
-    folder = tmp_path_factory.mktemp(f"sc-{request.param}")
-    (folder / "sc.h").write_text(HEADER)
-    (folder / "sc.c").write_text(SOURCE)
-    compile_library([folder / "sc.c"], folder / "libsc.so", "-I", str(folder))
-    config = BindingConfig(
-        name=f"sc_{request.param}", headers=(folder / "sc.h",), link=("sc",), library_dirs=(folder,),
-        backends=(request.param,),
-        functions=(FunctionRule("sc_joined", {"words": parse_role("in-array(n)"),
-                                              "lengths": parse_role("in-array(n)")}),),
-    )
-    return build_and_import(config, folder / "out")
+    rules = (FunctionRule("sc_joined", {"words": parse_role("in-array(n)"), "lengths": parse_role("in-array(n)")}),)
+    return small_library_module(tmp_path_factory.mktemp(f"sc-{request.param}"), "sc", HEADER, SOURCE,
+                                request.param, rules)
 
 
 def test_one_count_is_given_for_two_lists_of_as_many_items(sc):
