@@ -78,10 +78,10 @@ ValueKind = Literal[
     "pointer", "string", "bytes", "null", "void", "callback", "function_pointer",
 ]
 
-#: How a record field is presented (see :class:`FieldBinding`).
 #: the :attr:`ParamBinding.cell_tag` of a ``void *`` parameter: it takes a cell of any type
 ANY_CELL = "*"
 
+#: How a record field is presented (see :class:`FieldBinding`).
 FieldKind = Literal[
     "int", "bool", "float", "complex", "enum", "char_array", "byte_array", "array", "record_array", "record", "string",
     "record_ptr", "data_pointer", "function_pointer", "handle",

@@ -1571,9 +1571,14 @@ def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
     taken = list(paired.values())
     paired = {path: count for path, count in paired.items() if taken.count(count) == 1}
     counted = {count: string for string in strings for path, count in paired.items() if string.path == path}
-    return [dataclasses.replace(f, length_member=paired[f.path]) if f.path in paired
-            else dataclasses.replace(f, counts=(counted[f.py_name].path, counted[f.py_name].py_name))
-            if f.py_name in counted and f in counts else f for f in fields]
+    out = []
+    for f in fields:
+        if f.kind == "string" and f.path in paired:
+            f = dataclasses.replace(f, length_member=paired[f.path])
+        elif f.kind == "int" and f.py_name in counted:
+            f = dataclasses.replace(f, counts=(counted[f.py_name].path, counted[f.py_name].py_name))
+        out.append(f)
+    return out
 
 
 def plan_records(
