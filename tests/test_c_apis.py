@@ -1407,3 +1407,11 @@ def test_a_pointer_to_characters_says_it_takes_str_too(capi):
     assert capi.capi_crc(0, "abc", 3) == capi.capi_crc(0, b"abc", 3)
     with pytest.raises(TypeError, match=r"^argument 2 \(buf\) must be str or a contiguous buffer, not float$"):
         capi.capi_crc(0, 1.5, 3)
+
+
+def test_a_typedef_of_a_function_type_is_a_class_too(capi):
+    # Tcl's typedef int (Tcl_ObjCmdProc)(...), given as Tcl_ObjCmdProc *: made once, passed as often
+    doubled = capi.capi_plain_proc(lambda value, user: 2 * value)
+    assert isinstance(doubled, capi.FunctionPointer)
+    assert capi.capi_call_plain(doubled, None, 21) == 42
+    assert capi.capi_call_plain(lambda value, user: value + 1, None, 41) == 42

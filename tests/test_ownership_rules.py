@@ -61,3 +61,14 @@ def test_the_command_line_names_the_result_as_return(tmp_path):
     bad = run_pegbind("generate", str(CAPI), "--function", "capi_strdup:return=capi_free", "--backend", "ctypes",
                       "-o", str(tmp_path))
     assert bad.returncode != 0 and "expected return=owned(FUNCTION)" in bad.stderr
+
+
+def test_a_rule_names_a_parameter_c_leaves_unnamed_as_its_python_name(tmp_path):
+    # pcap's and libmagic's prototypes name no parameter: arg0, arg1 ... in signatures and in rules
+    result = run_pegbind("generate", str(CAPI), "--function", "capi_unnamed_sum:arg1=len(arg0)",
+                         "--backend", "ctypes", "-o", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    stub = (tmp_path / "capi.pyi").read_text()
+    assert "def capi_unnamed_sum(arg0: _Buffer | Pointer | None, /) -> int:" in stub  # arg1 measured from arg0
+    code, stderr = generate(tmp_path, '[[functions]]\nmatch = "capi_unnamed_sum"\nparams = { arg7 = "in" }\n')
+    assert code == 1 and "capi_unnamed_sum has no parameter 'arg7' (did you mean 'arg1'?)" in stderr

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import BindingConfig
 from ..diagnostics import ConfigError, Diagnostic, PegbindError
 from ..frozen import frozen_dataclass
-from ..model import Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
+from ..model import CType, Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from ..toolchain import include_spelling
 from .binding import (
@@ -53,6 +53,7 @@ from .plan import (
     plan_ownership,
     plan_records,
     pointer_elements,
+    rule_name,
 )
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
 
@@ -236,12 +237,21 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
     for function in functions:
         for param in function.params:
             # a parameter's own on_error is its own: the class gives what the typedef's says
-            if param.callback is not None and isinstance(param.ctype, TypedefRef) and param.role.on_error is None:
-                add(param.ctype.name, param.callback)
+            if param.callback is None or param.role.on_error is not None:
+                continue
+            named = param.ctype
+            if isinstance(named, Pointer) and isinstance(named.target, TypedefRef) and isinstance(
+                    module.resolve(named.target), FunctionType):
+                named = named.target  # Tcl's Tcl_ObjCmdProc *proc: a typedef of the function type
+            if isinstance(named, TypedefRef):
+                add(named.name, param.callback)
     pointers = set()
     for typedef in module.typedefs:
         ref = TypedefRef(typedef.name)
         resolved = module.resolve(ref)
+        pointer: CType = ref
+        if isinstance(resolved, FunctionType):  # typedef int (Tcl_ObjCmdProc)(...): C passes a pointer to one
+            pointer, resolved = Pointer(ref), Pointer(resolved)
         function_type = module.resolve(resolved.target) if isinstance(resolved, Pointer) else None
         if not isinstance(function_type, FunctionType):
             continue
@@ -249,7 +259,7 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
         if typedef.name in found or typedef.name.startswith("_"):
             continue
         try:
-            callback = plan_callback(module, target, names, ref, function_type)
+            callback = plan_callback(module, target, names, pointer, function_type)
         except Unsupported:
             continue  # an argument or result no Python value stands for: no class, as no parameter
         if typedef.name in config.callbacks:
@@ -285,7 +295,7 @@ def _check_rules_match(module: Module, config: BindingConfig) -> None:
                                                           "headers declare (optional = true: only some versions "
                                                           "of the headers declare it)"))
             continue
-        known = list(dict.fromkeys(p.name for f in matched for p in f.params if p.name))
+        known = list(dict.fromkeys(rule_name(p.name, i) for f in matched for i, p in enumerate(f.params)))
         named = [(f"params.{name}", name) for name in rule.params]
         named += [(f"nonnull[{i}]", name) for i, name in enumerate(rule.nonnull) if name != "*"]
         for where, name in named:

@@ -525,6 +525,12 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
     return tuple(found[text] for text in sorted(found))
 
 
+def rule_name(name: str | None, index: int) -> str:
+    """How a config rule names parameter ``index`` (0-based): its C name, or ``argN`` where C
+    gives it none (pcap's and libmagic's prototypes), as its Python name is then."""
+    return name or f"arg{index}"
+
+
 def _points_to_void(module: Module, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
     if not isinstance(resolved, Pointer):
@@ -744,7 +750,7 @@ def _may_bound(module: Module, pointer: ParamBinding, length: ParamBinding,
     ``value`` as an integer, ``cell`` as a pointer to one (``uLongf *destLen``), else ``""``."""
     if pointer.role.role != "in" or pointer.kind not in ("buffer", "writable_buffer", "cstring"):
         return ""
-    if pointer.length is not None or length.role.role != "in" or (length.c_name or "") in explicit:
+    if pointer.length is not None or length.role.role != "in" or rule_name(length.c_name, length.index) in explicit:
         return ""  # a buffer a len role measures, or a length the config speaks of
     if length.kind == "int" and isinstance(module.resolve(length.ctype), Primitive):
         return "value"
@@ -959,7 +965,7 @@ def _default_sequences(module: Module, names: dict, function: Function,
             found[index] = None  # read to its NULL
     counted = [length for length in found.values() if length is not None]
     return {index: length for index, length in found.items()
-            if (params[index].name or "") not in roles and (length is None or (
+            if rule_name(params[index].name, index) not in roles and (length is None or (
                 length not in roles and counted.count(length) == 1 and stated.count(length) <= 1
                 and _arithmetic(module.resolve(by_name[length].type)) == "int"))}
 
@@ -1013,14 +1019,14 @@ def plan_function(
         if rule.returns_pointer:
             returns_pointer = f"{rule.key}.returns"
     attribute_nonnull = function.nonnull
-    by_name = {p.name: i for i, p in enumerate(function.params) if p.name}
+    by_name = {rule_name(p.name, i): i for i, p in enumerate(function.params)}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    param_roles = [_with_default(roles.get(p.name or ""), default_role(module, names, p.type))
-                   for p in function.params]
+    param_roles = [_with_default(roles.get(rule_name(p.name, i)), default_role(module, names, p.type))
+                   for i, p in enumerate(function.params)]
     for index, counted_by in _default_sequences(module, names, function, roles).items():
         param_roles[index] = ParamRole("in-array", counted_by)
-    if _releases_through(module, names, function) and not roles.get(function.params[0].name or ""):
+    if _releases_through(module, names, function) and not roles.get(rule_name(function.params[0].name, 0)):
         param_roles[0] = ParamRole("inout", None, param_roles[0].owner)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
@@ -1084,11 +1090,12 @@ def plan_function(
         except Unsupported as exc:
             raise Unsupported(f"parameter {index + 1} ({param.name or 'unnamed'}): {exc}") from None
         if role.as_pointer:
-            kind = _as_pointer(kind if role.role == "out" else "", f"its parameter {param.name!r}",
-                               role_keys.get(param.name or "", config.key("functions")), config, function.name)
+            kind = _as_pointer(kind if role.role == "out" else "", f"its parameter {rule_name(param.name, index)!r}",
+                               role_keys.get(rule_name(param.name, index), config.key("functions")), config,
+                               function.name)
         typedef = param.type.name if isinstance(param.type, TypedefRef) else ""
         if role.on_error is not None or typedef in config.callbacks:
-            where = (role_keys.get(param.name or "", config.key("functions")) if role.on_error is not None
+            where = (role_keys.get(rule_name(param.name, index), config.key("functions")) if role.on_error is not None
                      else config.key(f"callbacks.{typedef}"))
             text = role.on_error or config.callbacks[typedef]
             if callback is None:
@@ -1116,7 +1123,7 @@ def plan_function(
         passed = role.role in ("in", "inout", "in-array")
         position = position + 1 if passed or is_input else position
         is_nonnull = passed and (kind in _POINTER_KINDS or role.role == "in-array") and (
-            "*" in nonnull or (param.name or "") in nonnull or index + 1 in attribute_nonnull
+            "*" in nonnull or rule_name(param.name, index) in nonnull or index + 1 in attribute_nonnull
         )
         adjusted = adjusted_array(module, param.type)
         passes_as = adjusted_parameter(module, param.type)
@@ -1157,9 +1164,9 @@ def plan_function(
             params[bounded] = dataclasses.replace(params[bounded], counted=True)
     for index, planned in enumerate(params):
         if planned.role.owner is not None:
-            _check_owned(config, role_keys.get(planned.c_name or "", config.key("functions")), function.name,
-                         planned.role.owner,
-                         planned.kind, planned.role.role, f"its parameter {planned.c_name!r}")
+            named = rule_name(planned.c_name, index)
+            _check_owned(config, role_keys.get(named, config.key("functions")), function.name,
+                         planned.role.owner, planned.kind, planned.role.role, f"its parameter {named!r}")
             params[index] = dataclasses.replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
     if returns_pointer:

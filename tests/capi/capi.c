@@ -600,3 +600,4 @@ unsigned capi_unnamed_sum(const void *data, size_t size) {
     return sum;
 }
 void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out, value, size); }
+int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return proc(value, user); }

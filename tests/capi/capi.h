@@ -372,6 +372,9 @@ int capi_getparam(int which, void *value);
    reads; the buffer filled with the byte given. */
 unsigned capi_unnamed_sum(const void *, size_t);
 void capi_unnamed_fill(unsigned char *, size_t, int);
+/* A typedef of a function type, passed by pointer, as Tcl's Tcl_ObjCmdProc *proc: proc(value, user). */
+typedef int capi_plain_proc(int value, void *user);
+int capi_call_plain(capi_plain_proc *proc, void *user, int value);
 /* The same reply given as a void *, as hiredis's redisReaderGetReply(reader, void **reply). */
 int capi_reply_any(void **reply);
 

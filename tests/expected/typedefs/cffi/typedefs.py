@@ -1194,6 +1194,19 @@ class callback(FunctionPointer):
         self._ptr = _ffi.cast('callback', pointer)
         self._ctype = 'void (*)(void *, unsigned long)'
         self._owner = None
+
+
+class binary_op(FunctionPointer):
+    'A C int (*)(int, int) made from a Python callable: made once, passed where C takes a binary_op as often as needed.'
+    __slots__ = ("_closure",)
+
+    def __init__(self, function, /):
+        if not callable(function) or isinstance(function, FunctionPointer):
+            raise TypeError(f"binary_op() takes a callable, not {type(function).__name__}")
+        self._closure, pointer = _pb_callback_0(function)
+        self._ptr = _ffi.cast('binary_op *', pointer)
+        self._ctype = 'int (*)(int, int)'
+        self._owner = None
 # ---- cells -------------------------------------------------------------
 
 

@@ -24,6 +24,9 @@ class binary_op_ptr(FunctionPointer):
 class callback(FunctionPointer):
     def __init__(self, function: Callable[..., Any], /) -> None: ...
 
+class binary_op(FunctionPointer):
+    def __init__(self, function: Callable[..., Any], /) -> None: ...
+
 class _Cell:
     def __repr__(self) -> str: ...
 

@@ -1626,6 +1626,13 @@ class callback(_pb_TypedefFunctionPointer):
     _pb_ctype = 'void (*)(void *, unsigned long)'
 
 
+class binary_op(_pb_TypedefFunctionPointer):
+    'A C int (*)(int, int) made from a Python callable: made once, passed where C takes a binary_op as often as needed.'
+    __slots__ = ()
+    _pb_factory = _pb_callback_0
+    _pb_ctype = 'int (*)(int, int)'
+
+
 # ---- functions ---------------------------------------------------------
 
 
