@@ -86,6 +86,9 @@ def _strip(name: str, prefix: str) -> str:
 def class_names(module: Module) -> dict[str, list[str]]:
     """Record and enum key -> the C names its class goes by, preferred first: the typedefs
     naming it, then its tag, then the typedefs naming it further (header order in each).
+    An opaque record's class is a handle class, whose objects are pointers to it: the
+    typedefs of a pointer to it name it too, before its tag (Z3's ``typedef struct
+    _Z3_context *Z3_context``, Tcl's ``Tcl_Command``).
 
     A typedef of such a typedef (``typedef name_t other_t``) names the same type.  So, for a
     struct or union, does a typedef of an array of one (GMP's ``typedef __mpz_struct
@@ -94,11 +97,17 @@ def class_names(module: Module) -> dict[str, list[str]]:
     """
     direct: dict[str, list[str]] = {}
     further: dict[str, list[str]] = {}
+    pointers: dict[str, list[str]] = {}  # a record -> the typedefs of a pointer to it
     for typedef in module.typedefs:
         named = as_type(typedef.type)
         if isinstance(named, RecordRef):
             if not named.quals:
                 direct.setdefault(named.key, []).append(typedef.name)
+            continue
+        if isinstance(named, Pointer) and not named.quals:
+            pointee = as_type(named.target)
+            if isinstance(pointee, RecordRef) and not pointee.quals and pointee.kind != "enum":
+                pointers.setdefault(pointee.key, []).append(typedef.name)
             continue
         array_of_one = False
         if isinstance(named, Array) and named.length == 1:
@@ -113,6 +122,9 @@ def class_names(module: Module) -> dict[str, list[str]]:
     decls: list[Record | Enum] = [*module.records, *module.enums]
     for decl in decls:
         names = list(direct.get(decl.key, ()))
+        if isinstance(decl, Record) and decl.is_opaque:
+            # its objects are pointers to it: Z3's typedef struct _Z3_context *Z3_context names them
+            names += pointers.get(decl.key, ())
         if decl.tag is not None:
             names.append(decl.tag)
         elif not is_synthetic(decl.key) and decl.key not in names:

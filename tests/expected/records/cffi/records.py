@@ -1173,7 +1173,7 @@ def _pb_function_pointer_value(value, ctype, what, wanted="a FunctionPointer or 
 # ---- handles -----------------------------------------------------------
 
 
-class opaque_handle(Pointer):
+class handle_t(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
     __slots__ = ()
     _pb_kind = "handle"
@@ -2247,6 +2247,7 @@ class holds_aligned(_pb_Record):
 
 #: the pointer type ffi.new allocates a holds_aligned with
 _pb_ptr_holds_aligned = _ffi.typeof('struct holds_aligned *')
+opaque_handle = handle_t
 
 
 # ---- Python callables C calls: a closure factory per function pointer type --
@@ -2276,12 +2277,12 @@ _f_handle_open = getattr(_lib, 'handle_open')
 
 
 def handle_open(name, /):
-    'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
+    'handle_open(name: str | _Buffer | None, /) -> handle_t | None\n\nC: handle_t handle_open(const char *name);'
     try:
         _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstr(name, 'argument 1 (name)'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
-        _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
+        _pb_ret = _pb_handle(handle_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -2289,7 +2290,7 @@ def handle_open(name, /):
     _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstr(name, 'argument 1 (name)'))
     if _pb_pending:
         _pb_raise_kept()
-    _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
+    _pb_ret = _pb_handle(handle_t, _pb_r, None)
     return _pb_ret
 
 
@@ -2297,7 +2298,7 @@ _f_handle_close = getattr(_lib, 'handle_close')
 
 
 def handle_close(h, /):
-    'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
+    'handle_close(h: handle_t | None, /) -> int\n\nC: int handle_close(handle_t h);'
     try:
         _pb_r = _f_handle_close(_NULL if h is None else h._h)
         if _pb_pending:
@@ -2306,7 +2307,7 @@ def handle_close(h, /):
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    h, = _pb_fix((('record', 'argument 1 (h)', opaque_handle, True),), (h,))
+    h, = _pb_fix((('record', 'argument 1 (h)', handle_t, True),), (h,))
     _pb_r = _f_handle_close(_NULL if h is None else h._h)
     if _pb_pending:
         _pb_raise_kept()

@@ -1225,7 +1225,7 @@ def _pb_function_pointer_value(value, ctype, what, wanted="a FunctionPointer or 
 # ---- handles -----------------------------------------------------------
 
 
-class opaque_handle(Pointer):
+class handle_t(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
     __slots__ = ()
     _pb_kind = "handle"
@@ -2368,6 +2368,7 @@ class holds_aligned(_pb_Record):
         self._s.loose = _pb_index(value, 'holds_aligned.loose', -9223372036854775808, 9223372036854775807)
 
     loose = loose.deleter(_pb_undeletable('holds_aligned.loose'))
+opaque_handle = handle_t
 
 
 # ---- Python callables C calls: a closure factory per function pointer type --
@@ -2401,12 +2402,12 @@ _f_handle_open = _pb_symbol(_pb_libraries, 'handle_open', _pt_handle_open)
 
 
 def handle_open(name, /):
-    'handle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
+    'handle_open(name: str | _Buffer | None, /) -> handle_t | None\n\nC: handle_t handle_open(const char *name);'
     try:
         _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
-        _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
+        _pb_ret = _pb_handle(handle_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
@@ -2414,7 +2415,7 @@ def handle_open(name, /):
     _pb_r = _f_handle_open(name if name.__class__ is bytes else _pb_cstring(name, 'argument 1 (name)'))
     if _pb_pending:
         _pb_raise_kept()
-    _pb_ret = _pb_handle(opaque_handle, _pb_r, None)
+    _pb_ret = _pb_handle(handle_t, _pb_r, None)
     return _pb_ret
 
 
@@ -2425,9 +2426,9 @@ _f_handle_close = _pb_symbol(_pb_libraries, 'handle_close', _pt_handle_close)
 
 
 def handle_close(h, /):
-    'handle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
+    'handle_close(h: handle_t | None, /) -> int\n\nC: int handle_close(handle_t h);'
     try:
-        if (h is None or h.__class__ is opaque_handle):
+        if (h is None or h.__class__ is handle_t):
             _pb_r = _f_handle_close(None if h is None else h._h)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -2435,7 +2436,7 @@ def handle_close(h, /):
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    h, = _pb_fix((('record', 'argument 1 (h)', opaque_handle, True),), (h,))
+    h, = _pb_fix((('record', 'argument 1 (h)', handle_t, True),), (h,))
     _pb_r = _f_handle_close(None if h is None else h._h)
     if _pb_pending:
         _pb_raise_kept()

@@ -1560,14 +1560,14 @@ c_ssize_t = c_long
 
 
 @cython.auto_pickle(False)  # Pointer's __reduce__ refuses, as its __repr__ shows a handle
-cdef class opaque_handle(Pointer):
+cdef class handle_t(Pointer):
     'A pointer to the opaque struct opaque_handle; functions of the library return and take it.'
 
 
-cdef object _pb_new_opaque_handle(void *ptr, object owner):
+cdef object _pb_new_handle_t(void *ptr, object owner):
     if ptr == NULL:
         return None
-    cdef opaque_handle obj = opaque_handle.__new__(opaque_handle)
+    cdef handle_t obj = handle_t.__new__(handle_t)
     obj._ptr = ptr
     obj._owner = owner
     return obj
@@ -2846,6 +2846,7 @@ cdef void *_pb_record_memory(object record, str what) except? NULL:
     if isinstance(record, holds_aligned):
         return (<holds_aligned>record)._ptr
     return NULL
+opaque_handle = handle_t
 
 
 # ---- the function pointer types Python callables are made into -------------
@@ -2859,7 +2860,7 @@ _pb_callback_0 = _pb_CallbackType(_ct.CFUNCTYPE(_ct.c_int32, _ct.c_void_p, _ct.c
 
 
 def handle_open(name, /):
-    'handle_open(name, /)\n--\n\nhandle_open(name: str | _Buffer | None, /) -> opaque_handle | None\n\nC: handle_t handle_open(const char *name);'
+    'handle_open(name, /)\n--\n\nhandle_open(name: str | _Buffer | None, /) -> handle_t | None\n\nC: handle_t handle_open(const char *name);'
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
@@ -2876,7 +2877,7 @@ def handle_open(name, /):
     if _pb_maybe_pending:
         _pb_raise_pending()
 
-    _pb_ret = _pb_new_opaque_handle(<void *>_pb_r, None)
+    _pb_ret = _pb_new_handle_t(<void *>_pb_r, None)
 
     return _pb_ret
 
@@ -2884,18 +2885,18 @@ def handle_open(name, /):
 
 
 def handle_close(h, /):
-    'handle_close(h, /)\n--\n\nhandle_close(h: opaque_handle | None, /) -> int\n\nC: int handle_close(handle_t h);'
+    'handle_close(h, /)\n--\n\nhandle_close(h: handle_t | None, /) -> int\n\nC: int handle_close(handle_t h);'
     cdef _c_handle_t _pb_a0
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
     if h is None:
         _pb_a0 = NULL
-    elif type(h) is opaque_handle:
+    elif type(h) is handle_t:
         _pb_a0 = <_c_handle_t>(<Pointer>h)._ptr
         if _pb_a0 == NULL:
             _pb_closed_arg("argument 1 (h)")
     else:
-        _pb_a0 = <_c_handle_t>_pb_handle_arg(h, opaque_handle, "argument 1 (h)", True)
+        _pb_a0 = <_c_handle_t>_pb_handle_arg(h, handle_t, "argument 1 (h)", True)
 
     _pb_r = _c_handle_close(_pb_a0)
     if _pb_maybe_pending:
