@@ -28,7 +28,8 @@ from pegbind.passes.plan import counts_of, length_unit
     ("buffer", "nbytes", "bytes"),
     ("in", "in_size", "bytes"),
     ("blob", "blobSize", "bytes"),
-    ("ptr", "buffer_size", "bytes"),  # a stem naming no other parameter is given the benefit of the doubt
+    ("ptr", "buffer_size", "items"),  # a stem naming no other parameter is given the benefit of the doubt,
+    ("pcm", "frame_size", "items"),  # counted in items: opus's frame_size counts samples of pcm
 ])
 def test_names_that_state_a_length(pointer, length, unit):
     assert length_unit(pointer, length, frozenset({pointer, length})) == unit

@@ -593,6 +593,10 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         if stem and not _named_after(pointer, stem) and any(
                 _named_after(other, stem) for other in others if other not in (pointer, length)):
             return None
+    if length.endswith(("_size", "Size")) and not own and not _named_after(pointer, length[: -len("size")].rstrip("_")):
+        # the size of something the name does not say is the pointer (opus's pcm, frame_size: in
+        # samples): counted in items, the stricter reading for items larger than a byte
+        return "items"
     if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
         return "bytes"
     if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in (
