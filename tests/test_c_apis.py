@@ -1415,3 +1415,8 @@ def test_a_typedef_of_a_function_type_is_a_class_too(capi):
     assert isinstance(doubled, capi.FunctionPointer)
     assert capi.capi_call_plain(doubled, None, 21) == 42
     assert capi.capi_call_plain(lambda value, user: value + 1, None, 41) == 42
+
+
+def test_a_buffer_too_short_for_one_item_says_so_in_the_singular(capi):
+    with pytest.raises(ValueError, match=r"^argument 1 \(s\) needs at least 1 byte, got 0$"):
+        capi.capi_ulen(bytearray())

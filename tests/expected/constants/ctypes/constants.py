@@ -88,7 +88,7 @@ def _pb_view_of(value, what, writable, wanted=None):
 
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
-        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+        raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {view.nbytes}")
 
 
 def _pb_encode(value, what):
@@ -890,7 +890,7 @@ def _pb_rbuf(value, size, what, ctype, text=False, cell=""):
         value = _pb_encode(value, what)
     if value.__class__ is bytes:
         if len(value) < size:
-            raise ValueError(f"{what} needs at least {size} bytes, got {len(value)}")
+            raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {len(value)}")
         return value
     if isinstance(value, (Pointer, _pb_Record)):
         return _pb_object_pointer(value, ctype, what, "a contiguous buffer")

@@ -1528,7 +1528,7 @@ def _pb_view_of(value, what, writable, wanted=None):
 
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
-        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+        raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {view.nbytes}")
 
 
 def _pb_encode(value, what):

@@ -122,7 +122,7 @@ def _pb_view_of(value, what, writable, wanted=None):
 
 def _pb_check_size(view, size, what):
     if view.nbytes < size:
-        raise ValueError(f"{what} needs at least {size} bytes, got {view.nbytes}")
+        raise ValueError(f"{what} needs at least {size} byte{'s' if size != 1 else ''}, got {view.nbytes}")
 
 
 def _pb_encode(value, what):
@@ -1205,7 +1205,7 @@ cdef inline int _pb_check_open(bint closed) except -1:
 # wrapper, they made the wrappers too large for the C compiler to inline
 # their body into the argument-parsing function (about 1.5 ns a call).
 cdef int _pb_too_short(str what, size_t need, Py_ssize_t got) except -1:
-    raise ValueError(f"{what} needs at least {need} bytes, got {got}")
+    raise ValueError(f"{what} needs at least {need} byte{'s' if need != 1 else ''}, got {got}")
 
 
 cdef int _pb_too_long(str message, object n, Py_ssize_t held) except -1:
