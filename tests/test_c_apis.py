@@ -1420,3 +1420,13 @@ def test_a_typedef_of_a_function_type_is_a_class_too(capi):
 def test_a_buffer_too_short_for_one_item_says_so_in_the_singular(capi):
     with pytest.raises(ValueError, match=r"^argument 1 \(s\) needs at least 1 byte, got 0$"):
         capi.capi_ulen(bytearray())
+
+
+def test_a_pointer_to_an_enum_takes_an_integer_cell_of_its_size_either_signed(capi):
+    # fontconfig's FcFontMatch(config, pattern, FcResult *result): gcc makes FcResult unsigned
+    for cell in (capi.c_uint(), capi.c_int()):
+        assert capi.capi_color_of("green", cell) == 0
+        assert cell.value == capi.CAPI_GREEN
+    with pytest.raises(TypeError, match=r"^argument 2 \(color\) must be a writable contiguous buffer or a c_uint, "
+                                        r"not c_short$"):
+        capi.capi_color_of("green", capi.c_short())

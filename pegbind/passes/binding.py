@@ -80,6 +80,9 @@ ValueKind = Literal[
 
 #: the :attr:`ParamBinding.cell_tag` of a ``void *`` parameter: it takes a cell of any type
 ANY_CELL = "*"
+#: the first letter of the cell tag of a pointer to an enum: an integer cell of its size,
+#: signed or not (``e4``)
+ENUM_CELL = "e"
 
 #: How a record field is presented (see :class:`FieldBinding`).
 FieldKind = Literal[

@@ -39,6 +39,7 @@ from .binding import (
     ANY_CELL,
     CELL_ALIASES,
     CELL_TYPES,
+    ENUM_CELL,
     MODULE_NAMES,
     CallbackBinding,
     CallbackValue,
@@ -551,7 +552,12 @@ def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...]
     if primitive is None or primitive not in {cell.primitive for cell in cells}:
         return (), ""
     tag = _cell_tag(target, primitive)
-    same = [cell.py_name for cell in cells if cell.tag == tag]
+    if isinstance(resolved, RecordRef) and resolved.kind == "enum":
+        # an enum's integer type is the compiler's choice (unsigned for fontconfig's FcResult),
+        # and its values fit either: an integer cell of its size, of either signedness
+        tag = ENUM_CELL + tag[1:]
+    same = [cell.py_name for cell in cells if cell.tag == tag or tag[0] == ENUM_CELL and cell.tag[0] in "iu"
+            and cell.tag[1:] == tag[1:]]
     own = next(cell.py_name for cell in cells if cell.primitive == primitive)
     return (own, *(name for name in same if name != own)), tag
 

@@ -601,3 +601,10 @@ unsigned capi_unnamed_sum(const void *data, size_t size) {
 }
 void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out, value, size); }
 int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return proc(value, user); }
+int capi_color_of(const char *name, capi_color *color) {
+    if (strcmp(name, "red") == 0) *color = CAPI_RED;
+    else if (strcmp(name, "green") == 0) *color = CAPI_GREEN;
+    else if (strcmp(name, "blue") == 0) *color = CAPI_BLUE;
+    else return -1;
+    return 0;
+}

@@ -287,6 +287,12 @@ def _pb_check_pointed(value, ctype, what):
         raise ValueError(f"{what} is closed")
 
 
+def _pb_cell_fits(tag, wanted):
+    """Whether a cell of ``tag`` goes where C takes cells of ``wanted``: the same bits, any cell
+    for a ``void *`` ("*"), an integer cell of the size of an enum, signed or not ("e4")."""
+    return tag == wanted or wanted == "*" or (wanted[:1] == "e" and tag[:1] in ("i", "u") and tag[1:] == wanted[1:])
+
+
 def _pb_check_count(count, held, what, held_what):
     """Check a record's count of characters against the ``held`` bytes of the buffer the record
     holds for them (-1: none, or not known): C reads as many as the count says."""
@@ -374,7 +380,7 @@ def _pb_fix_value(spec, value):
         elif isinstance(value, (Pointer, _pb_Record)) and spec[3]:  # "": a buffer with a length
             _pb_check_object_pointer(value, spec[3], what, wanted)
         elif isinstance(value, _pb_Cell) and spec[5]:
-            if value._pb_tag != spec[5] and spec[5] != "*":  # "*": a void *, which takes any
+            if not _pb_cell_fits(value._pb_tag, spec[5]):
                 raise TypeError(f"{what} must be {wanted}, not {type(value).__name__}")
         elif value is not None:
             _pb_check_size(_pb_view_of(value, what, kind == "writable_buffer", wanted), spec[2], what)
@@ -922,9 +928,9 @@ def _pb_wbuf(value, size, what, array_type, ctype, cell=""):
 
 
 def _pb_cell_pointer(value, cell, what):
-    """The address of a cell of tag ``cell`` ("*": any, for a ``void *``; a TypeError for another:
+    """The address of a cell of tag ``cell`` (see _pb_cell_fits; a TypeError for another:
     the wrapper checks precisely)."""
-    if value._pb_tag != cell and cell != "*":
+    if not _pb_cell_fits(value._pb_tag, cell):
         raise TypeError(f"{what} takes no {type(value).__name__}")
     return _ffi.cast("void *", value._c)
 
