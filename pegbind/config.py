@@ -460,7 +460,8 @@ def parse_role(text: str) -> ParamRole:
             return ParamRole("", owner=owner, on_error=on_error)
     if text == "pointer" or text.endswith(" pointer"):  # "pointer" ("out pointer"): data, as a Pointer
         base = parse_role(text[: -len("pointer")].strip() or "out")
-        return dataclasses.replace(base, owner=owner, on_error=on_error, as_pointer=True)
+        return dataclasses.replace(base, owner=owner or base.owner, on_error=on_error or base.on_error,
+                                   as_pointer=True)
     role, sep, rest = text.partition("(")
     role = role.strip()
     length = rest.rstrip(")").strip() if sep else None

@@ -153,7 +153,8 @@ def test_invalid_toml_points_at_line_and_column(tmp_path):
      ("out-bytes(len, at_most=64)", ParamRole("out-bytes", "len", at_most=64)),
      ("out-array( n ,at_most = 3 )", ParamRole("out-array", "n", at_most=3)),
      ("pointer", ParamRole("out", as_pointer=True)), ("out pointer", ParamRole("out", as_pointer=True)),
-     ("pointer owned(WebPFree)", ParamRole("out", owner="WebPFree", as_pointer=True))],
+     ("pointer owned(WebPFree)", ParamRole("out", owner="WebPFree", as_pointer=True)),
+     ("out owned(WebPFree) pointer", ParamRole("out", owner="WebPFree", as_pointer=True))],
 )
 def test_parse_role(text, role):
     assert parse_role(text) == role

@@ -14,7 +14,7 @@ HEADER = """\
 #include <stddef.h>
 
 /* The total of lengths[i] for the n words, each checked against strlen(words[i]):
-   -1 if one differs. */
+   -1 if one differs; lengths NULL: the words' own lengths, as glShaderSource's. */
 long sc_joined(int n, const char **words, const size_t *lengths);
 """
 
@@ -25,8 +25,9 @@ SOURCE = """\
 long sc_joined(int n, const char **words, const size_t *lengths) {
     long total = 0;
     for (int i = 0; i < n; i++) {
-        if (strlen(words[i]) != lengths[i]) return -1;
-        total += (long)lengths[i];
+        size_t length = lengths ? lengths[i] : strlen(words[i]);  /* NULL: NUL-terminated */
+        if (strlen(words[i]) != length) return -1;
+        total += (long)length;
     }
     return total;
 }
@@ -51,3 +52,8 @@ def test_lists_of_different_lengths_are_refused_before_c_reads_past_one(sc):
         sc.sc_joined(["SET", "key", "value"], [3, 3])
     with pytest.raises(ValueError, match=r"holds 4 items and argument 1 \(words\) 3"):
         sc.sc_joined(["SET", "key", "value"], [3, 3, 5, 1])
+
+
+def test_the_second_list_may_be_none_as_any_in_array(sc):
+    # glShaderSource's length is NULL for NUL-terminated strings: None is NULL, not a list of 0 items
+    assert sc.sc_joined(["SET", "key"], None) == 6

@@ -670,7 +670,9 @@ class WrapperWriter(ABC):
                     args[p.index] = s.arg
                 case CheckSameCount(first_slot=first, other_slot=other):
                     message = step.message.replace("{n}", f"{{{other.count}}}").replace("{m}", f"{{{first.count}}}")
-                    out += [f"if {other.count} != {first.count}:", f"    raise ValueError(f{message!r})"]
+                    # None is NULL, as for any in-array (glShaderSource's length: NUL-terminated strings)
+                    out += [f"if {step.other.py_name} is not None and {other.count} != {first.count}:",
+                            f"    raise ValueError(f{message!r})"]
                 case PassLength(param=p, slot=s, measured=counted):
                     if step.mode == "input":
                         out.append(f"{counted.count} = {p.py_name}")

@@ -581,7 +581,9 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     type (where the items are larger than a byte, a capacity in bytes is held to the stricter count); ``size``,
     ``nbytes``, a name ending in
     ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
-    ``size`` count bytes (the same for ``void`` and character pointers).  Any
+    ``size`` count bytes (the same for ``void`` and character pointers), except a
+    ``_size``/``Size`` name that does not start as the pointer's (opus's ``pcm,
+    frame_size``, in samples), which counts items, the stricter reading.  Any
     other name states no length: ``nArg`` after ``zFunctionName``, ``flags``,
     ``mode``, ``c`` after ``memset``'s ``s``, ``maxlen`` (a bound, not a length).
     Nor does a name whose stem is another parameter of the function (``others``), or
