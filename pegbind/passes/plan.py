@@ -380,7 +380,7 @@ def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str 
 
 def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str | None]:
     resolved = module.resolve(ctype)
-    if isinstance(resolved, Primitive) and resolved.is_void:
+    if _is_void(module, resolved):
         return "void", None
     if isinstance(resolved, Pointer) and isinstance(module.resolve(resolved.target), FunctionType):
         # a FunctionPointer, as a function pointer field reads (signal(), OpenSSL's *_meth_get_*)
@@ -416,8 +416,7 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
         return ParamRole("in")
     if kind in ("handle", "string", "record_ptr"):
         return ParamRole("out")
-    pointee = module.resolve(cell.target)
-    return ParamRole("out") if isinstance(pointee, Primitive) and pointee.is_void else ParamRole("in")
+    return ParamRole("out") if _is_void(module, cell.target) else ParamRole("in")
 
 
 def _cell_kind(primitive: str) -> Literal["int", "bool", "float", "complex"]:
@@ -532,12 +531,15 @@ def rule_name(name: str | None, index: int) -> str:
     return name or f"arg{index}"
 
 
+def _is_void(module: Module, ctype: CType) -> bool:
+    """Whether ``ctype`` is ``void`` (through typedefs, qualified or not)."""
+    resolved = module.resolve(ctype)
+    return isinstance(resolved, Primitive) and resolved.is_void
+
+
 def _points_to_void(module: Module, ctype: CType) -> bool:
     resolved = module.resolve(ctype)
-    if not isinstance(resolved, Pointer):
-        return False
-    pointee = module.resolve(resolved.target)
-    return isinstance(pointee, Primitive) and pointee.is_void
+    return isinstance(resolved, Pointer) and _is_void(module, resolved.target)
 
 
 def cells_for(module: Module, target: TargetInfo, cells: tuple[CellBinding, ...], element: CType | None,
