@@ -342,7 +342,20 @@ def test_what_a_callable_raises_is_raised_by_the_call_that_gave_it(capi):
         capi.capi_apply(lambda value, user: "two", None, 1)
     with pytest.raises(OverflowError, match=r"^the result of a callback int \(\*\)\(int, void \*\): 1099511627776 is out of range \[-2147483648, 2147483647\]$"):
         capi.capi_apply(lambda value, user: 2**40, None, 1)
+    assert capi.capi_applied() == 0
     assert capi.capi_apply(lambda value, user: value, None, 1) == 2  # nothing left pending
+    # the ends of the range pass; one past each is refused, through a typedef's class too
+    assert capi.capi_apply(lambda value, user: 2**31 - 1, None, 1) == -2**31  # C adds one, wrapping
+    assert capi.capi_apply(capi.capi_visit(lambda value, user: -2**31), None, 1) == -2**31 + 1
+    for wrong in (2**31, -2**31 - 1):
+        with pytest.raises(OverflowError, match=rf"^the result of a callback int \(\*\)\(int, void \*\): "
+                                                rf"{wrong} is out of range \[-2147483648, 2147483647\]$"):
+            capi.capi_apply(capi.capi_visit(lambda value, user, wrong=wrong: wrong), None, 1)
+    # an unsigned result: a negative int is out of its range; an int subclass goes through the check
+    with pytest.raises(OverflowError, match=r"^the result of a callback unsigned long \(\*\)\(char \*, unsigned long, void \*\): "
+                                            r"-1 is out of range \[0, 18446744073709551615\]$"):
+        capi.capi_feed(lambda data, size, user: -1, None)
+    assert capi.capi_feed(lambda data, size, user: True, None) == 1
 
 
 def test_what_a_kept_callable_raises_is_raised_by_the_call_during_which_c_called_it(capi):
@@ -388,6 +401,10 @@ def test_a_callable_is_called_from_a_thread_the_library_starts(capi, monkeypatch
 
     assert capi.capi_in_thread(fail, 3) == 0  # C got a zero
     assert [repr(error) for error in reported] == ["ArithmeticError(3)"]
+    # and so does a result C cannot take
+    assert capi.capi_in_thread(lambda value: 2**40, 3) == 0
+    assert [str(error) for error in reported[1:]] == [
+        "the result of a callback int (*)(int): 1099511627776 is out of range [-2147483648, 2147483647]"]
 
 
 def test_a_function_pointer_typedef_is_a_class_of_c_function_pointers(capi):
@@ -1213,6 +1230,9 @@ def test_a_raising_callable_gives_c_what_the_config_names(owned, monkeypatch):
     assert owned.capi_applied() == owned.CAPI_BLUE  # callbacks.capi_visit = "on_error(CAPI_BLUE)"
     with pytest.raises(KeyError, match="boom"):
         owned.capi_apply(owned.capi_visit(boom), None, 1)  # the typedef's class gives the same
+    assert owned.capi_applied() == owned.CAPI_BLUE
+    with pytest.raises(OverflowError, match="out of range"):  # and a result C cannot take
+        owned.capi_apply(lambda value, user: 2**40, None, 1)
     assert owned.capi_applied() == owned.CAPI_BLUE
     # one parameter's rule: with no Python beneath the callable, C's result is all the caller sees
     monkeypatch.setattr("sys.unraisablehook", lambda unraisable: None)

@@ -335,7 +335,25 @@ class WrapperWriter(ABC):
             for a, n in zip(cb.args, names, strict=True))
         what = repr(f"the result of a callback {cb.c_text}")
         r = cb.ret
-        if r.kind in ("int", "enum"):
+        failed = self.null if r.kind in ("handle", "pointer") else cb.failed
+        # the lines making the closure, after the trampoline: set when the FFI checks the range
+        made: list[str] = []
+        if r.kind == "int" and self.checks_int_results:
+            lo, hi = r.int_range  # type: ignore[misc]  # set for int results
+            # an exact int goes back as it is, its range checked by the FFI; one out of range
+            # makes the FFI call refused(), which raises what the shared check would
+            body = (f"result = function({args})\n"
+                    f"            if result.__class__ is int:\n"
+                    f"                last = result\n"
+                    f"                return result\n"
+                    f"            return _pb_index(result, {what}, {lo}, {hi})")
+            made = [
+                "    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned",
+                f"        _pb_int_refused(last, {what}, {lo}, {hi}, error)",
+                f"        return {failed}",
+                "",
+            ]
+        elif r.kind in ("int", "enum"):
             lo, hi = r.int_range  # type: ignore[misc]  # set for int results
             # an exact int in range goes back as it is; anything else through the shared check
             body = (f"result = function({args})\n"
@@ -352,21 +370,26 @@ class WrapperWriter(ABC):
             body = f"return {self.pointer_result(address)}"
         else:
             body = f"function({args})\n            return None"
-        failed = self.null if r.kind in ("handle", "pointer") else cb.failed
-        closure, pointer = self.closure(cb, "trampoline")
+        closure, pointer = self.closure(cb, "trampoline", refused=bool(made))
         doc = f"A C {cb.c_text} calling function: (the closure to keep alive, the pointer C is given)."
-        source = (
-            f"def {name}(function):\n"
-            f"    {doc!r}\n\n"
-            f"    def trampoline({', '.join(names)}):\n"
-            f"        try:\n"
-            f"            {body}\n"
-            f"        except BaseException as error:  # C cannot take it: kept for the call, C gets {failed}\n"
-            f"            _pb_callback_failed(error)\n"
-            f"            return {failed}\n\n"
-            f"    closure = {closure}\n"
-            f"    return closure, {pointer}\n"
-        )
+        lines = [
+            f"def {name}(function):",
+            f"    {doc!r}",
+            *(["    last = 0  # the int the trampoline last returned, for refused()"] if made else []),
+            "",
+            f"    def trampoline({', '.join(names)}):",
+            *(["        nonlocal last"] if made else []),
+            "        try:",
+            f"            {body}",
+            f"        except BaseException as error:  # C cannot take it: kept for the call, C gets {failed}",
+            "            _pb_callback_failed(error)",
+            f"            return {failed}",
+            "",
+            *made,
+            f"    closure = {closure}",
+            f"    return closure, {pointer}",
+        ]
+        source = "\n".join(lines) + "\n"
         self.callbacks[cb.factory_key] = (name, source)
         return name
 
@@ -415,9 +438,13 @@ class WrapperWriter(ABC):
         """The typedef class of the callback type ``cb`` ("" for none)."""
         return next((c.py_name for c in self.binding.callback_classes if c.callback.c_text == cb.c_text), "")
 
+    #: whether the FFI checks the range of an int a closure returns (and calls ``refused`` when out of it)
+    checks_int_results = False
+
     @abstractmethod
-    def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
-        """(an expression making the FFI's closure calling ``trampoline``, the C pointer of ``closure``)."""
+    def closure(self, cb: CallbackBinding, trampoline: str, refused: bool = False) -> tuple[str, str]:
+        """(an expression making the FFI's closure calling ``trampoline``, the C pointer of ``closure``);
+        ``refused``: the FFI calls the function ``refused`` when it cannot convert what ``trampoline`` returned."""
 
     # ---- hooks the backends fill in ------------------------------------
 

@@ -211,9 +211,13 @@ class CffiWriter(WrapperWriter):
         # long to it): any other pointer is cast to the parameter's own type
         return f"_ffi.cast({p.c_type.to_c()!r}, {pointer})"
 
-    def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
+    #: cffi refuses an int out of the range of a closure's result type, and calls its onerror
+    checks_int_results = True
+
+    def closure(self, cb: CallbackBinding, trampoline: str, refused: bool = False) -> tuple[str, str]:
         # cffi's closure is the C function pointer it is passed as; it takes the GIL itself
-        return f"_ffi.callback({cb.c_text!r}, {trampoline})", "closure"
+        onerror = ", onerror=refused" if refused else ""
+        return f"_ffi.callback({cb.c_text!r}, {trampoline}{onerror})", "closure"
 
     def pointer_result(self, address: str) -> str:
         # cdata, as cffi converts a callback's result; C converts a void * to any object pointer

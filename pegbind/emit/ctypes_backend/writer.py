@@ -286,7 +286,7 @@ class CtypesWriter(WrapperWriter):
         # c_char_p gives bytes or None, c_bool gives bool, c_void_p an int or None
         return [f"_pb_ret = {self.pointer_value(kind, f.ret.record_key, f.ret.pointer_type, '_pb_r', owner)}"]
 
-    def closure(self, cb: CallbackBinding, trampoline: str) -> tuple[str, str]:
+    def closure(self, cb: CallbackBinding, trampoline: str, refused: bool = False) -> tuple[str, str]:
         # a ctypes closure takes the GIL itself, on any thread; pointers come in as
         # the return values of the same types do (c_char_p: bytes or None)
         types = [self.speller.spell(cb.ret.ctype)]

@@ -476,7 +476,8 @@ def _pb_python_beneath():
     except ValueError:  # compiled callers leave no frame: none at all on a thread C started
         return False
     while frame:
-        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+        if frame.f_code.co_name not in (
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -488,6 +489,16 @@ def _pb_callback_failed(error):
         _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_int_refused(value, what, lo, hi, error):
+    """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
+    (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
+    try:
+        _pb_index(value, what, lo, hi)
+    except OverflowError as ours:
+        error = ours
+    _pb_callback_failed(error)
 
 
 #: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable

@@ -1916,7 +1916,8 @@ def _pb_python_beneath():
     except ValueError:  # compiled callers leave no frame: none at all on a thread C started
         return False
     while frame:
-        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+        if frame.f_code.co_name not in (
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -1928,6 +1929,16 @@ def _pb_callback_failed(error):
         _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_int_refused(value, what, lo, hi, error):
+    """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
+    (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
+    try:
+        _pb_index(value, what, lo, hi)
+    except OverflowError as ours:
+        error = ours
+    _pb_callback_failed(error)
 
 
 #: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
@@ -19585,54 +19596,75 @@ _pb_t12 = _pb_typeof('CK_CHAR[]')
 
 def _pb_callback_0(function):
     'A C unsigned long (*)(unsigned long, unsigned long, void *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, void *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, void *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, void *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_1(function):
     'A C unsigned long (*)(void **) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0):
+        nonlocal last
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void **', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(void **)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(void **)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(void **)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_2(function):
     'A C unsigned long (*)(void *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0):
+        nonlocal last
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(void *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(void *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(void *)', trampoline, onerror=refused)
     return closure, closure
 
 
@@ -19654,738 +19686,1025 @@ def _pb_callback_3(function):
 
 def _pb_callback_4(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(a0, a1, a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_5(function):
     'A C unsigned long (*)(struct CK_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0):
+        nonlocal last
         try:
             result = function(None if not a0 else _pb_view_at(CK_INFO, a0, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(struct CK_INFO *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(struct CK_INFO *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(struct CK_INFO *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_6(function):
     'A C unsigned long (*)(struct CK_FUNCTION_LIST **) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0):
+        nonlocal last
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'struct CK_FUNCTION_LIST **', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(struct CK_FUNCTION_LIST **)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(struct CK_FUNCTION_LIST **)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(struct CK_FUNCTION_LIST **)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_7(function):
     'A C unsigned long (*)(unsigned char, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned char, unsigned long *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_8(function):
     'A C unsigned long (*)(unsigned long, struct CK_SLOT_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_SLOT_INFO, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SLOT_INFO *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_9(function):
     'A C unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_TOKEN_INFO, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_TOKEN_INFO *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_10(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_11(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_MECHANISM_INFO, a2, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_MECHANISM_INFO *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_12(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_13(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_14(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_15(function):
     'A C unsigned long (*)(unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0):
+        nonlocal last
         try:
             result = function(a0)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_16(function):
     'A C unsigned long (*)(unsigned long, struct CK_SESSION_INFO *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_SESSION_INFO, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_SESSION_INFO *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_17(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_18(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, a3, a4)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned long, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_19(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_20(function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_21(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_22(function):
     'A C unsigned long (*)(unsigned long, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(a0, a1)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_23(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_24(function):
     'A C unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, struct CK_ATTRIBUTE *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_25(function):
     'A C unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_ATTRIBUTE, a1, None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_ATTRIBUTE *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_26(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_27(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_28(function):
     'A C unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned char *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_29(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_30(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_pointer(a4, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_31(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), None if not a2 else _pb_view_at(CK_ATTRIBUTE, a2, None), a3, None if not a4 else _pb_view_at(CK_ATTRIBUTE, a4, None), a5, None if not a6 else _pb_pointer(a6, 'unsigned long *', None), None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, struct CK_ATTRIBUTE *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_32(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_33(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_view_at(CK_ATTRIBUTE, a5, None), a6, None if not a7 else _pb_pointer(a7, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, unsigned char *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_34(function):
     'A C unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_view_at(CK_MECHANISM, a1, None), a2, None if not a3 else _pb_view_at(CK_ATTRIBUTE, a3, None), a4, None if not a5 else _pb_pointer(a5, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, struct CK_MECHANISM *, unsigned long, struct CK_ATTRIBUTE *, unsigned long, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_35(function):
     'A C unsigned long (*)(unsigned long, unsigned long *, void *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'unsigned long *', None), None if not a2 else _pb_pointer(a2, 'void *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, void *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long *, void *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long *, void *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_36(function):
     'A C unsigned long (*)(struct CK_INTERFACE *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(None if not a0 else _pb_view_at(CK_INTERFACE, a0, None), None if not a1 else _pb_pointer(a1, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(struct CK_INTERFACE *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_37(function):
     'A C unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3):
+        nonlocal last
         try:
             result = function(None if not a0 else _pb_pointer(a0, 'unsigned char *', None), None if not a1 else _pb_view_at(CK_VERSION, a1, None), None if not a2 else _pb_pointer(a2, 'struct CK_INTERFACE **', None), a3)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned char *, struct CK_VERSION *, struct CK_INTERFACE **, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_38(function):
     'A C unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5):
+        nonlocal last
         try:
             result = function(a0, a1, None if not a2 else _pb_pointer(a2, 'unsigned char *', None), a3, None if not a4 else _pb_pointer(a4, 'unsigned char *', None), a5)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_39(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7, a8):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6, None if not a7 else _pb_pointer(a7, 'unsigned char *', None), None if not a8 else _pb_pointer(a8, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_40(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_41(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6, a7):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None), a7)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_42(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), None if not a6 else _pb_pointer(a6, 'unsigned long *', None))
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long *)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_43(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 
 
 def _pb_callback_44(function):
     'A C unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1, a2, a3, a4, a5, a6):
+        nonlocal last
         try:
             result = function(a0, None if not a1 else _pb_pointer(a1, 'void *', None), a2, None if not a3 else _pb_pointer(a3, 'unsigned char *', None), a4, None if not a5 else _pb_pointer(a5, 'unsigned char *', None), a6)
-            if result.__class__ is int and (result >= 0 and result <= 1073741823 or result >= 0 and result <= 18446744073709551615):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', 0, 18446744073709551615, error)
+        return 0
+
+    closure = _ffi.callback('unsigned long (*)(unsigned long, void *, unsigned long, unsigned char *, unsigned long, unsigned char *, unsigned long)', trampoline, onerror=refused)
     return closure, closure
 
 

@@ -484,7 +484,8 @@ def _pb_python_beneath():
     except ValueError:  # compiled callers leave no frame: none at all on a thread C started
         return False
     while frame:
-        if frame.f_code.co_name not in ("_pb_python_beneath", "_pb_callback_failed", "trampoline"):
+        if frame.f_code.co_name not in (
+                "_pb_python_beneath", "_pb_callback_failed", "_pb_int_refused", "trampoline", "refused"):
             return True
         frame = frame.f_back  # type: ignore[assignment]  # None ends the walk
     return False
@@ -496,6 +497,16 @@ def _pb_callback_failed(error):
         _pb_pending.setdefault(_threading.get_ident(), error)
     else:
         _pb_Unraisable(error)  # collected at once, and reported
+
+
+def _pb_int_refused(value, what, lo, hi, error):
+    """What a cffi closure does when cffi refused the exact int ``value`` its trampoline returned
+    (cffi checks the range itself): fail with the error every backend gives, or cffi's ``error``."""
+    try:
+        _pb_index(value, what, lo, hi)
+    except OverflowError as ours:
+        error = ours
+    _pb_callback_failed(error)
 
 
 #: thread ident -> the exception a ctypes or cffi wrapper's fast path is raising for a callable
@@ -1540,18 +1551,25 @@ def _pb_write_elements(pointer, element, start, data):
 
 def _pb_callback_0(function):
     'A C int (*)(int, int) calling function: (the closure to keep alive, the pointer C is given).'
+    last = 0  # the int the trampoline last returned, for refused()
 
     def trampoline(a0, a1):
+        nonlocal last
         try:
             result = function(a0, a1)
-            if result.__class__ is int and (result >= -1073741823 and result <= 1073741823 or result >= -2147483648 and result <= 2147483647):
+            if result.__class__ is int:
+                last = result
                 return result
             return _pb_index(result, 'the result of a callback int (*)(int, int)', -2147483648, 2147483647)
         except BaseException as error:  # C cannot take it: kept for the call, C gets 0
             _pb_callback_failed(error)
             return 0
 
-    closure = _ffi.callback('int (*)(int, int)', trampoline)
+    def refused(kind, error, traceback):  # the FFI refused an int the trampoline returned
+        _pb_int_refused(last, 'the result of a callback int (*)(int, int)', -2147483648, 2147483647, error)
+        return 0
+
+    closure = _ffi.callback('int (*)(int, int)', trampoline, onerror=refused)
     return closure, closure
 
 
