@@ -1237,6 +1237,11 @@ def test_a_raising_callable_gives_c_what_the_config_names(owned, monkeypatch):
     # one parameter's rule: with no Python beneath the callable, C's result is all the caller sees
     monkeypatch.setattr("sys.unraisablehook", lambda unraisable: None)
     assert owned.capi_in_thread(lambda value: 1 / 0, 3) == -7
+    # the rule of a typedef of a function type holds where a parameter is a pointer to one
+    for proc in (boom, owned.capi_plain_proc(boom)):
+        with pytest.raises(KeyError, match="boom"):
+            owned.capi_call_plain(proc, None, 1)
+        assert owned.capi_plain_got() == -5
 
 
 @pytest.mark.parametrize(("flags", "message"), [

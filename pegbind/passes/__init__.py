@@ -44,6 +44,7 @@ from .order import order_types
 from .plan import (
     Unsupported,
     callback_on_error,
+    callback_typedef,
     plan_callback,
     plan_cells,
     plan_error_classes,
@@ -239,12 +240,9 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
             # a parameter's own on_error is its own: the class gives what the typedef's says
             if param.callback is None or param.role.on_error is not None:
                 continue
-            named = param.ctype
-            if isinstance(named, Pointer) and isinstance(named.target, TypedefRef) and isinstance(
-                    module.resolve(named.target), FunctionType):
-                named = named.target  # Tcl's Tcl_ObjCmdProc *proc: a typedef of the function type
-            if isinstance(named, TypedefRef):
-                add(named.name, param.callback)
+            named = callback_typedef(module, param.ctype)
+            if named:
+                add(named, param.callback)
     pointers = set()
     for typedef in module.typedefs:
         ref = TypedefRef(typedef.name)

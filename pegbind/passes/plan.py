@@ -264,6 +264,16 @@ _CALLBACK_ARGS = ("int", "bool", "float", "enum", "handle", "record_ptr", "strin
 _CALLBACK_RESULTS = ("void", "int", "bool", "float", "enum", "handle", "pointer")
 
 
+def callback_typedef(module: Module, ctype: CType) -> str:
+    """The typedef a function pointer of type ``ctype`` is named by, whose ``callbacks`` rule and
+    class are its own: ``ctype`` itself, or the function type it points to (Tcl's
+    ``Tcl_ObjCmdProc *proc``, of ``typedef int (Tcl_ObjCmdProc)(...)``); "" for neither."""
+    if isinstance(ctype, Pointer) and isinstance(ctype.target, TypedefRef) and isinstance(
+            module.resolve(ctype.target), FunctionType):
+        return ctype.target.name
+    return ctype.name if isinstance(ctype, TypedefRef) else ""
+
+
 def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding, text: str, where: str
                       ) -> CallbackBinding:
     """``cb`` giving C the value ``text`` names (a constant of the headers, or a number) when its
@@ -1107,7 +1117,7 @@ def plan_function(
             kind = _as_pointer(kind if role.role == "out" else "", f"its parameter {rule_name(param.name, index)!r}",
                                role_keys.get(rule_name(param.name, index), config.key("functions")), config,
                                function.name)
-        typedef = param.type.name if isinstance(param.type, TypedefRef) else ""
+        typedef = callback_typedef(module, param.type)
         if role.on_error is not None or typedef in config.callbacks:
             where = (role_keys.get(rule_name(param.name, index), config.key("functions")) if role.on_error is not None
                      else config.key(f"callbacks.{typedef}"))
@@ -1620,7 +1630,7 @@ def plan_records(
                 binding = plan_field(module, names, member, path, target)
                 if shared and follows_text(module, member.type):
                     binding = dataclasses.replace(binding, elided_in_repr=True)
-                typedef = member.type.name if isinstance(member.type, TypedefRef) else ""
+                typedef = callback_typedef(module, member.type)
                 if binding.callback is not None and config is not None and typedef in config.callbacks:
                     binding = dataclasses.replace(binding, callback=callback_on_error(
                         module, config, binding.callback, config.callbacks[typedef], f"callbacks.{typedef}"))

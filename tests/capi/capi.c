@@ -600,7 +600,9 @@ unsigned capi_unnamed_sum(const void *data, size_t size) {
     return sum;
 }
 void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out, value, size); }
-int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return proc(value, user); }
+static int capi_plain_last;
+int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return capi_plain_last = proc(value, user); }
+int capi_plain_got(void) { return capi_plain_last; }
 int capi_color_of(const char *name, capi_color *color) {
     if (strcmp(name, "red") == 0) *color = CAPI_RED;
     else if (strcmp(name, "green") == 0) *color = CAPI_GREEN;

@@ -375,6 +375,7 @@ void capi_unnamed_fill(unsigned char *, size_t, int);
 /* A typedef of a function type, passed by pointer, as Tcl's Tcl_ObjCmdProc *proc: proc(value, user). */
 typedef int capi_plain_proc(int value, void *user);
 int capi_call_plain(capi_plain_proc *proc, void *user, int value);
+int capi_plain_got(void);  /* what proc gave capi_call_plain last */
 /* A result written through a pointer to an enum, as fontconfig's FcFontMatch(..., FcResult *):
    the color named, 0; -1 for a name that is none. */
 int capi_color_of(const char *name, capi_color *color);
