@@ -532,6 +532,12 @@ def test_a_count_is_of_items_and_a_size_of_bytes(capi):
     assert capi.capi_checksum(values, 12) == 6
     with pytest.raises(ValueError, match=r"^argument 2 \(size\): 13 is more than argument 1 \(data\) holds \(12 bytes\)$"):
         capi.capi_checksum(values, 13)
+    # a cell given for a void * holds its own type's bytes
+    assert capi.capi_checksum(capi.c_int(0x01020304), 4) == 10
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 9 is more than argument 1 \(data\) holds \(8 bytes\)$"):
+        capi.capi_checksum(capi.c_double(), 9)
+    moved = capi.c_uint()
+    assert capi.capi_move(moved, b"\x05\0\0\0", 4) == 5 and moved.value == 5
 
 
 def test_a_string_length_counts_its_utf8_bytes(capi):

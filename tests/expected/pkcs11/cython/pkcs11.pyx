@@ -1366,7 +1366,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
                           Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
-    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # (-1: not known, for None and C's own memory): bytes read in place,
     # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
     # *exported then set),
     # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
@@ -1398,7 +1398,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         length[0] = view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
-        length[0] = -2
+        length[0] = value._pb_size  # its own type's: a void * takes a cell of any type
         return None
     elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
         address[0] = _pb_object_address(value, ctype, what, wanted)
@@ -3199,84 +3199,98 @@ class c_bool(_pb_Cell):
     'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 0
+    _pb_size = 1
 
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 1
+    _pb_size = 2
 
 
 class c_ushort(_pb_Cell):
     'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 2
+    _pb_size = 2
 
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 3
+    _pb_size = 4
 
 
 class c_uint(_pb_Cell):
     'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 4
+    _pb_size = 4
 
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 5
+    _pb_size = 8
 
 
 class c_ulong(_pb_Cell):
     'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 6
+    _pb_size = 8
 
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 7
+    _pb_size = 8
 
 
 class c_ulonglong(_pb_Cell):
     'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 8
+    _pb_size = 8
 
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 9
+    _pb_size = 4
 
 
 class c_double(_pb_Cell):
     'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 10
+    _pb_size = 8
 
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 11
+    _pb_size = 16
 
 
 class c_float_complex(_pb_Cell):
     'A C float _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 12
+    _pb_size = 8
 
 
 class c_double_complex(_pb_Cell):
     'A C double _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 13
+    _pb_size = 16
 
 c_int16 = c_short
 c_uint16 = c_ushort
@@ -20308,7 +20322,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(phObject, 5, 0, "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 8 if _pb_n >= 0 else (sizeof(unsigned long) // 8 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 8 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulMaxObjectCount):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulMaxObjectCount, &_pb_a2)
@@ -23480,7 +23494,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -23624,7 +23638,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -23720,7 +23734,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -23922,7 +23936,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24066,7 +24080,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24162,7 +24176,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24356,7 +24370,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24462,7 +24476,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24527,7 +24541,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24717,7 +24731,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24829,7 +24843,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)
@@ -24897,7 +24911,7 @@ cdef class Library:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
             _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
-            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else (1 // 1 if _pb_n == -2 else -1)
+            _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
                 _pb_status = (<_pb_unchecked_to_c_CK_ULONG>_pb_to_c_CK_ULONG)(ulParameterLen, &_pb_a2)

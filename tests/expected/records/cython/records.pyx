@@ -1216,7 +1216,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
                           Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
-    # (-1: not known, for None and C's own memory; -2: a cell's value): bytes read in place,
+    # (-1: not known, for None and C's own memory): bytes read in place,
     # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
     # *exported then set),
     # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
@@ -1248,7 +1248,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
         length[0] = view.len
     elif cells is not None and type(value) in cells:
         address[0] = &(<_pb_Cell>value)._v
-        length[0] = -2
+        length[0] = value._pb_size  # its own type's: a void * takes a cell of any type
         return None
     elif how & 4 and (isinstance(value, Pointer) or isinstance(value, _pb_Record)):
         address[0] = _pb_object_address(value, ctype, what, wanted)
@@ -1479,84 +1479,98 @@ class c_bool(_pb_Cell):
     'A C _Bool made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 0
+    _pb_size = 1
 
 
 class c_short(_pb_Cell):
     'A C short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 1
+    _pb_size = 2
 
 
 class c_ushort(_pb_Cell):
     'A C unsigned short made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 2
+    _pb_size = 2
 
 
 class c_int(_pb_Cell):
     'A C int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 3
+    _pb_size = 4
 
 
 class c_uint(_pb_Cell):
     'A C unsigned int made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 4
+    _pb_size = 4
 
 
 class c_long(_pb_Cell):
     'A C long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 5
+    _pb_size = 8
 
 
 class c_ulong(_pb_Cell):
     'A C unsigned long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 6
+    _pb_size = 8
 
 
 class c_longlong(_pb_Cell):
     'A C long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 7
+    _pb_size = 8
 
 
 class c_ulonglong(_pb_Cell):
     'A C unsigned long long made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 8
+    _pb_size = 8
 
 
 class c_float(_pb_Cell):
     'A C float made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 9
+    _pb_size = 4
 
 
 class c_double(_pb_Cell):
     'A C double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 10
+    _pb_size = 8
 
 
 class c_longdouble(_pb_Cell):
     'A C long double made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 11
+    _pb_size = 16
 
 
 class c_float_complex(_pb_Cell):
     'A C float _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 12
+    _pb_size = 8
 
 
 class c_double_complex(_pb_Cell):
     'A C double _Complex made by Python: passed where C takes a pointer to one, C reads and writes it; .value is its value.'
     __slots__ = ()
     _pb_code = 13
+    _pb_size = 16
 
 c_int16 = c_short
 c_uint16 = c_ushort
