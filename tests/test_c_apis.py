@@ -532,6 +532,12 @@ def test_a_count_is_of_items_and_a_size_of_bytes(capi):
     assert capi.capi_checksum(values, 12) == 6
     with pytest.raises(ValueError, match=r"^argument 2 \(size\): 13 is more than argument 1 \(data\) holds \(12 bytes\)$"):
         capi.capi_checksum(values, 13)
+    # a length out of its type's range is refused for that first, in every backend
+    for call, label in ((capi.capi_sum, "count"), (capi.capi_checksum, "size")):
+        for given in (values, bytes(values)):
+            with pytest.raises(OverflowError, match=rf"^argument 2 \({label}\): 18446744073709551616 is out of "
+                                                    rf"range \[0, 18446744073709551615\]$"):
+                call(given, 2**64)
     # a cell given for a void * holds its own type's bytes
     assert capi.capi_checksum(capi.c_int(0x01020304), 4) == 10
     with pytest.raises(ValueError, match=r"^argument 2 \(size\): 9 is more than argument 1 \(data\) holds \(8 bytes\)$"):
@@ -548,6 +554,10 @@ def test_a_string_length_counts_its_utf8_bytes(capi):
                                          r"\(3 bytes\)$"):
         capi.capi_escape(easy, "a b", 4)
     assert capi.capi_escape(easy, "\u00e9", 2) == 2
+    for string in ("a b", b"a b"):  # an int length out of its range: refused for that first
+        with pytest.raises(OverflowError, match=r"^argument 3 \(length\): 2147483648 is out of range "
+                                                r"\[-2147483648, 2147483647\]$"):
+            capi.capi_escape(easy, string, 2**31)
 
 
 def test_a_length_in_a_cell_is_checked_too(capi):

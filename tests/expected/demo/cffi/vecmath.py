@@ -1661,9 +1661,9 @@ def vm_checksum(data, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if data.__class__ is bytes:
-            if len_ > len(data):
+            if len_ > len(data) and len_ <= 18446744073709551615:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-        elif len_ > _pb_capacity(data, 1) >= 0:
+        elif len_ > _pb_capacity(data, 1) >= 0 and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
         return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
     except _PB_RETRY:
@@ -1672,9 +1672,9 @@ def vm_checksum(data, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if data.__class__ is bytes:
-        if len_ > len(data):
+        if len_ > len(data) and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-    elif len_ > _pb_capacity(data, 1) >= 0:
+    elif len_ > _pb_capacity(data, 1) >= 0 and len_ <= 18446744073709551615:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
     return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
 
@@ -1688,9 +1688,9 @@ def vm_fill(buf, len_, value, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if buf.__class__ is bytes:
-            if len_ > len(buf):
+            if len_ > len(buf) and len_ <= 18446744073709551615:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-        elif len_ > _pb_capacity(buf, 1) >= 0:
+        elif len_ > _pb_capacity(buf, 1) >= 0 and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
         return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
     except _PB_RETRY:
@@ -1699,9 +1699,9 @@ def vm_fill(buf, len_, value, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if buf.__class__ is bytes:
-        if len_ > len(buf):
+        if len_ > len(buf) and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-    elif len_ > _pb_capacity(buf, 1) >= 0:
+    elif len_ > _pb_capacity(buf, 1) >= 0 and len_ <= 18446744073709551615:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
     return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
 

@@ -2195,9 +2195,9 @@ def json_stringn(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) and len_ <= 18446744073709551615:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
@@ -2210,9 +2210,9 @@ def json_stringn(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2251,9 +2251,9 @@ def json_stringn_nocheck(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) and len_ <= 18446744073709551615:
                 raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
@@ -2266,9 +2266,9 @@ def json_stringn_nocheck(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) and len_ <= 18446744073709551615:
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2446,9 +2446,9 @@ def json_object_getn(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) and key_len <= 18446744073709551615:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
@@ -2461,9 +2461,9 @@ def json_object_getn(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -2502,9 +2502,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) and key_len <= 18446744073709551615:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
@@ -2517,9 +2517,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2558,9 +2558,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) and key_len <= 18446744073709551615:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
@@ -2573,9 +2573,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2614,9 +2614,9 @@ def json_object_deln(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key):
+            if key_len > len(key) and key_len <= 18446744073709551615:
                 raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0:
+        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
         _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
@@ -2629,9 +2629,9 @@ def json_object_deln(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key):
+        if key_len > len(key) and key_len <= 18446744073709551615:
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0:
+    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -3216,9 +3216,9 @@ def json_string_setn(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) and len_ <= 18446744073709551615:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
@@ -3231,9 +3231,9 @@ def json_string_setn(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) and len_ <= 18446744073709551615:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3272,9 +3272,9 @@ def json_string_setn_nocheck(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value):
+            if len_ > len(value) and len_ <= 18446744073709551615:
                 raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0:
+        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
         _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
@@ -3287,9 +3287,9 @@ def json_string_setn_nocheck(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value):
+        if len_ > len(value) and len_ <= 18446744073709551615:
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0:
+    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3696,9 +3696,9 @@ def json_dumpb(json, buffer, size, flags, /):
         if size.__class__ is not int:
             size = _pb_exact_int(size)
         if buffer.__class__ is bytes:
-            if size > len(buffer):
+            if size > len(buffer) and size <= 18446744073709551615:
                 raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-        elif size > _pb_capacity(buffer, 1) >= 0:
+        elif size > _pb_capacity(buffer, 1) >= 0 and size <= 18446744073709551615:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
         _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
         if _pb_pending:
@@ -3711,9 +3711,9 @@ def json_dumpb(json, buffer, size, flags, /):
     if size.__class__ is not int:
         size = _pb_exact_int(size)
     if buffer.__class__ is bytes:
-        if size > len(buffer):
+        if size > len(buffer) and size <= 18446744073709551615:
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-    elif size > _pb_capacity(buffer, 1) >= 0:
+    elif size > _pb_capacity(buffer, 1) >= 0 and size <= 18446744073709551615:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
     _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
     if _pb_pending:

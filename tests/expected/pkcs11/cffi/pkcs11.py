@@ -21526,9 +21526,9 @@ class Library:
             if ulMaxObjectCount.__class__ is not int:
                 ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
             if phObject.__class__ is bytes:
-                if ulMaxObjectCount > len(phObject) // 8:
+                if ulMaxObjectCount > len(phObject) // 8 and ulMaxObjectCount <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0 and ulMaxObjectCount <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_pending:
@@ -21543,9 +21543,9 @@ class Library:
         if ulMaxObjectCount.__class__ is not int:
             ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
         if phObject.__class__ is bytes:
-            if ulMaxObjectCount > len(phObject) // 8:
+            if ulMaxObjectCount > len(phObject) // 8 and ulMaxObjectCount <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0 and ulMaxObjectCount <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
         if _pb_pending:
@@ -23197,9 +23197,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -23229,9 +23229,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -23264,9 +23264,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
@@ -23281,9 +23281,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -23304,9 +23304,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -23335,9 +23335,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23416,9 +23416,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a7 = _NULL
             _pb_l8[0] = 0
@@ -23448,9 +23448,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -23483,9 +23483,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
@@ -23500,9 +23500,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -23523,9 +23523,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -23554,9 +23554,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23632,9 +23632,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -23663,9 +23663,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23695,9 +23695,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
             if _pb_pending:
@@ -23711,9 +23711,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
         if _pb_pending:
@@ -23734,9 +23734,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_a5 = _NULL
             _pb_l6[0] = 0
@@ -23765,9 +23765,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23845,9 +23845,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
@@ -23863,9 +23863,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
@@ -23882,9 +23882,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
             if _pb_pending:
@@ -23898,9 +23898,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
         if _pb_pending:
@@ -23923,9 +23923,9 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter):
+                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                     raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
@@ -23941,9 +23941,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter):
+            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:

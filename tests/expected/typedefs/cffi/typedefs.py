@@ -1601,9 +1601,9 @@ def sum_all(values, count, /):
         if count.__class__ is not int:
             count = _pb_exact_int(count)
         if values.__class__ is bytes:
-            if count > len(values) // 8:
+            if count > len(values) // 8 and count <= 18446744073709551615:
                 raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
-        elif count > _pb_capacity(values, 8) >= 0:
+        elif count > _pb_capacity(values, 8) >= 0 and count <= 18446744073709551615:
             raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
         _pb_r = _f_sum_all(_pb_rbuf(values, 0, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
         if _pb_pending:
@@ -1616,9 +1616,9 @@ def sum_all(values, count, /):
     if count.__class__ is not int:
         count = _pb_exact_int(count)
     if values.__class__ is bytes:
-        if count > len(values) // 8:
+        if count > len(values) // 8 and count <= 18446744073709551615:
             raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
-    elif count > _pb_capacity(values, 8) >= 0:
+    elif count > _pb_capacity(values, 8) >= 0 and count <= 18446744073709551615:
         raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
     _pb_r = _f_sum_all(_pb_rbuf(values, 0, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
     if _pb_pending:
