@@ -554,6 +554,8 @@ def test_a_string_length_counts_its_utf8_bytes(capi):
                                          r"\(3 bytes\)$"):
         capi.capi_escape(easy, "a b", 4)
     assert capi.capi_escape(easy, "\u00e9", 2) == 2
+    # a size after a C string that names something else is no length of it
+    assert capi.capi_block("ab", 4096) == 4098
     for string in ("a b", b"a b"):  # an int length out of its range: refused for that first
         with pytest.raises(OverflowError, match=r"^argument 3 \(length\): 2147483648 is out of range "
                                                 r"\[-2147483648, 2147483647\]$"):

@@ -660,8 +660,10 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
             continue
-        if pointer.kind == "cstring" and _counts_only(length.c_name):
-            continue  # a C string states its own length: a count after it counts something else
+        if pointer.kind == "cstring" and (_counts_only(length.c_name) or _names_another(pointer.c_name, length.c_name)):
+            # a C string states its own length: a count after it counts something else, and so
+            # does a size named after something else (libarchive's _filename, _block_size)
+            continue
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
             unit = _GENERIC_LENGTHS.get((length.c_name or "").lstrip("_"))
@@ -753,6 +755,12 @@ def _counts_only(name: str | None) -> bool:
     """Whether ``name`` says a count and not a length (glibc's ``__count`` as ``count``)."""
     bare = (name or "").lstrip("_")
     return bare in _COUNTS or bare.endswith(_COUNT_ONLY_SUFFIXES)
+
+
+def _names_another(pointer: str | None, length: str | None) -> bool:
+    """Whether the name ``length`` says whose length it is, and that is not ``pointer``."""
+    stem, _ = _stem_and_unit(length)
+    return stem is not None and not _named_after(pointer or "", stem)
 
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:

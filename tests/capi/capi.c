@@ -603,6 +603,7 @@ void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out,
 static int capi_plain_last;
 int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return capi_plain_last = proc(value, user); }
 int capi_plain_got(void) { return capi_plain_last; }
+size_t capi_block(const char *name, size_t block_size) { return strlen(name) + block_size; }
 int capi_color_of(const char *name, capi_color *color) {
     if (strcmp(name, "red") == 0) *color = CAPI_RED;
     else if (strcmp(name, "green") == 0) *color = CAPI_GREEN;

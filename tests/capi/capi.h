@@ -376,6 +376,9 @@ void capi_unnamed_fill(unsigned char *, size_t, int);
 typedef int capi_plain_proc(int value, void *user);
 int capi_call_plain(capi_plain_proc *proc, void *user, int value);
 int capi_plain_got(void);  /* what proc gave capi_call_plain last */
+/* A size after a C string that names something else, as libarchive's
+   archive_read_open_filename(a, _filename, _block_size): strlen(name) + block_size. */
+size_t capi_block(const char *name, size_t block_size);
 /* A result written through a pointer to an enum, as fontconfig's FcFontMatch(..., FcResult *):
    the color named, 0; -1 for a name that is none. */
 int capi_color_of(const char *name, capi_color *color);
