@@ -16,7 +16,9 @@ still means the builtin; an attribute (a field) only avoids keywords and
 Cython reserved words (``record.def_``, ``record.cdef_``) and may shadow a
 builtin (``record.type``, ``record.len``), as ``obj.type`` is fine Python.
 A field named ``self`` stays ``self`` and must still work in the keyword
-constructor.
+constructor.  A name a class body would rewrite (``__x``, Python's name
+mangling) keeps one leading underscore where a class body spells it: record
+and enum classes, fields, enumerators.
 """
 from __future__ import annotations
 
@@ -111,6 +113,21 @@ def test_parameters_named_as_the_modules_own_classes(hostile):
 def test_enum_members_with_keyword_names(hostile):
     assert (hostile.import_, hostile.True_, hostile.in_, hostile.is_) == (1, 2, 4, 8)
     assert hostile.from_.import_ == 1
+
+
+def test_names_a_class_body_would_rewrite_keep_one_underscore(hostile):
+    # Python mangles __x in a class body (to _C__x): a record class, member or enumerator so
+    # named was out of reach (an enumerator broke the import), and ctypes stored a member in a
+    # Python attribute of that name, not in C's.  They keep one leading underscore; a member
+    # already named so gets a trailing _; a function keeps C's name, as no class body spells it.
+    record = hostile.mangled(inner=hostile._inner_t(a=1), _x=2, _x_=3)
+    assert (record.inner.a, record._x, record._x_) == (1, 2, 3)
+    assert hostile.mangled_sum(record) == 321
+    record._x = 4
+    assert hostile.mangled_sum(record) == 341 and record.where is None
+    assert repr(record) == "mangled(inner=_inner_t(a=1), _x=4, _x_=3, where=None)"
+    assert list(hostile._kind) == [hostile._FIRST, hostile.SECOND] and hostile._FIRST == 1
+    assert hostile.__twice(hostile._kind._FIRST) == 2
 
 
 @pytest.mark.parametrize(("name", "text"), DOCS, ids=[name for name, _ in DOCS])

@@ -58,6 +58,7 @@ from ..passes.callplan import (
     Slot,
     element_size,
 )
+from ..passes.naming import unmangled
 from ..target import integer_range
 from .common import class_aliases, py_docstring
 from .stubs import stub_context
@@ -270,9 +271,10 @@ def ordered_records(binding: BindingModel):
 def cffi_member(pointer: str, name: str) -> str:
     """An expression for a member of the struct ``pointer`` points to (also an assignment target).
 
-    A member named like a Python keyword is reached through ``ffi.addressof``.
+    A member named like a Python keyword, or a name a class body would rewrite (``__x``: see
+    :func:`~pegbind.passes.naming.unmangled`), is reached through ``ffi.addressof``.
     """
-    if keyword.iskeyword(name):
+    if keyword.iskeyword(name) or unmangled(name) != name:
         return f"_ffi.addressof({pointer}, {name!r})[0]"
     return f"{pointer}.{name}"
 

@@ -39,7 +39,7 @@ from .binding import (
     ReturnBinding,
 )
 from .callplan import plan_call
-from .naming import anonymous_types, assign_names, python_identifier
+from .naming import anonymous_types, assign_names, python_identifier, unmangled
 from .order import order_types
 from .plan import (
     Unsupported,
@@ -107,7 +107,7 @@ def _select(state: PassState) -> PassState:
 
 
 def _name(state: PassState) -> PassState:
-    names, warnings = assign_names(state.module, state.config.strip_prefix)
+    names, warnings = assign_names(state.module, state.config.strip_prefix, state.config.load == "dynamic")
     typed = tuple((key, w) for key, w in warnings if key[0] in ("record", "enum"))
     others = tuple(w for key, w in warnings if key[0] not in ("record", "enum"))
     return replace(state, names=names, diagnostics=state.diagnostics + others, type_notes=state.type_notes + typed,
@@ -231,7 +231,8 @@ def callback_classes(module: Module, config: BindingConfig, target: TargetInfo, 
     found: dict[str, CallbackClass] = {}
 
     def add(name: str, callback: CallbackBinding) -> None:
-        if name not in found and name not in taken and name.isidentifier() and not keyword.iskeyword(name):
+        if (name not in found and name not in taken and name.isidentifier() and not keyword.iskeyword(name)
+                and unmangled(name) == name):  # C reserves it (__compar_fn_t), and a class body could not spell it
             function_type = isinstance(module.resolve(TypedefRef(name)), FunctionType)
             found[name] = CallbackClass(name, callback, f"{name} *" if function_type else name)
 

@@ -69,9 +69,22 @@ _CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod", "from_
 
 def field_identifier(name: str) -> str:
     """Like :func:`python_identifier`, but attributes may shadow builtins (``obj.type`` is fine),
-    except those a class body uses (:data:`_CLASS_BODY_NAMES`)."""
+    except those a class body uses (:data:`_CLASS_BODY_NAMES`); and as a class body can spell
+    them (:func:`unmangled`)."""
+    name = unmangled(name)
     while keyword.iskeyword(name) or name in CYTHON_RESERVED or name in _CLASS_BODY_NAMES:
         name += "_"
+    return name
+
+
+def unmangled(name: str) -> str:
+    """``name`` as a class body can spell it.  Python rewrites a name with two leading
+    underscores and fewer than two trailing ones where a class body or method spells it
+    (``__x`` in class ``C`` is ``_C__x``): glibc's ``__pad0`` member, its ``__sigset_t`` as
+    the type of another class's member, an enumerator ``__RLIM_NLIMITS`` of an enum class.
+    Such a name keeps one leading underscore (``_pad0``); any other is returned as it is."""
+    if name.startswith("__") and not name.endswith("__"):
+        return "_" + name.lstrip("_")
     return name
 
 
@@ -202,9 +215,14 @@ def anonymous_types(module: Module) -> dict[str, AnonymousType]:
 
 
 def assign_names(
-    module: Module, strip_prefix: str
+    module: Module, strip_prefix: str, methods: bool = False
 ) -> tuple[dict[tuple[str, str], str], list[tuple[tuple[str, str], Diagnostic]]]:
     """Python names for functions, records, enums, enum members and constants.
+
+    The names of classes and of what a class body holds (enum members; the functions too
+    where they are ``methods`` of the module's ``Library``, a dynamic binding's) are as a
+    class body can spell them (:func:`unmangled`); functions and constants of the module
+    keep C's.
 
     Keys are ``("function", name)``, ``("record", key)``, ``("enum", key)``,
     ``("member", name)``, ``("constant", name)``, ``("function_alias", name)``
@@ -218,10 +236,12 @@ def assign_names(
     warnings: list[tuple[tuple[str, str], Diagnostic]] = []  # (the declaration's key, the warning)
 
     def claim(key: tuple[str, str], c_name: str, coord, strip: bool = True) -> str:
-        wanted = python_identifier(_strip(c_name, strip_prefix) if strip else c_name)
+        module_level = key[0] == "constant" or (key[0] in ("function", "function_alias") and not methods)
+        spell = str if module_level else unmangled
+        wanted = spell(python_identifier(_strip(c_name, strip_prefix) if strip else c_name))
         name = wanted
         if name in taken:
-            name = python_identifier(c_name)
+            name = spell(python_identifier(c_name))
         while name in taken:
             name += "_"
         if name != wanted:
@@ -248,7 +268,7 @@ def assign_names(
                 continue
             claim((kind, decl.key), c_names[0], decl.coord)
             for alias in c_names[1:]:
-                python = python_identifier(_strip(alias, strip_prefix))
+                python = unmangled(python_identifier(_strip(alias, strip_prefix)))
                 if python not in taken:
                     taken.add(python)
                     names[("alias", alias)] = python

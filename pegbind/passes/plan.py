@@ -1529,6 +1529,20 @@ def _members(module: Module, record: Record, shared: bool = False):
         # an unnamed bitfield is padding: nothing to bind
 
 
+def _distinct_names(fields: list[FieldBinding]) -> list[FieldBinding]:
+    """``fields``, a Python name two of them share made distinct by a trailing ``_`` on the later
+    (``__x`` and ``_x`` are both ``_x``: see :func:`~pegbind.passes.naming.unmangled`)."""
+    taken: set[str] = set()
+    distinct = []
+    for field in fields:
+        name = field.py_name
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        distinct.append(field if name == field.py_name else dataclasses.replace(field, py_name=name))
+    return distinct
+
+
 def follows_text(module: Module, ctype: CType, seen: frozenset[str] = frozenset()) -> bool:
     """Whether reading a member of ``ctype`` as Python reads it follows a pointer: one to
     characters (read up to the NUL), held directly or in a record or array held by value."""
@@ -1647,7 +1661,7 @@ def plan_records(
                 dropped.append((("record", record.key),
                                 Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}",
                                            "warning")))
-        fields = _with_length_members(fields)
+        fields = _with_length_members(_distinct_names(fields))
         aliases = tuple(names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names)
         has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
                            for member in record.fields or ())

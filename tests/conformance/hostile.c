@@ -14,3 +14,5 @@ static gadget the_gadget;
 gadget *gadget_make(void) { return &the_gadget; }
 int gadget_same(gadget *Pointer, gadget *FunctionPointer, int Error) { return (Pointer == FunctionPointer) + Error; }
 long attrs_sum(const struct attrs *a) { return a->property + 10 * a->after; }
+int mangled_sum(const struct mangled *m) { return m->inner.a + 10 * m->__x + 100 * m->_x; }
+int __twice(enum __kind k) { return 2 * (int)k; }

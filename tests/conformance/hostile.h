@@ -55,4 +55,14 @@ typedef struct gadget gadget;
 gadget *gadget_make(void);
 int gadget_same(gadget *Pointer, gadget *FunctionPointer, int Error);
 
+/* Names a class body would rewrite (Python's name mangling: __x in class C is _C__x), as
+   glibc's struct stat.__pad0, its __sigset_t as another record's member, sys/resource.h's
+   __RLIM_NLIMITS: a type, a member and an enumerator, beside a member already named _x. */
+typedef struct { int a; } __inner_t;
+struct mangled { __inner_t inner; int __x; int _x; __inner_t *where; };
+/* inner.a + 10 * __x + 100 * _x */
+int mangled_sum(const struct mangled *m);
+enum __kind { __FIRST = 1, SECOND = 2 };
+int __twice(enum __kind k);
+
 #endif

@@ -5,6 +5,7 @@ import keyword
 
 from ...model import COMPLEX_PARTS, Array, CType, FunctionType, Pointer, Primitive, RecordRef, TypedefRef, assert_never
 from ...passes.binding import BindingModel, FunctionBinding, ParamBinding
+from ...passes.naming import unmangled
 from ...target import integer_primitive
 from ..pywrapper import UnspellableError
 
@@ -14,8 +15,9 @@ class CtypesSpellingError(UnspellableError):
 
 
 def ctypes_attr(name: str) -> str:
-    """The attribute a C member is reached by on a ctypes Structure (Python keywords are renamed)."""
-    return f"_pb_{name}" if keyword.iskeyword(name) else name
+    """The attribute a C member is reached by on a ctypes Structure: Python keywords, and names a
+    class body would rewrite (``__x``: see :func:`~pegbind.passes.naming.unmangled`), are renamed."""
+    return f"_pb_{name}" if keyword.iskeyword(name) or unmangled(name) != name else name
 
 
 _FLOATS = {"float": "_ct.c_float", "double": "_ct.c_double", "long double": "_ct.c_longdouble"}
