@@ -717,4 +717,18 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "function_aliases": binding.aliases_of(binding.functions),
         "cells": binding.cells,
         "cell_aliases": binding.cell_aliases,
+        "cell_sets": _cell_sets(binding),
     }
+
+
+def _cell_sets(binding: BindingModel) -> dict[tuple[str, ...], str]:
+    """The cell classes a buffer parameter takes (``ParamBinding.cells``) -> the module-level
+    tuple holding them, one per distinct set: a tuple spelled in a wrapper is built on every
+    call (a void * takes every cell class: fourteen lookups and a tuple, a fifth of a callback's
+    round trip through its user-data pointer)."""
+    sets: dict[tuple[str, ...], str] = {}
+    for function in binding.functions:
+        for param in function.params:
+            if param.cells and param.cells not in sets:
+                sets[param.cells] = f"_pb_cells_{len(sets)}"
+    return sets

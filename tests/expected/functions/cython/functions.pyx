@@ -1600,6 +1600,9 @@ c_uint64 = c_ulong
 c_size_t = c_ulong
 c_ssize_t = c_long
 
+# the cell classes a buffer parameter takes, each set once (see _pb_buffer_in)
+_pb_cells_0 = (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,)
+
 
 # Every record class: what isinstance() tests for "a record" (they share no base class).
 _pb_Record = ()
@@ -1926,7 +1929,7 @@ def unnamed(arg0, arg1, arg2, /):
             _pb_a2 = <const void *>PyBytes_AS_STRING(arg2)
             _pb_n = PyBytes_GET_SIZE(arg2)
         else:
-            _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
+            _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
         _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:

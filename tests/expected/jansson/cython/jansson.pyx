@@ -1809,6 +1809,9 @@ c_uint64 = c_ulong
 c_size_t = c_ulong
 c_ssize_t = c_long
 
+# the cell classes a buffer parameter takes, each set once (see _pb_buffer_in)
+_pb_cells_0 = (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,)
+
 
 # ---- handles -----------------------------------------------------------
 
@@ -3309,7 +3312,7 @@ def json_object_iter_next(object_, iter_, /):
         else:
             _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
@@ -3336,7 +3339,7 @@ def json_object_iter_key(iter_, /):
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
     try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         _pb_r = _c_json_object_iter_key(_pb_a0)
         if _pb_maybe_pending:
@@ -3363,7 +3366,7 @@ def json_object_iter_key_len(iter_, /):
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         _pb_r = _c_json_object_iter_key_len(_pb_a0)
         if _pb_maybe_pending:
@@ -3390,7 +3393,7 @@ def json_object_iter_value(iter_, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         _pb_r = _c_json_object_iter_value(_pb_a0)
         if _pb_maybe_pending:
@@ -3428,7 +3431,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
         else:
             _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if value is None:
             _pb_a2 = NULL
@@ -4599,7 +4602,7 @@ def json_load_callback(callback, data, flags, error, /):
     try:
         _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0')
 
-        _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if PyLong_CheckExact(flags):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
@@ -4884,7 +4887,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if not _pb_takes_user_data(callback):
             _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
 
-        _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
+        _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
         if PyLong_CheckExact(flags):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)

@@ -3301,6 +3301,10 @@ c_uint64 = c_ulong
 c_size_t = c_ulong
 c_ssize_t = c_long
 
+# the cell classes a buffer parameter takes, each set once (see _pb_buffer_in)
+_pb_cells_0 = (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,)
+_pb_cells_1 = (c_ulong, c_ulonglong,)
+
 
 # ---- records -----------------------------------------------------------
 
@@ -18963,7 +18967,7 @@ cdef class Library:
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Initialize"))
         try:
-            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
             _pb_r = _pb_fn(_pb_a0)
             if _pb_maybe_pending:
@@ -20321,7 +20325,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(phObject, 5, 0, "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(phObject, 5, 0, "argument 2 (phObject)", "a writable contiguous buffer or a c_ulong", 'unsigned long *', _pb_cells_1, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 8 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulMaxObjectCount):
@@ -23493,7 +23497,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -23637,7 +23641,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -23733,7 +23737,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -23935,7 +23939,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24079,7 +24083,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24175,7 +24179,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24369,7 +24373,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24475,7 +24479,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24540,7 +24544,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24730,7 +24734,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24842,7 +24846,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):
@@ -24910,7 +24914,7 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+            _pb_t1 = _pb_buffer_in(pParameter, 5, 0, "argument 2 (pParameter)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
             _pb_n1 = _pb_n // 1 if _pb_n >= 0 else -1
 
             if PyLong_CheckExact(ulParameterLen):

@@ -1619,6 +1619,10 @@ c_uint64 = c_ulong
 c_size_t = c_ulong
 c_ssize_t = c_long
 
+# the cell classes a buffer parameter takes, each set once (see _pb_buffer_in)
+_pb_cells_0 = (c_ulong, c_ulonglong,)
+_pb_cells_1 = (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,)
+
 
 # Every record class: what isinstance() tests for "a record" (they share no base class).
 _pb_Record = ()
@@ -1681,7 +1685,7 @@ def sum_all(values, count, /):
             _pb_a0 = <const _c_ulong_t *>PyBytes_AS_STRING(values)
             _pb_n = PyBytes_GET_SIZE(values)
         else:
-            _pb_t0 = _pb_buffer_in(values, 4, 0, "argument 1 (values)", "a contiguous buffer or a c_ulong", 'unsigned long *', (c_ulong, c_ulonglong,), &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+            _pb_t0 = _pb_buffer_in(values, 4, 0, "argument 1 (values)", "a contiguous buffer or a c_ulong", 'unsigned long *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
         _pb_n0 = _pb_n // 8 if _pb_n >= 0 else -1
 
         if PyLong_CheckExact(count):
@@ -1758,7 +1762,7 @@ def each(cb, user_data, /):
         if not _pb_takes_user_data(cb):
             _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
 
-        _pb_t1 = _pb_buffer_in(user_data, 5, 0, "argument 2 (user_data)", "a writable contiguous buffer or a cell", 'void *', (c_bool, c_short, c_ushort, c_int, c_uint, c_long, c_ulong, c_longlong, c_ulonglong, c_float, c_double, c_longdouble, c_float_complex, c_double_complex,), &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(user_data, 5, 0, "argument 2 (user_data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_1, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
         with nogil:
