@@ -113,7 +113,7 @@ def test_unsupported_functions_are_reported_with_a_reason():
     messages = [d.headline() for d in binding.diagnostics]
     assert messages == [
         "h.h:3:1: warning: function 'on_event' is not wrapped: parameter 1 (cb): "
-        "a callback char *(*)(void): its result of type const char * cannot cross to Python yet",
+        "a callback const char *(*)(void): its result of type const char * cannot cross to Python yet",
         "h.h:4:1: warning: function 'count' is not wrapped: parameter 1 (n) has role 'len' but measures nothing: "
         "name it in an array role or write len(NAME)",
         "h.h:5:1: warning: function 'take' is not wrapped: parameter 1 (x): role 'out' needs a pointer, not int",

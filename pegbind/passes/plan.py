@@ -32,6 +32,7 @@ from ..model import (
     TypedefRef,
     as_type,
     assert_never,
+    canonical_type,
     unnamed,
 )
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, integer_range, size_align
@@ -346,8 +347,10 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
                   ) -> CallbackBinding:
     """How a Python callable stands for a C function of type ``function`` (see :class:`CallbackBinding`)."""
     text = pointer_type(module, pointer)
+    # what messages name: the type as C spells it, its qualifiers kept (what Pointer types go by drops them)
+    said = canonical_type(pointer, module.resolve).to_c()
     if function.variadic:
-        raise Unsupported(f"a callback {text} takes variable arguments, which Python cannot be given yet")
+        raise Unsupported(f"a callback {said} takes variable arguments, which Python cannot be given yet")
 
     def value(ctype: CType, what: str, kinds: tuple[str, ...]) -> CallbackValue:
         try:
@@ -361,7 +364,7 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
             kind = "pointer"
         lo, hi = integer_range(module, ctype, target) if kind in ("int", "enum") else (0, 0)
         if kind not in kinds or lo < -(1 << 63) or hi >= 1 << 64:  # wider than libffi's integers
-            raise Unsupported(f"a callback {text}: {what} of type {ctype.to_c()} cannot cross to Python yet")
+            raise Unsupported(f"a callback {said}: {what} of type {ctype.to_c()} cannot cross to Python yet")
         return CallbackValue(
             ctype, kind, key,  # type: ignore[arg-type]  # one of the kinds above
             pointer_type(module, ctype) if kind in ("pointer", "handle") else "",
