@@ -191,6 +191,10 @@ def test_what_pointers_cannot_read_is_refused_in_the_same_words(capi):
         capi.capi_rows()[0]
     with pytest.raises(TypeError, match=r"^capi_db is a handle of an opaque type: it has no elements to read$"):
         capi.capi_db_open(":memory:")[1][0]
+    with pytest.raises(TypeError, match=r"^a Pointer of type int \*\* has no elements Python can write$"):
+        capi.capi_rows()[0] = 1
+    with pytest.raises(TypeError, match=r"^capi_db is a handle of an opaque type: it has no elements to write$"):
+        capi.capi_db_open(":memory:")[1][0] = 1
 
 
 # ---- callables where C takes a function pointer ---------------------------------

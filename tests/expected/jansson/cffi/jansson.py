@@ -435,11 +435,12 @@ def _pb_fix_value(spec, value):
     return [_pb_fix_value(spec[3], item) for item in _pb_sequence(value, what)]
 
 
-def _pb_no_elements(pointer):
-    """The error for ``p[...]`` on a Pointer whose elements Python cannot read (or a handle)."""
+def _pb_no_elements(pointer, verb="read"):
+    """The error for ``p[...]`` (``verb``: ``read``, or ``write`` for ``p[...] = v``) on a Pointer
+    whose elements Python cannot read or write (or a handle)."""
     if type(pointer).__name__ != "Pointer":  # a handle class (Pointer is a name no C declaration takes)
-        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to read")
-    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can read")
+        return TypeError(f"{type(pointer).__name__} is a handle of an opaque type: it has no elements to {verb}")
+    return TypeError(f"a Pointer of type {pointer._ctype} has no elements Python can {verb}")
 
 
 def _pb_fix(specs, args):
@@ -727,7 +728,7 @@ class Pointer(_pb_Owner):
         (``bytes`` for characters), as C writes through the pointer."""
         element = _pb_elements.get(self._ctype) if not self._pb_kind else None
         if element is None:
-            raise _pb_no_elements(self)
+            raise _pb_no_elements(self, "write")
         if self._h is _PB_CLOSED:
             raise ValueError("the object is closed: the memory it stood for was freed")
         start, data = _pb_element_writes(self._ctype, _pb_element_limits[self._ctype], key, value)
