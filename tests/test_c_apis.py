@@ -839,6 +839,11 @@ def owned(request, capi_library, tmp_path_factory, repo_root):
     return import_from(out, name)
 
 
+def test_close_says_the_same_in_every_backend(capi):
+    said = "Free what this object owns, now (once); one the library lends is left alone."
+    assert capi.capi_pair.close.__doc__ == capi.capi_db.close.__doc__ == capi.Pointer.close.__doc__ == said
+
+
 def test_without_a_rule_nothing_is_freed(capi):
     before = capi.capi_live()
     for _ in range(3):

@@ -837,7 +837,7 @@ cdef class Pointer:
         return True
 
     def close(self):
-        """Free what this object owns, now (once); a borrowed one is left alone."""
+        """Free what this object owns, now (once); one the library lends is left alone."""
         cdef _pb_release free = self._pb_free
         cdef void *memory = self._ptr
         if self._pb_give_up():
@@ -1150,7 +1150,7 @@ cdef bytes _pb_cstring_copy(object value, str what):
 # (binding: as class attributes they are methods, given the instance)
 @cython.binding(True)
 def _pb_close_nothing(self):
-    """Free what this record owns, now (once): a view an ownership rule gives; others are left alone."""
+    """Free what this object owns, now (once); one the library lends is left alone."""
 
 
 @cython.binding(True)
