@@ -126,6 +126,9 @@ def test_names_a_class_body_would_rewrite_keep_one_underscore(hostile):
     record._x = 4
     assert hostile.mangled_sum(record) == 341 and record.where is None
     assert repr(record) == "mangled(inner=_inner_t(a=1), _x=4, _x_=3, where=None)"
+    assert hostile.__inner_t is hostile._inner_t  # and at module level, C's name for the class
+    state = hostile.owners(_owner_=1, _p_=2, _pb_x_=3)  # a record's own attributes: taken as keywords are
+    assert (state._owner_, state._p_, state._pb_x_, hostile.owners_sum(state)) == (1, 2, 3, 321)
     assert list(hostile._kind) == [hostile._FIRST, hostile.SECOND] and hostile._FIRST == 1
     assert hostile.__twice(hostile._kind._FIRST) == 2
 

@@ -65,14 +65,19 @@ def python_identifier(name: str) -> str:
 #: ``cdef class`` body as its old property syntax; and the class's own methods, which a
 #: field so named would replace.
 _CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod", "from_bytes", "from_pointer"})
+#: The attributes a record object keeps its own state in, in some backend (its memory, what
+#: owns it, what it keeps alive): a field so named (pthread's ``__owner``, once unmangled)
+#: would take its place.
+_RECORD_STATE = frozenset({"_p", "_s", "_ptr", "_owner", "_keep", "_ref", "_value"})
 
 
 def field_identifier(name: str) -> str:
     """Like :func:`python_identifier`, but attributes may shadow builtins (``obj.type`` is fine),
-    except those a class body uses (:data:`_CLASS_BODY_NAMES`); and as a class body can spell
-    them (:func:`unmangled`)."""
+    except those a class body uses (:data:`_CLASS_BODY_NAMES`) and a record's own
+    (:data:`_RECORD_STATE`, ``_pb_...``); and as a class body can spell them (:func:`unmangled`)."""
     name = unmangled(name)
-    while keyword.iskeyword(name) or name in CYTHON_RESERVED or name in _CLASS_BODY_NAMES:
+    while (keyword.iskeyword(name) or name in CYTHON_RESERVED or name in _CLASS_BODY_NAMES or name in _RECORD_STATE
+           or (name.startswith("_pb_") and not name.endswith("_"))):  # none of pegbind's own ends so
         name += "_"
     return name
 
@@ -266,7 +271,13 @@ def assign_names(
             c_names = every_class[decl.key]
             if not c_names:
                 continue
-            claim((kind, decl.key), c_names[0], decl.coord)
+            claimed = claim((kind, decl.key), c_names[0], decl.coord)
+            spelt = python_identifier(_strip(c_names[0], strip_prefix))
+            if kind == "record" and claimed != spelt and claimed == unmangled(spelt) and spelt not in taken:
+                # the name C gives it, at module level where no class body rewrites it (enum
+                # classes take no other names)
+                taken.add(spelt)
+                names[("alias", c_names[0])] = spelt
             for alias in c_names[1:]:
                 python = unmangled(python_identifier(_strip(alias, strip_prefix)))
                 if python not in taken:

@@ -1394,7 +1394,7 @@ def plan_handles(module: Module, names: dict) -> list[HandleBinding]:
     for record in module.records:
         if record.is_opaque and ("record", record.key) in names:
             aliases = tuple(
-                names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names
+                names[("alias", alias)] for alias in every_class[record.key] if ("alias", alias) in names
             )
             handles.append(HandleBinding(record.key, names[("record", record.key)], aliases, record.doc, record))
     for typedef in module.typedefs:
@@ -1665,7 +1665,7 @@ def plan_records(
                                 Diagnostic(member.coord, f"field {path!r} of {record.key} is not bound: {exc}",
                                            "warning")))
         fields = _with_length_members(_distinct_names(fields))
-        aliases = tuple(names[("alias", alias)] for alias in every_class[record.key][1:] if ("alias", alias) in names)
+        aliases = tuple(names[("alias", alias)] for alias in every_class[record.key] if ("alias", alias) in names)
         has_pointers = any(holds_pointers(module, member.type, frozenset({record.key}))
                            for member in record.fields or ())
         through = pointer_type(module, Pointer(RecordRef(record.kind, record.tag, record.key)))

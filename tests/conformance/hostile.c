@@ -16,3 +16,4 @@ int gadget_same(gadget *Pointer, gadget *FunctionPointer, int Error) { return (P
 long attrs_sum(const struct attrs *a) { return a->property + 10 * a->after; }
 int mangled_sum(const struct mangled *m) { return m->inner.a + 10 * m->__x + 100 * m->_x; }
 int __twice(enum __kind k) { return 2 * (int)k; }
+int owners_sum(const struct owners *o) { return o->__owner + 10 * o->_p + 100 * o->_pb_x; }

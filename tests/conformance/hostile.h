@@ -64,5 +64,9 @@ struct mangled { __inner_t inner; int __x; int _x; __inner_t *where; };
 int mangled_sum(const struct mangled *m);
 enum __kind { __FIRST = 1, SECOND = 2 };
 int __twice(enum __kind k);
+/* Members named as a record object's own attributes in some backend, as pthread's __owner is once
+   it keeps one underscore: owner + 10 * p + 100 * pb_x */
+struct owners { int __owner; int _p; int _pb_x; };
+int owners_sum(const struct owners *o);
 
 #endif
