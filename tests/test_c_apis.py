@@ -560,6 +560,11 @@ def test_a_string_length_counts_its_utf8_bytes(capi):
     assert capi.capi_escape(easy, "\u00e9", 2) == 2
     # a size after a C string that names something else is no length of it
     assert capi.capi_block("ab", 4096) == 4098
+    # but one named by a shortening of its name is (lz4's dictionary, dictSize)
+    assert capi.capi_load_dict(b"\x01\x02", 2) == 3
+    with pytest.raises(ValueError, match=r"^argument 2 \(dictSize\): 1000 is more than argument 1 \(dictionary\) "
+                                         r"holds \(2 bytes\)$"):
+        capi.capi_load_dict(b"\x01\x02", 1000)
     for string in ("a b", b"a b"):  # an int length out of its range: refused for that first
         with pytest.raises(OverflowError, match=r"^argument 3 \(length\): 2147483648 is out of range "
                                                 r"\[-2147483648, 2147483647\]$"):

@@ -761,9 +761,11 @@ def _counts_only(name: str | None) -> bool:
 
 
 def _names_another(pointer: str | None, length: str | None) -> bool:
-    """Whether the name ``length`` says whose length it is, and that is not ``pointer``."""
+    """Whether the name ``length`` says whose length it is, and that is not ``pointer``: its stem
+    does not start the pointer's name, even as a shortening (lz4's ``dictionary, dictSize`` is
+    one pair; libarchive's ``_filename, _block_size`` is not)."""
     stem, _ = _stem_and_unit(length)
-    return stem is not None and not _named_after(pointer or "", stem)
+    return stem is not None and not (pointer or "").lstrip("_").lower().startswith(stem.lstrip("_").lower())
 
 
 def _stem_and_unit(name: str | None) -> tuple[str | None, Literal["bytes", "items"]]:

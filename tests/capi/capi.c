@@ -604,6 +604,11 @@ static int capi_plain_last;
 int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return capi_plain_last = proc(value, user); }
 int capi_plain_got(void) { return capi_plain_last; }
 size_t capi_block(const char *name, size_t block_size) { return strlen(name) + block_size; }
+int capi_load_dict(const char *dictionary, int dictSize) {
+    int s = 0;
+    for (int i = 0; i < dictSize; i++) s += (unsigned char)dictionary[i];
+    return s;
+}
 int capi_color_of(const char *name, capi_color *color) {
     if (strcmp(name, "red") == 0) *color = CAPI_RED;
     else if (strcmp(name, "green") == 0) *color = CAPI_GREEN;

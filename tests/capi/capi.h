@@ -379,6 +379,8 @@ int capi_plain_got(void);  /* what proc gave capi_call_plain last */
 /* A size after a C string that names something else, as libarchive's
    archive_read_open_filename(a, _filename, _block_size): strlen(name) + block_size. */
 size_t capi_block(const char *name, size_t block_size);
+/* Binary data as lz4 passes it, a const char * its size names by a shortening: the sum of its bytes. */
+int capi_load_dict(const char *dictionary, int dictSize);
 /* A result written through a pointer to an enum, as fontconfig's FcFontMatch(..., FcResult *):
    the color named, 0; -1 for a name that is none. */
 int capi_color_of(const char *name, capi_color *color);
