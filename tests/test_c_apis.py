@@ -560,6 +560,18 @@ def test_a_string_length_counts_its_utf8_bytes(capi):
     assert capi.capi_escape(easy, "\u00e9", 2) == 2
     # a size after a C string that names something else is no length of it
     assert capi.capi_block("ab", 4096) == 4098
+    # a size named after another pointer than the one right before it is that one's (lz4's
+    # LZ4_decompress_safe(src, dst, compressedSize, dstCapacity): compressedSize is no length of dst)
+    out = bytearray(4)
+    assert capi.capi_decompress(b"abcdef", out, 6, 4) == 4 and out == b"abcd"
+    with pytest.raises(ValueError, match=r"^argument 4 \(dstCapacity\): 5 is more than argument 2 \(dst\) holds "
+                                         r"\(4 bytes\)$"):
+        capi.capi_decompress(b"abcdef", out, 6, 5)
+    taken = capi.c_int(6)
+    assert capi.capi_compress_dest_size(b"abcdef", out, taken, 4) == 4 and taken.value == 4
+    with pytest.raises(ValueError, match=r"^argument 4 \(targetDstSize\): 5 is more than argument 2 \(dst\) "
+                                         r"holds \(4 bytes\)$"):
+        capi.capi_compress_dest_size(b"abcdef", out, capi.c_int(6), 5)
     # but one named by a shortening of its name is (lz4's dictionary, dictSize)
     assert capi.capi_load_dict(b"\x01\x02", 2) == 3
     with pytest.raises(ValueError, match=r"^argument 2 \(dictSize\): 1000 is more than argument 1 \(dictionary\) "

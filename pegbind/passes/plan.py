@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
@@ -614,7 +615,8 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         if stem and stem != pointer and stem in others:
             return None
         if stem and not _named_after(pointer, stem) and any(
-                _named_after(other, stem) for other in others if other not in (pointer, length)):
+                _named_after(other, stem) or _ends_with(stem, other) for other in others
+                if other not in (pointer, length)):
             return None
     if length.endswith(("_size", "Size")) and not own and not _named_after(pointer, length[: -len("size")].rstrip("_")):
         # the size of something the name does not say is the pointer (opus's pcm, frame_size: in
@@ -634,6 +636,17 @@ def _named_after(name: str, stem: str) -> bool:
         return False
     rest = name[len(stem):]
     return not rest or rest[0] == "_" or (rest[0].isupper() and not stem[-1:].isupper())
+
+
+def _words(name: str) -> list[str]:
+    """The words of a name, lower-cased: ``targetDstSize`` -> target, dst, size; ``out_buf`` -> out, buf."""
+    return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+
+
+def _ends_with(stem: str, name: str) -> bool:
+    """Whether ``stem`` ends with the words of ``name`` after others (lz4's ``targetDst``, ``dst``)."""
+    words, last = _words(stem), _words(name)
+    return bool(last) and len(words) > len(last) and words[-len(last):] == last
 
 
 def _bounds(module: Module, function: Function, params: list[ParamBinding],
@@ -660,8 +673,14 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         length: (tuple(pointers), "items") for length, pointers in arrays.items()}
     stated = {pointer for pointers in arrays.values() for pointer in pointers}
     names = frozenset(p.c_name for p in params if p.c_name)
+    # a pointer another integer is named after is that one's: lz4's src, dst, compressedSize,
+    # dstCapacity (compressedSize, right after dst, is not its length)
+    named = {owner: length.index for length in params
+             if (owner := _named_owner(module, params, explicit, length, stated)) is not None}
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
+            continue
+        if named.get(pointer.index, length.index) != length.index:
             continue
         if pointer.kind == "cstring" and (_counts_only(length.c_name) or _names_another(pointer.c_name, length.c_name)):
             # a C string states its own length: a count after it counts something else, and so
@@ -697,16 +716,10 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     # what C writes (libsodium's ``size_t *bin_len``, the length of what it wrote to ``bin``).
     bounded = stated | {pointer for pointers, _ in found.values() for pointer in pointers}
     for length in params:
-        stem, unit = _stem_and_unit(length.c_name)
-        if length.index in found or stem is None:
-            continue
-        candidates = [pointer for pointer in params if pointer.index not in bounded and pointer.c_name
-                      and pointer.index != length.index and _named_after(pointer.c_name, stem)
-                      and _may_bound(module, pointer, length, explicit) == "value"]
-        owners = [pointer for pointer in candidates if pointer.c_name == stem] or candidates
-        if len(owners) == 1:
-            found[length.index] = ((owners[0].index,), unit)
-            bounded.add(owners[0].index)
+        owner = None if length.index in found else _named_owner(module, params, explicit, length, bounded)
+        if owner is not None:
+            found[length.index] = ((owner,), _stem_and_unit(length.c_name)[1])
+            bounded.add(owner)
     # A length named only as one, right before the data it measures and after no buffer it
     # could be another's: nettle's ``size_t length, uint8_t *dst, const uint8_t *src`` (every
     # buffer in the run after it).  Not text: a C string states its own length.
@@ -726,6 +739,23 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
             found[length.index] = (tuple(run), _GENERIC_LENGTHS[generic])
             bounded.update(run)
     return found
+
+
+def _named_owner(module: Module, params: list[ParamBinding], explicit: set[str], length: ParamBinding,
+                 taken: AbstractSet[int]) -> int | None:
+    """The one pointer (not in ``taken``) the name of ``length`` says it measures, or None: the
+    pointer's name, or the start of it, then a size or count ending (liblzma's ``out_size``,
+    gnutls's ``label_size``), or a stem ending with the pointer's name (lz4's ``targetDstSize``).
+    A pointer named exactly so is taken first; a name that fits two pointers is neither's."""
+    stem, _ = _stem_and_unit(length.c_name)
+    if stem is None:
+        return None
+    candidates = [pointer for pointer in params if pointer.index not in taken and pointer.c_name
+                  and pointer.index != length.index
+                  and (_named_after(pointer.c_name, stem) or _ends_with(stem, pointer.c_name))
+                  and _may_bound(module, pointer, length, explicit) == "value"]
+    owners = [pointer for pointer in candidates if pointer.c_name == stem] or candidates
+    return owners[0].index if len(owners) == 1 else None
 
 
 def _is_size_t(module: Module, ctype: CType) -> bool:

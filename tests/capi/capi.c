@@ -604,6 +604,16 @@ static int capi_plain_last;
 int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return capi_plain_last = proc(value, user); }
 int capi_plain_got(void) { return capi_plain_last; }
 size_t capi_block(const char *name, size_t block_size) { return strlen(name) + block_size; }
+int capi_decompress(const char *src, char *dst, int compressedSize, int dstCapacity) {
+    int n = compressedSize < dstCapacity ? compressedSize : dstCapacity;
+    memcpy(dst, src, (size_t)n);
+    return n;
+}
+int capi_compress_dest_size(const char *src, char *dst, int *srcSizePtr, int targetDstSize) {
+    int n = *srcSizePtr < targetDstSize ? *srcSizePtr : targetDstSize;
+    memcpy(dst, src, (size_t)n);
+    return *srcSizePtr = n;
+}
 int capi_load_dict(const char *dictionary, int dictSize) {
     int s = 0;
     for (int i = 0; i < dictSize; i++) s += (unsigned char)dictionary[i];

@@ -381,6 +381,10 @@ int capi_plain_got(void);  /* what proc gave capi_call_plain last */
 size_t capi_block(const char *name, size_t block_size);
 /* Binary data as lz4 passes it, a const char * its size names by a shortening: the sum of its bytes. */
 int capi_load_dict(const char *dictionary, int dictSize);
+/* Sizes named after a pointer other than the one right before them, as lz4's: copies
+   min(compressedSize, dstCapacity) bytes of src to dst; *srcSizePtr and targetDstSize bound it. */
+int capi_decompress(const char *src, char *dst, int compressedSize, int dstCapacity);
+int capi_compress_dest_size(const char *src, char *dst, int *srcSizePtr, int targetDstSize);
 /* A result written through a pointer to an enum, as fontconfig's FcFontMatch(..., FcResult *):
    the color named, 0; -1 for a name that is none. */
 int capi_color_of(const char *name, capi_color *color);
