@@ -13,6 +13,7 @@ import array
 import copy
 import gc
 import pickle
+import sys
 
 import pytest
 
@@ -590,6 +591,13 @@ def test_a_length_in_a_cell_is_checked_too(capi):
     with pytest.raises(ValueError, match=r"^argument 4 \(srcLen\): 2 is more than argument 3 \(src\) holds "
                                          r"\(1 bytes\)$"):
         capi.capi_copy(bytearray(16), capi.c_ulong(16), b"x", 2)
+    # a buffer given in the cell's place states what C reads there (it overflowed the heap)
+    stated = bytearray((100000).to_bytes(8, sys.byteorder))
+    with pytest.raises(ValueError, match=r"^argument 2 \(destLen\): 100000 is more than argument 1 \(dest\) holds "
+                                         r"\(16 bytes\)$"):
+        capi.capi_copy(bytearray(16), stated, b"x", 1)
+    stated[:] = (16).to_bytes(8, sys.byteorder)
+    assert capi.capi_copy(bytearray(16), stated, b"x", 1) == 0 and stated[:8] == (1).to_bytes(8, sys.byteorder)
 
 
 def test_an_array_parameter_states_its_own_length(capi):

@@ -790,12 +790,14 @@ class WrapperWriter(ABC):
         item, name = step.item_size, b.py_name
         known = f"_pb_capacity({name}, {item})"
         if step.in_a_cell:
-            value = f"{n.py_name}.value"
-            message = step.message.replace("{n}", "{" + value + "}").replace("{held}", "{" + bs.count + "}")
+            size, signed = step.cell_int
+            message = step.message.replace("{n}", "{_pb_stated_n}").replace("{held}", "{" + bs.count + "}")
             return [
                 f"{bs.count} = {known}",
-                f"if isinstance({n.py_name}, _pb_Cell) and {value} > {bs.count} >= 0:",
-                f"    raise ValueError(f{message!r})",
+                f"if {bs.count} >= 0:",
+                f"    _pb_stated_n = _pb_stated({n.py_name}, {size}, {signed})",
+                f"    if _pb_stated_n is not None and _pb_stated_n > {bs.count}:",
+                f"        raise ValueError(f{message!r})",
             ]
         # The length is made an exact int once, compared, and passed as it is (see
         # exact_int_arg): no int subclass's comparison decides the check.  bytes,

@@ -163,6 +163,9 @@ class CheckLength:
     item_size: int
     #: the ValueError's text, with ``{n}`` for the length and ``{held}`` for the capacity
     message: str
+    #: for a length in a cell: the bytes and signedness of the integer C reads there (a
+    #: buffer given for the cell is read as C reads it)
+    cell_int: tuple[int, bool] = (0, False)
     kind: Literal["check_length"] = "check_length"
 
 
@@ -429,7 +432,12 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
         held, unit = params[index], "bytes" if items[index] == 1 else "items"
         message = f"{length.label}: {{n}} is more than {held.label} holds ({{held}} {unit})"
         in_a_cell = length.kind != "int"
-        steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message))
+        cell_int = (0, False)
+        if in_a_cell and length.element is not None:
+            signed = integer_range(module, length.element, target)[0] < 0
+            cell_int = (element_size(module, target, length.element), signed)
+        steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message,
+                                 cell_int))
     if f.variadic:
         keeper = next((p for p in f.inputs if p.role.role == "in" and p.kind in ("handle", "record_ptr")), None)
         selectors = tuple(p for p in f.inputs if p.role.role == "in" and p.kind == "int")

@@ -49,6 +49,22 @@ def _pb_index(value, what, lo, hi):
     return number
 
 
+def _pb_stated(value, size, is_signed):
+    """The length a cell argument states, for the check against its buffer: a cell's value, or
+    the integer of ``size`` bytes (signed or not) at the start of a buffer given in its place, as C
+    reads it there; None where it is not known (None, a Pointer, a record; a buffer too short,
+    which the cell's own conversion refuses)."""
+    if isinstance(value, _pb_Cell):
+        return value.value  # type: ignore[attr-defined]  # each cell class has it
+    if value is None or isinstance(value, (str, Pointer, _pb_Record)):
+        return None
+    try:
+        data = memoryview(value).cast("B")
+    except (TypeError, ValueError):  # no buffer, or not a contiguous one: its conversion refuses it
+        return None
+    return int.from_bytes(data[:size], _sys.byteorder, signed=is_signed) if len(data) >= size else None
+
+
 def _pb_bool(value, what):
     """``value`` as C's _Bool takes it: any integer (through __index__), true when not zero."""
     return bool(_pb_integer(value, what))
