@@ -543,6 +543,12 @@ def test_a_count_is_of_items_and_a_size_of_bytes(capi):
             with pytest.raises(OverflowError, match=rf"^argument 2 \({label}\): 18446744073709551616 is out of "
                                                     rf"range \[0, 18446744073709551615\]$"):
                 call(given, 2**64)
+    # None (NULL) holds nothing: a stated length may be 0, no more (libsodium aborts, others crash)
+    assert capi.capi_checksum(None, 0) == 0
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 3 is more than argument 1 \(data\) holds \(0 bytes\)$"):
+        capi.capi_checksum(None, 3)
+    with pytest.raises(ValueError, match=r"^argument 2 \(destLen\): 1 is more than argument 1 \(dest\) holds \(0 bytes\)$"):
+        capi.capi_copy(None, capi.c_ulong(1), b"x", 1)
     # a cell given for a void * holds its own type's bytes
     assert capi.capi_checksum(capi.c_int(0x01020304), 4) == 10
     with pytest.raises(ValueError, match=r"^argument 2 \(size\): 9 is more than argument 1 \(data\) holds \(8 bytes\)$"):

@@ -1098,7 +1098,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
                           Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
-    # (-1: not known, for None and C's own memory): bytes read in place,
+    # (-1: not known, for C's own memory; 0 for None): bytes read in place,
     # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
     # *exported then set),
     # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
@@ -1111,7 +1111,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
     held = None
     if value is None:
         address[0] = NULL
-        length[0] = -1
+        length[0] = 0  # NULL holds nothing: a length the header states may only be 0
         return None
     if PyBytes_CheckExact(value) and not how & 1:
         address[0] = PyBytes_AS_STRING(value)

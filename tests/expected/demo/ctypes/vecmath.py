@@ -577,8 +577,10 @@ def _pb_measure(value, size):
 
 def _pb_capacity(value, item):
     """How many items of ``item`` bytes an argument holds, for a length the header states
-    beside it; -1 when that is not known (None, a Pointer, a handle or a record)."""
-    if value is None or isinstance(value, (Pointer, _pb_Record)):
+    beside it: none for None (NULL); -1 when that is not known (a Pointer, a handle or a record)."""
+    if value is None:
+        return 0
+    if isinstance(value, (Pointer, _pb_Record)):
         return -1
     if isinstance(value, str):
         return len(value.encode()) // item

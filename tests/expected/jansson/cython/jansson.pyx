@@ -1291,7 +1291,7 @@ cdef void *_pb_object_address(object value, str ctype, str what, str wanted) exc
 cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str wanted, str ctype, tuple cells,
                           Py_buffer *view, bint *exported, void **address, Py_ssize_t *length):
     # The memory a buffer argument gives C, at *address, and its size in bytes at *length
-    # (-1: not known, for None and C's own memory): bytes read in place,
+    # (-1: not known, for C's own memory; 0 for None): bytes read in place,
     # a str encoded (how & 2), any other buffer exported into *view (writable if how & 1;
     # *exported then set),
     # a cell's value, a Pointer's or a record's memory (how & 4).  Returns the encoded bytes,
@@ -1304,7 +1304,7 @@ cdef object _pb_buffer_in(object value, int how, size_t min_size, str what, str 
     held = None
     if value is None:
         address[0] = NULL
-        length[0] = -1
+        length[0] = 0  # NULL holds nothing: a length the header states may only be 0
         return None
     if PyBytes_CheckExact(value) and not how & 1:
         address[0] = PyBytes_AS_STRING(value)
@@ -2411,7 +2411,7 @@ def json_stringn(value, len_, /):
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
-        _pb_n0 = -1
+        _pb_n0 = 0
     elif PyBytes_CheckExact(value):
         _pb_a0 = PyBytes_AS_STRING(value)
         _pb_n0 = PyBytes_GET_SIZE(value)
@@ -2477,7 +2477,7 @@ def json_stringn_nocheck(value, len_, /):
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
-        _pb_n0 = -1
+        _pb_n0 = 0
     elif PyBytes_CheckExact(value):
         _pb_a0 = PyBytes_AS_STRING(value)
         _pb_n0 = PyBytes_GET_SIZE(value)
@@ -2729,7 +2729,7 @@ def json_object_getn(object_, key, key_len, /):
 
     if key is None:
         _pb_a1 = NULL
-        _pb_n1 = -1
+        _pb_n1 = 0
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
@@ -2826,7 +2826,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
 
     if key is None:
         _pb_a1 = NULL
-        _pb_n1 = -1
+        _pb_n1 = 0
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
@@ -2932,7 +2932,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
 
     if key is None:
         _pb_a1 = NULL
-        _pb_n1 = -1
+        _pb_n1 = 0
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
@@ -3027,7 +3027,7 @@ def json_object_deln(object_, key, key_len, /):
 
     if key is None:
         _pb_a1 = NULL
-        _pb_n1 = -1
+        _pb_n1 = 0
     elif PyBytes_CheckExact(key):
         _pb_a1 = PyBytes_AS_STRING(key)
         _pb_n1 = PyBytes_GET_SIZE(key)
@@ -3929,7 +3929,7 @@ def json_string_setn(string, value, len_, /):
 
     if value is None:
         _pb_a1 = NULL
-        _pb_n1 = -1
+        _pb_n1 = 0
     elif PyBytes_CheckExact(value):
         _pb_a1 = PyBytes_AS_STRING(value)
         _pb_n1 = PyBytes_GET_SIZE(value)
@@ -4015,7 +4015,7 @@ def json_string_setn_nocheck(string, value, len_, /):
 
     if value is None:
         _pb_a1 = NULL
-        _pb_n1 = -1
+        _pb_n1 = 0
     elif PyBytes_CheckExact(value):
         _pb_a1 = PyBytes_AS_STRING(value)
         _pb_n1 = PyBytes_GET_SIZE(value)
