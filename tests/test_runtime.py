@@ -616,7 +616,7 @@ def test_capacity_counts_items_of_what_a_buffer_holds():
     assert rt._pb_capacity(bytearray(9), 4) == 2
     assert rt._pb_capacity("h\u00e9", 1) == 3  # what C reads: the UTF-8 bytes
     assert rt._pb_capacity(ULong(), 1) == 8 and rt._pb_capacity(ULong(), 8) == 1
-    assert rt._pb_capacity(None, 1) == -1
+    assert rt._pb_capacity(None, 1) == 0  # NULL holds nothing
     assert rt._pb_capacity(rt._pb_pointer(0x10, "int *", None), 4) == -1
     assert rt._pb_capacity(RecordObject(), 1) == -1
 

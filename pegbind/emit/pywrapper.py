@@ -681,7 +681,7 @@ class WrapperWriter(ABC):
                     out.append(f"_pb_va = _pb_varargs({f.varargs}, {first}, "
                                f"{keeper.py_name if keeper is not None else 'None'}, ({slot},))")
                 case CheckLength(buffer=held, buffer_slot=held_slot, length=stated):
-                    out += self.check_length(step, held, held_slot, stated)
+                    out += self.check_length(step, held, held_slot, stated, bool(retry))
                     if not step.in_a_cell:  # the check made the length an exact int
                         args[stated.index] = self.exact_int_arg(stated)
                 case PassNull(param=p):
@@ -779,8 +779,13 @@ class WrapperWriter(ABC):
             out.append(f"return ({', '.join(results)})")
         return out
 
-    def check_length(self, step: CheckLength, b: ParamBinding, bs: Slot, n: ParamBinding) -> list[str]:
+    def check_length(self, step: CheckLength, b: ParamBinding, bs: Slot, n: ParamBinding, fast: bool = False
+                     ) -> list[str]:
         """Lines refusing a stated length larger than the buffer before it holds (see :class:`CheckLength`).
+
+        On the ``fast`` path a length too large hands over to ``_pb_fix`` (a TypeError), which
+        checks every argument in order first, as the Cython module converts them all before
+        this check: the run after it raises the ValueError, if no other argument is wrong.
 
         Run on the fast path before any argument is converted: a length that is
         not an int yet (``_pb_exact_int`` raises TypeError) hands over to
@@ -797,7 +802,7 @@ class WrapperWriter(ABC):
                 f"if {bs.count} >= 0:",
                 f"    _pb_stated_n = _pb_stated({n.py_name}, {size}, {signed})",
                 f"    if _pb_stated_n is not None and _pb_stated_n > {bs.count}:",
-                f"        raise ValueError(f{message!r})",
+                f"        {self._too_long(message, fast)}",
             ]
         # The length is made an exact int once, compared, and passed as it is (see
         # exact_int_arg): no int subclass's comparison decides the check.  bytes,
@@ -806,21 +811,20 @@ class WrapperWriter(ABC):
         # is more (the buffer's conversion asks for no item, C being told how many).
         held = f"len({name})" + (f" // {item}" if item > 1 else "")
         message = step.message.replace("{n}", "{" + n.py_name + "}")
-        fits = self.fits_its_type(n)
         return [
             *self.exact_int(n),
             f"if {name}.__class__ is bytes:",
-            f"    if {n.py_name} > {held}{fits}:",
-            f"        raise ValueError(f{message.replace('{held}', '{' + held + '}')!r})",
-            f"elif {n.py_name} > {known} >= 0{fits}:",
-            f"    raise ValueError(f{message.replace('{held}', '{' + known + '}')!r})",
+            f"    if {n.py_name} > {held}:",
+            f"        {self._too_long(message.replace('{held}', '{' + held + '}'), fast)}",
+            f"elif {n.py_name} > {known} >= 0:",
+            f"    {self._too_long(message.replace('{held}', '{' + known + '}'), fast)}",
         ]
 
-    def fits_its_type(self, n: ParamBinding) -> str:
-        """A condition (`` and ...``) that a stated length larger than its buffer is in the range
-        of its C type.  A length out of that range is refused for its range in every backend;
-        where the FFI checks the range at the call, the length check leaves that refusal to it."""
-        return ""
+    @staticmethod
+    def _too_long(message: str, fast: bool) -> str:
+        """The statement refusing a length too large: see :meth:`check_length`."""
+        return "raise TypeError  # to _pb_fix: every argument is checked first" if fast else \
+            f"raise ValueError(f{message!r})"
 
     def exact_int(self, p: ParamBinding) -> list[str]:
         """Lines making the int argument ``p`` an exact int, where the wrapper needs its value.

@@ -96,9 +96,6 @@ class CffiWriter(WrapperWriter):
     def exact_int_arg(self, p: ParamBinding) -> str:
         return p.py_name  # cffi range-checks an exact int itself (OverflowError: to _pb_fix)
 
-    def fits_its_type(self, n: ParamBinding) -> str:
-        return f" and {n.py_name} <= {self.int_range(n.ctype)[1]}"  # above: cffi's OverflowError, to _pb_fix
-
     def out_value(self, p: ParamBinding, s: Slot, inout: bool) -> tuple[list[str], str]:
         name, cell = p.py_name, s.cell
         if p.kind == "record":

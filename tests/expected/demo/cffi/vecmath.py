@@ -1680,10 +1680,10 @@ def vm_checksum(data, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if data.__class__ is bytes:
-            if len_ > len(data) and len_ <= 18446744073709551615:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-        elif len_ > _pb_capacity(data, 1) >= 0 and len_ <= 18446744073709551615:
-            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
+            if len_ > len(data):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif len_ > _pb_capacity(data, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
     except _PB_RETRY:
         pass
@@ -1691,9 +1691,9 @@ def vm_checksum(data, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if data.__class__ is bytes:
-        if len_ > len(data) and len_ <= 18446744073709551615:
+        if len_ > len(data):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
-    elif len_ > _pb_capacity(data, 1) >= 0 and len_ <= 18446744073709551615:
+    elif len_ > _pb_capacity(data, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
     return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'uint8_t[]', 'unsigned char *', True), len_)
 
@@ -1707,10 +1707,10 @@ def vm_fill(buf, len_, value, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if buf.__class__ is bytes:
-            if len_ > len(buf) and len_ <= 18446744073709551615:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-        elif len_ > _pb_capacity(buf, 1) >= 0 and len_ <= 18446744073709551615:
-            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
+            if len_ > len(buf):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif len_ > _pb_capacity(buf, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
     except _PB_RETRY:
         pass
@@ -1718,9 +1718,9 @@ def vm_fill(buf, len_, value, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if buf.__class__ is bytes:
-        if len_ > len(buf) and len_ <= 18446744073709551615:
+        if len_ > len(buf):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
-    elif len_ > _pb_capacity(buf, 1) >= 0 and len_ <= 18446744073709551615:
+    elif len_ > _pb_capacity(buf, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
     return _f_vm_fill(_NULL if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'uint8_t[]', 'unsigned char *'), len_, _pb_exact_int(value))
 

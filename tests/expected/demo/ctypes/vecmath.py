@@ -1774,9 +1774,9 @@ def vm_checksum(data, len_, /):
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
             if data.__class__ is bytes:
                 if len_ > len(data):
-                    raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({len(data)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(data, 1) >= 0:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (data) holds ({_pb_capacity(data, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             return _f_vm_checksum(data if data.__class__ is bytes else _pb_rbuf(data, 0, 'argument 1 (data)', 'unsigned char *', True), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
     except _PB_RETRY:
         pass
@@ -1801,9 +1801,9 @@ def vm_fill(buf, len_, value, /):
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615) and ((value := _pb_exact_int(value)) >= 0 and value <= 255):
             if buf.__class__ is bytes:
                 if len_ > len(buf):
-                    raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({len(buf)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(buf, 1) >= 0:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (buf) holds ({_pb_capacity(buf, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             return _f_vm_fill(None if buf is None else _pb_wbuf(buf, 0, 'argument 1 (buf)', 'unsigned char *'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)), value)
     except _PB_RETRY:
         pass

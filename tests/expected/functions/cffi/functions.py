@@ -1813,10 +1813,10 @@ def first_of(values, n, /):
         if n.__class__ is not int:
             n = _pb_exact_int(n)
         if values.__class__ is bytes:
-            if n > len(values) // 4 and n <= 18446744073709551615:
-                raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
-        elif n > _pb_capacity(values, 4) >= 0 and n <= 18446744073709551615:
-            raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
+            if n > len(values) // 4:
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif n > _pb_capacity(values, 4) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_first_of(_NULL if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1828,9 +1828,9 @@ def first_of(values, n, /):
     if n.__class__ is not int:
         n = _pb_exact_int(n)
     if values.__class__ is bytes:
-        if n > len(values) // 4 and n <= 18446744073709551615:
+        if n > len(values) // 4:
             raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
-    elif n > _pb_capacity(values, 4) >= 0 and n <= 18446744073709551615:
+    elif n > _pb_capacity(values, 4) >= 0:
         raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
     _pb_r = _f_first_of(_NULL if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int[]', 'int *'), n)
     if _pb_pending:
@@ -1911,10 +1911,10 @@ def copy_into(dst, src, n, /):
         if n.__class__ is not int:
             n = _pb_exact_int(n)
         if dst.__class__ is bytes:
-            if n > len(dst) and n <= 18446744073709551615:
-                raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
-        elif n > _pb_capacity(dst, 1) >= 0 and n <= 18446744073709551615:
-            raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
+            if n > len(dst):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif n > _pb_capacity(dst, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1926,9 +1926,9 @@ def copy_into(dst, src, n, /):
     if n.__class__ is not int:
         n = _pb_exact_int(n)
     if dst.__class__ is bytes:
-        if n > len(dst) and n <= 18446744073709551615:
+        if n > len(dst):
             raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
-    elif n > _pb_capacity(dst, 1) >= 0 and n <= 18446744073709551615:
+    elif n > _pb_capacity(dst, 1) >= 0:
         raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
     _pb_r = _f_copy_into(_NULL if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char[]', 'char *'), src if src.__class__ is bytes else _pb_cstr(src, 'argument 2 (src)'), n)
     if _pb_pending:

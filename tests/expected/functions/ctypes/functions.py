@@ -1887,9 +1887,9 @@ def first_of(values, n, /):
         if ((n := _pb_exact_int(n)) >= 0 and n <= 1073741823 or n >= 0 and n <= 18446744073709551615):
             if values.__class__ is bytes:
                 if n > len(values) // 4:
-                    raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({len(values) // 4} items)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif n > _pb_capacity(values, 4) >= 0:
-                raise ValueError(f'argument 2 (n): {n} is more than argument 1 (values) holds ({_pb_capacity(values, 4)} items)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_first_of(None if values is None else _pb_wbuf(values, 32, 'argument 1 (values)', 'int *'), (n if n <= 1073741823 else _ct.c_uint64(n)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -1996,9 +1996,9 @@ def copy_into(dst, src, n, /):
         if ((n := _pb_exact_int(n)) >= 0 and n <= 1073741823 or n >= 0 and n <= 18446744073709551615):
             if dst.__class__ is bytes:
                 if n > len(dst):
-                    raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({len(dst)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif n > _pb_capacity(dst, 1) >= 0:
-                raise ValueError(f'argument 3 (n): {n} is more than argument 1 (dst) holds ({_pb_capacity(dst, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_copy_into(None if dst is None else _pb_wbuf(dst, 0, 'argument 1 (dst)', 'char *'), src if src.__class__ is bytes else _pb_cstring(src, 'argument 2 (src)'), (n if n <= 1073741823 else _ct.c_uint64(n)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)

@@ -2214,10 +2214,10 @@ def json_stringn(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) and len_ <= 18446744073709551615:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
-            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+            if len_ > len(value):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -2229,9 +2229,9 @@ def json_stringn(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) and len_ <= 18446744073709551615:
+        if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2270,10 +2270,10 @@ def json_stringn_nocheck(value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) and len_ <= 18446744073709551615:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
-            raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+            if len_ > len(value):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -2285,9 +2285,9 @@ def json_stringn_nocheck(value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) and len_ <= 18446744073709551615:
+        if len_ > len(value):
             raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstr(value, 'argument 1 (value)'), len_)
     if _pb_pending:
@@ -2465,10 +2465,10 @@ def json_object_getn(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) and key_len <= 18446744073709551615:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
-            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+            if key_len > len(key):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -2480,9 +2480,9 @@ def json_object_getn(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) and key_len <= 18446744073709551615:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_getn(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -2521,10 +2521,10 @@ def json_object_setn_new(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) and key_len <= 18446744073709551615:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
-            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+            if key_len > len(key):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -2536,9 +2536,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) and key_len <= 18446744073709551615:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2577,10 +2577,10 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) and key_len <= 18446744073709551615:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
-            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+            if key_len > len(key):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -2592,9 +2592,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) and key_len <= 18446744073709551615:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_setn_new_nocheck(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len, _NULL if value is None else value._p)
     if _pb_pending:
@@ -2633,10 +2633,10 @@ def json_object_deln(object_, key, key_len, /):
         if key_len.__class__ is not int:
             key_len = _pb_exact_int(key_len)
         if key.__class__ is bytes:
-            if key_len > len(key) and key_len <= 18446744073709551615:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-        elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
-            raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+            if key_len > len(key):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif key_len > _pb_capacity(key, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -2648,9 +2648,9 @@ def json_object_deln(object_, key, key_len, /):
     if key_len.__class__ is not int:
         key_len = _pb_exact_int(key_len)
     if key.__class__ is bytes:
-        if key_len > len(key) and key_len <= 18446744073709551615:
+        if key_len > len(key):
             raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
-    elif key_len > _pb_capacity(key, 1) >= 0 and key_len <= 18446744073709551615:
+    elif key_len > _pb_capacity(key, 1) >= 0:
         raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
     _pb_r = _f_json_object_deln(_NULL if object_ is None else object_._p, key if key.__class__ is bytes else _pb_cstr(key, 'argument 2 (key)'), key_len)
     if _pb_pending:
@@ -3235,10 +3235,10 @@ def json_string_setn(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) and len_ <= 18446744073709551615:
-                raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
-            raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+            if len_ > len(value):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3250,9 +3250,9 @@ def json_string_setn(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) and len_ <= 18446744073709551615:
+        if len_ > len(value):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3291,10 +3291,10 @@ def json_string_setn_nocheck(string, value, len_, /):
         if len_.__class__ is not int:
             len_ = _pb_exact_int(len_)
         if value.__class__ is bytes:
-            if len_ > len(value) and len_ <= 18446744073709551615:
-                raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-        elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
-            raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+            if len_ > len(value):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif len_ > _pb_capacity(value, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3306,9 +3306,9 @@ def json_string_setn_nocheck(string, value, len_, /):
     if len_.__class__ is not int:
         len_ = _pb_exact_int(len_)
     if value.__class__ is bytes:
-        if len_ > len(value) and len_ <= 18446744073709551615:
+        if len_ > len(value):
             raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
-    elif len_ > _pb_capacity(value, 1) >= 0 and len_ <= 18446744073709551615:
+    elif len_ > _pb_capacity(value, 1) >= 0:
         raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
     _pb_r = _f_json_string_setn_nocheck(_NULL if string is None else string._p, value if value.__class__ is bytes else _pb_cstr(value, 'argument 2 (value)'), len_)
     if _pb_pending:
@@ -3715,10 +3715,10 @@ def json_dumpb(json, buffer, size, flags, /):
         if size.__class__ is not int:
             size = _pb_exact_int(size)
         if buffer.__class__ is bytes:
-            if size > len(buffer) and size <= 18446744073709551615:
-                raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-        elif size > _pb_capacity(buffer, 1) >= 0 and size <= 18446744073709551615:
-            raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
+            if size > len(buffer):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif size > _pb_capacity(buffer, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3730,9 +3730,9 @@ def json_dumpb(json, buffer, size, flags, /):
     if size.__class__ is not int:
         size = _pb_exact_int(size)
     if buffer.__class__ is bytes:
-        if size > len(buffer) and size <= 18446744073709551615:
+        if size > len(buffer):
             raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
-    elif size > _pb_capacity(buffer, 1) >= 0 and size <= 18446744073709551615:
+    elif size > _pb_capacity(buffer, 1) >= 0:
         raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
     _pb_r = _f_json_dumpb(_NULL if json is None else json._p, _NULL if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char[]', 'char *'), size, _pb_exact_int(flags))
     if _pb_pending:

@@ -2358,9 +2358,9 @@ def json_stringn(value, len_, /):
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
             if value.__class__ is bytes:
                 if len_ > len(value):
-                    raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_stringn(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -2417,9 +2417,9 @@ def json_stringn_nocheck(value, len_, /):
         if ((len_ := _pb_exact_int(len_)) >= 0 and len_ <= 1073741823 or len_ >= 0 and len_ <= 18446744073709551615):
             if value.__class__ is bytes:
                 if len_ > len(value):
-                    raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({len(value)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
-                raise ValueError(f'argument 2 (len_): {len_} is more than argument 1 (value) holds ({_pb_capacity(value, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_stringn_nocheck(value if value.__class__ is bytes else _pb_cstring(value, 'argument 1 (value)'), (len_ if len_ <= 1073741823 else _ct.c_uint64(len_)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -2643,9 +2643,9 @@ def json_object_getn(object_, key, key_len, /):
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
                 if key_len > len(key):
-                    raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_object_getn(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -2706,9 +2706,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
                 if key_len > len(key):
-                    raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_object_setn_new(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -2769,9 +2769,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
                 if key_len > len(key):
-                    raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_object_setn_new_nocheck(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len, None if value is None else value._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -2832,9 +2832,9 @@ def json_object_deln(object_, key, key_len, /):
                 key_len = _pb_exact_int(key_len)
             if key.__class__ is bytes:
                 if key_len > len(key):
-                    raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({len(key)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif key_len > _pb_capacity(key, 1) >= 0:
-                raise ValueError(f'argument 3 (key_len): {key_len} is more than argument 2 (key) holds ({_pb_capacity(key, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_object_deln(None if object_ is None else object_._s, key if key.__class__ is bytes else _pb_cstring(key, 'argument 2 (key)'), key_len)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -3523,9 +3523,9 @@ def json_string_setn(string, value, len_, /):
                 len_ = _pb_exact_int(len_)
             if value.__class__ is bytes:
                 if len_ > len(value):
-                    raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
-                raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_string_setn(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -3586,9 +3586,9 @@ def json_string_setn_nocheck(string, value, len_, /):
                 len_ = _pb_exact_int(len_)
             if value.__class__ is bytes:
                 if len_ > len(value):
-                    raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({len(value)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif len_ > _pb_capacity(value, 1) >= 0:
-                raise ValueError(f'argument 3 (len_): {len_} is more than argument 2 (value) holds ({_pb_capacity(value, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_string_setn_nocheck(None if string is None else string._s, value if value.__class__ is bytes else _pb_cstring(value, 'argument 2 (value)'), len_)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -4075,9 +4075,9 @@ def json_dumpb(json, buffer, size, flags, /):
                 size = _pb_exact_int(size)
             if buffer.__class__ is bytes:
                 if size > len(buffer):
-                    raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({len(buffer)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif size > _pb_capacity(buffer, 1) >= 0:
-                raise ValueError(f'argument 3 (size): {size} is more than argument 2 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_dumpb(None if json is None else json._s, None if buffer is None else _pb_wbuf(buffer, 0, 'argument 2 (buffer)', 'char *'), size, flags)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)

@@ -21545,10 +21545,10 @@ class Library:
             if ulMaxObjectCount.__class__ is not int:
                 ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
             if phObject.__class__ is bytes:
-                if ulMaxObjectCount > len(phObject) // 8 and ulMaxObjectCount <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0 and ulMaxObjectCount <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
+                if ulMaxObjectCount > len(phObject) // 8:
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -21562,9 +21562,9 @@ class Library:
         if ulMaxObjectCount.__class__ is not int:
             ulMaxObjectCount = _pb_exact_int(ulMaxObjectCount)
         if phObject.__class__ is bytes:
-            if ulMaxObjectCount > len(phObject) // 8 and ulMaxObjectCount <= 18446744073709551615:
+            if ulMaxObjectCount > len(phObject) // 8:
                 raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
-        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0 and ulMaxObjectCount <= 18446744073709551615:
+        elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
             raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'CK_OBJECT_HANDLE[]', 'unsigned long *', 'u8'), ulMaxObjectCount, _pb_o3)
         if _pb_pending:
@@ -23216,10 +23216,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_a7 = _NULL
             _pb_l8[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
@@ -23248,9 +23248,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -23283,10 +23283,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -23300,9 +23300,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -23323,10 +23323,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
@@ -23354,9 +23354,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23435,10 +23435,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_a7 = _NULL
             _pb_l8[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _pb_l8)
@@ -23467,9 +23467,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a7 = _NULL
         _pb_l8[0] = 0
@@ -23502,10 +23502,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -23519,9 +23519,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3)
         if _pb_pending:
@@ -23542,10 +23542,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6, _pb_exact_int(flags))
@@ -23573,9 +23573,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23651,10 +23651,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
@@ -23682,9 +23682,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23714,10 +23714,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -23730,9 +23730,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
         if _pb_pending:
@@ -23753,10 +23753,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_a5 = _NULL
             _pb_l6[0] = 0
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_l6)
@@ -23784,9 +23784,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_a5 = _NULL
         _pb_l6[0] = 0
@@ -23864,10 +23864,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -23882,9 +23882,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:
@@ -23901,10 +23901,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -23917,9 +23917,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen)
         if _pb_pending:
@@ -23942,10 +23942,10 @@ class Library:
             if ulParameterLen.__class__ is not int:
                 ulParameterLen = _pb_exact_int(ulParameterLen)
             if pParameter.__class__ is bytes:
-                if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
-                raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                if ulParameterLen > len(pParameter):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -23960,9 +23960,9 @@ class Library:
         if ulParameterLen.__class__ is not int:
             ulParameterLen = _pb_exact_int(ulParameterLen)
         if pParameter.__class__ is bytes:
-            if ulParameterLen > len(pParameter) and ulParameterLen <= 18446744073709551615:
+            if ulParameterLen > len(pParameter):
                 raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
-        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0 and ulParameterLen <= 18446744073709551615:
+        elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
             raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
         _pb_r = _pb_fn(_pb_exact_int(hSession), _NULL if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'char[]', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
         if _pb_pending:

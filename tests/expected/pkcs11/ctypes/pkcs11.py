@@ -20472,9 +20472,9 @@ class Library:
                 _pb_o3 = _ct.c_uint64()
                 if phObject.__class__ is bytes:
                     if ulMaxObjectCount > len(phObject) // 8:
-                        raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({len(phObject) // 8} items)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulMaxObjectCount > _pb_capacity(phObject, 8) >= 0:
-                    raise ValueError(f'argument 3 (ulMaxObjectCount): {ulMaxObjectCount} is more than argument 2 (phObject) holds ({_pb_capacity(phObject, 8)} items)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if phObject is None else _pb_wbuf(phObject, 0, 'argument 2 (phObject)', 'unsigned long *', 'u8'), (ulMaxObjectCount if ulMaxObjectCount <= 1073741823 else _ct.c_uint64(ulMaxObjectCount)), _ct.byref(_pb_o3))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
@@ -22185,9 +22185,9 @@ class Library:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_a7 = None
                 _pb_l8.value = 0
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
@@ -22251,9 +22251,9 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
@@ -22290,9 +22290,9 @@ class Library:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
@@ -22405,9 +22405,9 @@ class Library:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_a7 = None
                 _pb_l8.value = 0
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5, _pb_a7, _ct.byref(_pb_l8))
@@ -22471,9 +22471,9 @@ class Library:
                 _pb_a3, _pb_n3 = _pb_bytes_in(pAssociatedData, _ct.c_uint8, 0, 255, 'argument 4 (pAssociatedData)')
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
@@ -22510,9 +22510,9 @@ class Library:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _ct.byref(_pb_l6), flags)
@@ -22620,9 +22620,9 @@ class Library:
                 _pb_l6 = _ct.c_uint64(0)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
@@ -22680,9 +22680,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
@@ -22716,9 +22716,9 @@ class Library:
                 _pb_l6 = _ct.c_uint64(0)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_a5 = None
                 _pb_l6.value = 0
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)), _pb_a3, (_pb_n3 if _pb_n3 <= 1073741823 else _ct.c_uint64(_pb_n3)), _pb_a5, _ct.byref(_pb_l6))
@@ -22828,9 +22828,9 @@ class Library:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
@@ -22864,9 +22864,9 @@ class Library:
             if ((hSession := _pb_exact_int(hSession)) >= 0 and hSession <= 1073741823 or hSession >= 0 and hSession <= 18446744073709551615) and ((ulParameterLen := _pb_exact_int(ulParameterLen)) >= 0 and ulParameterLen <= 1073741823 or ulParameterLen >= 0 and ulParameterLen <= 18446744073709551615):
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn((hSession if hSession <= 1073741823 else _ct.c_uint64(hSession)), None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), (ulParameterLen if ulParameterLen <= 1073741823 else _ct.c_uint64(ulParameterLen)))
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)
@@ -22904,9 +22904,9 @@ class Library:
                     ulParameterLen = _pb_exact_int(ulParameterLen)
                 if pParameter.__class__ is bytes:
                     if ulParameterLen > len(pParameter):
-                        raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({len(pParameter)} bytes)')
+                        raise TypeError  # to _pb_fix: every argument is checked first
                 elif ulParameterLen > _pb_capacity(pParameter, 1) >= 0:
-                    raise ValueError(f'argument 3 (ulParameterLen): {ulParameterLen} is more than argument 2 (pParameter) holds ({_pb_capacity(pParameter, 1)} bytes)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
                 _pb_r = _pb_fn(hSession, None if pParameter is None else _pb_wbuf(pParameter, 0, 'argument 2 (pParameter)', 'void *', '*'), ulParameterLen, _pb_a3, _pb_n3, _pb_a5, _pb_n5)
                 if _pb_pending:
                     _pb_raise_kept(_PB_RETRY)

@@ -1620,10 +1620,10 @@ def sum_all(values, count, /):
         if count.__class__ is not int:
             count = _pb_exact_int(count)
         if values.__class__ is bytes:
-            if count > len(values) // 8 and count <= 18446744073709551615:
-                raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
-        elif count > _pb_capacity(values, 8) >= 0 and count <= 18446744073709551615:
-            raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
+            if count > len(values) // 8:
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif count > _pb_capacity(values, 8) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
         _pb_r = _f_sum_all(_pb_rbuf(values, 0, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1635,9 +1635,9 @@ def sum_all(values, count, /):
     if count.__class__ is not int:
         count = _pb_exact_int(count)
     if values.__class__ is bytes:
-        if count > len(values) // 8 and count <= 18446744073709551615:
+        if count > len(values) // 8:
             raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
-    elif count > _pb_capacity(values, 8) >= 0 and count <= 18446744073709551615:
+    elif count > _pb_capacity(values, 8) >= 0:
         raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
     _pb_r = _f_sum_all(_pb_rbuf(values, 0, 'argument 1 (values)', 'ulong_t[]', 'unsigned long *', False, 'u8'), count)
     if _pb_pending:

@@ -1683,9 +1683,9 @@ def sum_all(values, count, /):
         if ((count := _pb_exact_int(count)) >= 0 and count <= 1073741823 or count >= 0 and count <= 18446744073709551615):
             if values.__class__ is bytes:
                 if count > len(values) // 8:
-                    raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({len(values) // 8} items)')
+                    raise TypeError  # to _pb_fix: every argument is checked first
             elif count > _pb_capacity(values, 8) >= 0:
-                raise ValueError(f'argument 2 (count): {count} is more than argument 1 (values) holds ({_pb_capacity(values, 8)} items)')
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_sum_all(values if values.__class__ is bytes else _pb_rbuf(values, 0, 'argument 1 (values)', 'unsigned long *', False, 'u8'), (count if count <= 1073741823 else _ct.c_uint64(count)))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
