@@ -674,12 +674,14 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
     stated = {pointer for pointers in arrays.values() for pointer in pointers}
     names = frozenset(p.c_name for p in params if p.c_name)
     # a pointer another integer is named after is that one's: lz4's src, dst, compressedSize,
-    # dstCapacity (compressedSize, right after dst, is not its length)
-    named = {owner: length.index for length in params
-             if (owner := _named_owner(module, params, explicit, length, stated)) is not None}
+    # dstCapacity (compressedSize, right after dst, is not its length); worked out once needed
+    named: dict[int, int] | None = None
     for pointer, length in zip(params, params[1:], strict=False):
         if pointer.index in stated or length.index in found or not _may_bound(module, pointer, length, explicit):
             continue
+        if named is None:
+            named = {owner: other.index for other in params
+                     if (owner := _named_owner(module, params, explicit, other, stated)) is not None}
         if named.get(pointer.index, length.index) != length.index:
             continue
         if pointer.kind == "cstring" and (_counts_only(length.c_name) or _names_another(pointer.c_name, length.c_name)):
