@@ -1462,6 +1462,11 @@ def test_a_count_member_may_not_exceed_the_characters_the_record_holds(capi):
         capi.capi_reply(len=6, str=b"hello")  # a constructor sets the characters first
     made.dptr = None  # C's memory or none: not known, not checked
     made.dsize = 100
+    # libuv's uv_buf_t { char *base; size_t len; } is such a pair too
+    buf = capi.capi_iobuf(base=b"a\0b", len=3)
+    assert buf.base == b"a\0b" and capi.capi_iobuf_sum(buf) == ord("a") + ord("b")
+    with pytest.raises(ValueError, match=r"^capi_iobuf\.len: 200000 is more than capi_iobuf\.base holds \(3 bytes\)$"):
+        capi.capi_iobuf(base=bytearray(3), len=200000)
 
 
 def test_a_void_pointer_takes_a_cell_of_any_type(capi):

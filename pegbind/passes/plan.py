@@ -1629,7 +1629,7 @@ def holds_pointers(module: Module, ctype: CType, seen: frozenset[str] = frozense
 #: what the rest of a character pointer member's name is, once the start it shares with
 #: its length member is taken off (``dptr``/``dsize``, ``mv_data``/``mv_size``, ``str``/``len``)
 _DATA_WORDS = frozenset({"", "ptr", "p", "data", "buf", "buffer", "str", "string", "s", "text", "bytes", "chars",
-                         "val", "value", "mem"})
+                         "val", "value", "mem", "base"})
 #: ... and the rest of the length member's name
 _LENGTH_WORDS = frozenset({"size", "sz", "len", "length", "n", "nbytes", "count", "cnt"})
 
@@ -1646,7 +1646,8 @@ def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
 
     A record that holds characters with their count (gdbm's ``datum``, gnutls's
     ``gnutls_datum_t { unsigned char *data; unsigned int size; }``, hiredis's
-    ``size_t len; char *str;``, libyaml's ``anchor, tag, value, length``) says so by
+    ``size_t len; char *str;``, libyaml's ``anchor, tag, value, length``, libuv's
+    ``uv_buf_t { char *base; size_t len; }``) says so by
     the two names (:func:`_states_length_of`): the characters are data, which may hold
     NULs and need not end with one.  An integer is the length of one pointer at most,
     and a pointer with two candidates has none.

@@ -626,3 +626,8 @@ int capi_color_of(const char *name, capi_color *color) {
     else return -1;
     return 0;
 }
+int capi_iobuf_sum(capi_iobuf b) {
+    int s = 0;
+    for (size_t i = 0; i < b.len; i++) s += (unsigned char)b.base[i];
+    return s;
+}

@@ -361,6 +361,9 @@ long capi_read_items(short *ptr, long items);
 typedef struct capi_datum { char *dptr; int dsize; } capi_datum;
 capi_datum capi_datum_get(void);
 int capi_datum_sum(capi_datum d);
+/* libuv's uv_buf_t: the characters at base and their count; capi_iobuf_sum sums the len bytes. */
+typedef struct capi_iobuf { char *base; size_t len; } capi_iobuf;
+int capi_iobuf_sum(capi_iobuf b);
 /* The count first, and another text beside, as hiredis's redisReply: str is "x\0y", len 3. */
 typedef struct capi_reply { size_t len; char *str; const char *note; } capi_reply;
 const capi_reply *capi_reply_get(void);
