@@ -800,7 +800,9 @@ class WrapperWriter(ABC):
             return [
                 f"{bs.count} = {known}",
                 f"if {bs.count} >= 0:",
-                f"    _pb_stated_n = _pb_stated({n.py_name}, {size}, {signed})",
+                # a cell, the common case, read inline; anything else through the shared reading
+                f"    _pb_stated_n = {n.py_name}.value if isinstance({n.py_name}, _pb_Cell) "
+                f"else _pb_stated({n.py_name}, {size}, {signed})",
                 f"    if _pb_stated_n is not None and _pb_stated_n > {bs.count}:",
                 f"        {self._too_long(message, fast)}",
             ]
