@@ -12,8 +12,11 @@ from __future__ import annotations
 import array
 import copy
 import gc
+import os
 import pickle
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -410,6 +413,27 @@ def test_a_callable_is_called_from_a_thread_the_library_starts(capi, monkeypatch
     assert capi.capi_in_thread(lambda value: 2**40, 3) == 0
     assert [str(error) for error in reported[1:]] == [
         "the result of a callback int (*)(int): 1099511627776 is out of range [-2147483648, 2147483647]"]
+
+
+def test_callables_kept_are_called_from_a_thread_the_library_starts(capi):
+    # The call that runs them takes no callable; its thread waits for the library's while
+    # that one calls them: it must not hold the GIL (a child process: a hang fails, not stops).
+    script = f"""
+import threading
+import {capi.__name__} as m
+status, db = m.capi_db_open("t")
+heard, watched = [], []
+m.capi_db_listen(db, lambda who, text, weight: heard.append((text, threading.get_ident())))
+m.capi_db_watch(db, lambda context, text: watched.append(text) or 7, None)
+assert m.capi_db_say_in_thread(db, "far") == 1
+assert heard[0][0] == b"far" and heard[0][1] != threading.get_ident() and watched == [b"far"]
+assert m.capi_db_watched(db) == 7
+print("ok")
+"""
+    folder = Path(capi.__file__).parent
+    result = subprocess.run([sys.executable, "-c", script], cwd=folder, capture_output=True, text=True,
+                            timeout=60, env=dict(os.environ, PYTHONPATH=str(folder)))
+    assert (result.returncode, result.stdout.strip()) == (0, "ok"), result.stderr[-2000:]
 
 
 def test_a_function_pointer_typedef_is_a_class_of_c_function_pointers(capi):

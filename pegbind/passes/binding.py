@@ -335,6 +335,10 @@ class FunctionBinding:
     #: C declares it with ``...``: the name of the wrapper's ``*args``, the extra
     #: arguments after the inputs (:class:`~pegbind.passes.callplan.PassVarargs`); None otherwise
     varargs: str | None = None
+    #: a rule for it says whether it releases the GIL.  Otherwise a call that keeps the GIL
+    #: releases it all the same once the module has given C a callable: C may call that from a
+    #: thread of its own while this call waits for the thread (libuv's ``uv_run`` and its pool)
+    release_gil_ruled: bool = False
 
     @property
     def variadic(self) -> bool:

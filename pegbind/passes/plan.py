@@ -1249,8 +1249,8 @@ def plan_function(
     if returns_owner is not None:
         _check_owned(config, returns_owner[1], function.name, returns_owner[0], ret_kind, "out", "what it returns")
     check = error_check(module, config, function.ret) if errors is not False else None
-    if any(p.kind == "callback" for p in params) and not any(
-            rule.release_gil is not None for rule in config.rules_for(function.name)):
+    ruled = any(rule.release_gil is not None for rule in config.rules_for(function.name))
+    if any(p.kind == "callback" for p in params) and not ruled:
         # C may call the callable from a thread of its own while this one waits for it:
         # that thread needs the GIL (ctypes and cffi release it around every call)
         release_gil = True
@@ -1266,6 +1266,7 @@ def plan_function(
         min_bytes if release_gil else 0,
         function.name if function.name in table_fields else None,
         varargs=_varargs_name(used) if function.variadic else None,
+        release_gil_ruled=ruled,
     )
     if binding.release_gil_min_bytes and not binding.data:
         # no data to count, so never N bytes of it: the GIL is kept (C_DigestInit beside C_Digest)

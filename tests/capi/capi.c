@@ -362,15 +362,27 @@ int capi_db_say(capi_db *db, const char *text) {
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context) { db->watcher = watcher; db->context = context; }
 int capi_db_watched(const capi_db *db) { return db->watched; }
 
+/* run(arg) in a new thread, waited for; 0, or -1 when no thread could be started */
+static int capi_run_in_thread(void *(*run)(void *), void *arg) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, run, arg) != 0)
+        return -1;
+    pthread_join(thread, NULL);
+    return 0;
+}
+
 struct capi_job { int (*f)(int); int x, result; };
 static void *capi_job_run(void *arg) { struct capi_job *job = arg; job->result = job->f(job->x); return NULL; }
 int capi_in_thread(int (*f)(int), int x) {
     struct capi_job job = {f, x, 0};
-    pthread_t thread;
-    if (pthread_create(&thread, NULL, capi_job_run, &job) != 0)
-        return -1;
-    pthread_join(thread, NULL);
-    return job.result;
+    return capi_run_in_thread(capi_job_run, &job) ? -1 : job.result;
+}
+
+struct capi_saying { capi_db *db; const char *text; int said; };
+static void *capi_say_run(void *arg) { struct capi_saying *s = arg; s->said = capi_db_say(s->db, s->text); return NULL; }
+int capi_db_say_in_thread(capi_db *db, const char *text) {
+    struct capi_saying saying = {db, text, 0};
+    return capi_run_in_thread(capi_say_run, &saying) ? -1 : saying.said;
 }
 
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c) { return f(c); }

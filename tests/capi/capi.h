@@ -81,6 +81,9 @@ typedef int (*capi_watcher)(void *context, const char *text);
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context);
 int capi_db_watched(const capi_db *db);  /* the sum of what the watcher returned */
 int capi_in_thread(int (*f)(int), int x);  /* f(x) from a new thread, which it waits for */
+/* capi_db_say from a thread of the library's own, waited for: the callables kept are called there
+   while the caller, which gave none to this call, waits (libuv's uv_run and its thread pool). */
+int capi_db_say_in_thread(capi_db *db, const char *text);
 capi_color capi_recolor(capi_color (*f)(capi_color), capi_color c);
 /* Data handed to a callable with its length, as libcurl's write callback gets it: "ab\0cd". */
 typedef size_t (*capi_sink)(char *data, size_t size, void *user);

@@ -972,6 +972,11 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
+# whether a closure or user-data state was ever made: C may call it on a thread of its own at
+# any time, so a call that keeps the GIL lets it go from then on (see call_c)
+cdef bint _pb_gave_callables = False
+
+
 cdef object _pb_new_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
@@ -1013,6 +1018,8 @@ cdef class _pb_CallbackType:
         self._failed = failed
 
     def __call__(self, function):
+        global _pb_gave_callables
+        _pb_gave_callables = True
         closure = self._make(_pb_Closure(self, function))
         return closure, _ct.cast(closure, _ct.c_void_p).value
 
@@ -1804,7 +1811,11 @@ def shutdown(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("shutdown() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
-    _c_shutdown()
+    if _pb_gave_callables:
+        with nogil:
+            _c_shutdown()
+    else:
+        _c_shutdown()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -1840,7 +1851,11 @@ def first_of(values, n, /):
         if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
             _pb_too_long('argument 2 (n): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
 
-        _pb_r = _c_first_of(_pb_a0, _pb_a1)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_first_of(_pb_a0, _pb_a1)
+        else:
+            _pb_r = _c_first_of(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -1947,7 +1962,11 @@ def unnamed(arg0, arg1, arg2, /):
         else:
             _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
-        _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -2000,7 +2019,11 @@ def copy_into(dst, src, n, /):
         if _pb_n0 >= 0 and _pb_a2 > _pb_n0:
             _pb_too_long('argument 3 (n): {n} is more than argument 1 (dst) holds ({held} bytes)', _pb_a2, _pb_n0)
 
-        _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -2027,7 +2050,11 @@ def die(why, /):
         _pb_t0 = _pb_cstring_copy(why, "argument 1 (why)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    _c_die(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _c_die(_pb_a0)
+    else:
+        _c_die(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2059,7 +2086,11 @@ def set_matrix(rows, cols, m, /):
 
     _pb_a2 = <double (*)[]>_pb_pointer_arg(m, 'double (*)[]', "argument 3 (m)", True)
 
-    _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2074,7 +2105,11 @@ def visible(_pb_none=_MISSING, /):
         raise TypeError("visible() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_r = _c_visible()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_visible()
+    else:
+        _pb_r = _c_visible()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2091,7 +2126,11 @@ def gnu_inline(_pb_none=_MISSING, /):
         raise TypeError("gnu_inline() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_r = _c_gnu_inline()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_gnu_inline()
+    else:
+        _pb_r = _c_gnu_inline()
     if _pb_maybe_pending:
         _pb_raise_pending()
 

@@ -984,6 +984,11 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
+# whether a closure or user-data state was ever made: C may call it on a thread of its own at
+# any time, so a call that keeps the GIL lets it go from then on (see call_c)
+cdef bint _pb_gave_callables = False
+
+
 cdef object _pb_new_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
@@ -1025,6 +1030,8 @@ cdef class _pb_CallbackType:
         self._failed = failed
 
     def __call__(self, function):
+        global _pb_gave_callables
+        _pb_gave_callables = True
         closure = self._make(_pb_Closure(self, function))
         return closure, _ct.cast(closure, _ct.c_void_p).value
 
@@ -1134,6 +1141,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
     # kept as a closure would be. NULL, C's own functions and other FunctionPointers go as
     # they are (pass_in converted all but typedef classes' ones), the pointer too.
+    global _pb_gave_callables
     cdef object function = None
     cdef void *address
     cdef _pb_UserData state
@@ -1150,6 +1158,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     if type(kept) is _pb_UserData and (<_pb_UserData>kept).function is function and (<_pb_UserData>kept).address == address:
         state = <_pb_UserData>kept  # the same again: nothing to make
     else:
+        _pb_gave_callables = True
         state = _pb_UserData.__new__(_pb_UserData)
         state.function = function
         state.address = address
@@ -2347,7 +2356,11 @@ def json_object(_pb_none=_MISSING, /):
         raise TypeError("json_object() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_r = _c_json_object()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object()
+    else:
+        _pb_r = _c_json_object()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2364,7 +2377,11 @@ def json_array(_pb_none=_MISSING, /):
         raise TypeError("json_array() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_r = _c_json_array()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array()
+    else:
+        _pb_r = _c_json_array()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2389,7 +2406,11 @@ def json_string(value, /):
         _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    _pb_r = _c_json_string(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string(_pb_a0)
+    else:
+        _pb_r = _c_json_string(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2430,7 +2451,11 @@ def json_stringn(value, len_, /):
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
         _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
-    _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2455,7 +2480,11 @@ def json_string_nocheck(value, /):
         _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    _pb_r = _c_json_string_nocheck(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_nocheck(_pb_a0)
+    else:
+        _pb_r = _c_json_string_nocheck(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2496,7 +2525,11 @@ def json_stringn_nocheck(value, len_, /):
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
         _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
-    _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2520,7 +2553,11 @@ def json_integer(value, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807), value)
 
-    _pb_r = _c_json_integer(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_integer(_pb_a0)
+    else:
+        _pb_r = _c_json_integer(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2542,7 +2579,11 @@ def json_real(value, /):
         _pb_refused(_pb_take_error(), ('float', 'argument 1 (value)'), value)
 
 
-    _pb_r = _c_json_real(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_real(_pb_a0)
+    else:
+        _pb_r = _c_json_real(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2559,7 +2600,11 @@ def json_true(_pb_none=_MISSING, /):
         raise TypeError("json_true() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_r = _c_json_true()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_true()
+    else:
+        _pb_r = _c_json_true()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2576,7 +2621,11 @@ def json_false(_pb_none=_MISSING, /):
         raise TypeError("json_false() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_r = _c_json_false()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_false()
+    else:
+        _pb_r = _c_json_false()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2593,7 +2642,11 @@ def json_null(_pb_none=_MISSING, /):
         raise TypeError("json_null() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
-    _pb_r = _c_json_null()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_null()
+    else:
+        _pb_r = _c_json_null()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2617,7 +2670,11 @@ def json_delete(json, /):
     else:
         _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-    _c_json_delete(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _c_json_delete(_pb_a0)
+    else:
+        _c_json_delete(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2639,7 +2696,11 @@ def json_object_seed(seed, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (seed)', 0, 18446744073709551615), seed)
 
-    _c_json_object_seed(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _c_json_object_seed(_pb_a0)
+    else:
+        _c_json_object_seed(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2662,7 +2723,11 @@ def json_object_size(object_, /):
     else:
         _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    _pb_r = _c_json_object_size(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_size(_pb_a0)
+    else:
+        _pb_r = _c_json_object_size(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2697,7 +2762,11 @@ def json_object_get(object_, key, /):
         _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2748,7 +2817,11 @@ def json_object_getn(object_, key, key_len, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2793,7 +2866,11 @@ def json_object_set_new(object_, key, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2854,7 +2931,11 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    else:
+        _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2899,7 +2980,11 @@ def json_object_set_new_nocheck(object_, key, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2960,7 +3045,11 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    else:
+        _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2995,7 +3084,11 @@ def json_object_del(object_, key, /):
         _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3046,7 +3139,11 @@ def json_object_deln(object_, key, key_len, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3071,7 +3168,11 @@ def json_object_clear(object_, /):
     else:
         _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    _pb_r = _c_json_object_clear(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_clear(_pb_a0)
+    else:
+        _pb_r = _c_json_object_clear(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3106,7 +3207,11 @@ def json_object_update(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3141,7 +3246,11 @@ def json_object_update_existing(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3176,7 +3285,11 @@ def json_object_update_missing(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3211,7 +3324,11 @@ def json_object_update_recursive(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3236,7 +3353,11 @@ def json_object_iter(object_, /):
     else:
         _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    _pb_r = _c_json_object_iter(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_iter(_pb_a0)
+    else:
+        _pb_r = _c_json_object_iter(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3271,7 +3392,11 @@ def json_object_iter_at(object_, key, /):
         _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3296,7 +3421,11 @@ def json_object_key_to_iter(key, /):
         _pb_t0 = _pb_cstring_copy(key, "argument 1 (key)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    _pb_r = _c_json_object_key_to_iter(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_object_key_to_iter(_pb_a0)
+    else:
+        _pb_r = _c_json_object_key_to_iter(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3330,7 +3459,11 @@ def json_object_iter_next(object_, iter_, /):
 
         _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-        _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+        else:
+            _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3357,7 +3490,11 @@ def json_object_iter_key(iter_, /):
     try:
         _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _c_json_object_iter_key(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_json_object_iter_key(_pb_a0)
+        else:
+            _pb_r = _c_json_object_iter_key(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3384,7 +3521,11 @@ def json_object_iter_key_len(iter_, /):
     try:
         _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _c_json_object_iter_key_len(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_json_object_iter_key_len(_pb_a0)
+        else:
+            _pb_r = _c_json_object_iter_key_len(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3411,7 +3552,11 @@ def json_object_iter_value(iter_, /):
     try:
         _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        _pb_r = _c_json_object_iter_value(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_json_object_iter_value(_pb_a0)
+        else:
+            _pb_r = _c_json_object_iter_value(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3458,7 +3603,11 @@ def json_object_iter_set_new(object_, iter_, value, /):
         else:
             _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-        _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3486,7 +3635,11 @@ def json_array_size(array, /):
     else:
         _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
-    _pb_r = _c_json_array_size(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_size(_pb_a0)
+    else:
+        _pb_r = _c_json_array_size(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3520,7 +3673,11 @@ def json_array_get(array, index, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
-    _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3564,7 +3721,11 @@ def json_array_set_new(array, index, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3599,7 +3760,11 @@ def json_array_append_new(array, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 2 (value)", True)
 
-    _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3643,7 +3808,11 @@ def json_array_insert_new(array, index, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3677,7 +3846,11 @@ def json_array_remove(array, index, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
-    _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3702,7 +3875,11 @@ def json_array_clear(array, /):
     else:
         _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
-    _pb_r = _c_json_array_clear(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_clear(_pb_a0)
+    else:
+        _pb_r = _c_json_array_clear(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3737,7 +3914,11 @@ def json_array_extend(array, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3762,7 +3943,11 @@ def json_string_value(string, /):
     else:
         _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
-    _pb_r = _c_json_string_value(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_value(_pb_a0)
+    else:
+        _pb_r = _c_json_string_value(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3787,7 +3972,11 @@ def json_string_length(string, /):
     else:
         _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
-    _pb_r = _c_json_string_length(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_length(_pb_a0)
+    else:
+        _pb_r = _c_json_string_length(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3812,7 +4001,11 @@ def json_integer_value(integer, /):
     else:
         _pb_record_arg_error(integer, json_t, "argument 1 (integer)", True)
 
-    _pb_r = _c_json_integer_value(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_integer_value(_pb_a0)
+    else:
+        _pb_r = _c_json_integer_value(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3837,7 +4030,11 @@ def json_real_value(real, /):
     else:
         _pb_record_arg_error(real, json_t, "argument 1 (real)", True)
 
-    _pb_r = _c_json_real_value(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_real_value(_pb_a0)
+    else:
+        _pb_r = _c_json_real_value(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3862,7 +4059,11 @@ def json_number_value(json, /):
     else:
         _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-    _pb_r = _c_json_number_value(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_number_value(_pb_a0)
+    else:
+        _pb_r = _c_json_number_value(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3897,7 +4098,11 @@ def json_string_set(string, value, /):
         _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3948,7 +4153,11 @@ def json_string_setn(string, value, len_, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3983,7 +4192,11 @@ def json_string_set_nocheck(string, value, /):
         _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4034,7 +4247,11 @@ def json_string_setn_nocheck(string, value, len_, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4068,7 +4285,11 @@ def json_integer_set(integer, value, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807), value)
 
-    _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4100,7 +4321,11 @@ def json_real_set(real, value, /):
         _pb_refused(_pb_take_error(), ('float', 'argument 2 (value)'), value)
 
 
-    _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4319,7 +4544,11 @@ def json_equal(value1, value2, /):
     else:
         _pb_record_arg_error(value2, json_t, "argument 2 (value2)", True)
 
-    _pb_r = _c_json_equal(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_equal(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_equal(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4344,7 +4573,11 @@ def json_copy(value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 1 (value)", True)
 
-    _pb_r = _c_json_copy(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_copy(_pb_a0)
+    else:
+        _pb_r = _c_json_copy(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4369,7 +4602,11 @@ def json_deep_copy(value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 1 (value)", True)
 
-    _pb_r = _c_json_deep_copy(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_deep_copy(_pb_a0)
+    else:
+        _pb_r = _c_json_deep_copy(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4414,7 +4651,11 @@ def json_loads(input_, flags, error, /):
     if <void *>_c_json_delete == NULL:
         raise AttributeError("no loaded library defines 'json_delete'")
 
-    _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4466,7 +4707,11 @@ def json_loadb(buffer, buflen, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
 
-    _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    else:
+        _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4508,7 +4753,11 @@ def json_loadf(input_, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
-    _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4548,7 +4797,11 @@ def json_loadfd(input_, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
-    _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4590,7 +4843,11 @@ def json_load_file(path, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
-    _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4673,7 +4930,11 @@ def json_dumps(json, flags, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
 
-    _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
+    else:
+        _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4732,7 +4993,11 @@ def json_dumpb(json, buffer, size, flags, /):
         if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
             _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        else:
+            _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -4779,7 +5044,11 @@ def json_dumpf(json, output, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4821,7 +5090,11 @@ def json_dumpfd(json, output, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4865,7 +5138,11 @@ def json_dump_file(json, path, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4956,7 +5233,11 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
 
     _pb_a1 = <_c_json_free_t *>_pb_pointer_arg(free_fn, 'void (**)(void *)', "argument 2 (free_fn)", True)
 
-    _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
+    if _pb_gave_callables:
+        with nogil:
+            _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
+    else:
+        _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4971,7 +5252,11 @@ def jansson_version_str(_pb_none=_MISSING, /):
         raise TypeError("jansson_version_str() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
-    _pb_r = _c_jansson_version_str()
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_jansson_version_str()
+    else:
+        _pb_r = _c_jansson_version_str()
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -5011,7 +5296,11 @@ def jansson_version_cmp(major, minor, micro, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (micro)', -2147483648, 2147483647), micro)
 
-    _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
+    else:
+        _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
     if _pb_maybe_pending:
         _pb_raise_pending()
 

@@ -1155,6 +1155,11 @@ ctypedef object (*_pb_view_maker)(void *, object)
 cdef _pb_view_maker _pb_views[9]
 
 
+# whether a closure or user-data state was ever made: C may call it on a thread of its own at
+# any time, so a call that keeps the GIL lets it go from then on (see call_c)
+cdef bint _pb_gave_callables = False
+
+
 cdef object _pb_new_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
@@ -1196,6 +1201,8 @@ cdef class _pb_CallbackType:
         self._failed = failed
 
     def __call__(self, function):
+        global _pb_gave_callables
+        _pb_gave_callables = True
         closure = self._make(_pb_Closure(self, function))
         return closure, _ct.cast(closure, _ct.c_void_p).value
 
@@ -18985,7 +18992,11 @@ cdef class Library:
         try:
             _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-            _pb_r = _pb_fn(_pb_a0)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0)
+            else:
+                _pb_r = _pb_fn(_pb_a0)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -19008,7 +19019,11 @@ cdef class Library:
             raise AttributeError(self._missing("C_Finalize"))
         _pb_a0 = <_c_CK_VOID_PTR>0
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19030,7 +19045,11 @@ cdef class Library:
         _pb_o0 = CK_INFO.__new__(CK_INFO)
         _pb_a0 = <_c_CK_INFO_PTR>(<CK_INFO>_pb_o0)._ptr
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19071,7 +19090,11 @@ cdef class Library:
 
             _pb_a1 = NULL
             _pb_l2 = 0
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetSlotList")
 
@@ -19085,7 +19108,11 @@ cdef class Library:
             _pb_a1 = <_c_CK_SLOT_ID_PTR>_pb_m1
             _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -19122,7 +19149,11 @@ cdef class Library:
         _pb_o1 = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
         _pb_a1 = <_c_CK_SLOT_INFO_PTR>(<CK_SLOT_INFO>_pb_o1)._ptr
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19155,7 +19186,11 @@ cdef class Library:
         _pb_o1 = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
         _pb_a1 = <_c_CK_TOKEN_INFO_PTR>(<CK_TOKEN_INFO>_pb_o1)._ptr
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19196,7 +19231,11 @@ cdef class Library:
 
             _pb_a1 = NULL
             _pb_l2 = 0
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetMechanismList")
 
@@ -19210,7 +19249,11 @@ cdef class Library:
             _pb_a1 = <_c_CK_MECHANISM_TYPE_PTR>_pb_m1
             _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -19255,7 +19298,11 @@ cdef class Library:
         _pb_o2 = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
         _pb_a2 = <_c_CK_MECHANISM_INFO_PTR>(<CK_MECHANISM_INFO>_pb_o2)._ptr
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19553,7 +19600,11 @@ cdef class Library:
         _pb_o4 = 0
         _pb_a4 = <_c_CK_SESSION_HANDLE_PTR>&_pb_o4
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19581,7 +19632,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19607,7 +19662,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19638,7 +19697,11 @@ cdef class Library:
         _pb_o1 = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
         _pb_a1 = <_c_CK_SESSION_INFO_PTR>(<CK_SESSION_INFO>_pb_o1)._ptr
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19678,7 +19741,11 @@ cdef class Library:
 
         _pb_a1 = NULL
         _pb_l2 = 0
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetOperationState")
 
@@ -19690,7 +19757,11 @@ cdef class Library:
         _pb_a1 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b1)
         _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -19880,7 +19951,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20166,7 +20241,11 @@ cdef class Library:
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
 
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -23096,7 +23175,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -23122,7 +23205,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -23189,7 +23276,11 @@ cdef class Library:
 
             _pb_a0 = NULL
             _pb_l1 = 0
-            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetInterfaceList")
 
@@ -23203,7 +23294,11 @@ cdef class Library:
             _pb_a0 = <_c_CK_INTERFACE_PTR>_pb_m0
             _pb_l1 = <_c_CK_ULONG>_pb_n0
 
-            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -23261,7 +23356,11 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            if _pb_gave_callables:
+                with nogil:
+                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            else:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -23457,7 +23556,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -23857,7 +23960,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -23899,7 +24006,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24299,7 +24410,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24341,7 +24456,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24657,7 +24776,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24699,7 +24822,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        else:
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -25033,7 +25160,11 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        _pb_r = _pb_fn(_pb_a0)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _pb_fn(_pb_a0)
+        else:
+            _pb_r = _pb_fn(_pb_a0)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:

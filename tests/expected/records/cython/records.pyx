@@ -1025,6 +1025,11 @@ ctypedef object (*_pb_view_maker)(void *, object)
 cdef _pb_view_maker _pb_views[1]
 
 
+# whether a closure or user-data state was ever made: C may call it on a thread of its own at
+# any time, so a call that keeps the GIL lets it go from then on (see call_c)
+cdef bint _pb_gave_callables = False
+
+
 cdef object _pb_new_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
@@ -1066,6 +1071,8 @@ cdef class _pb_CallbackType:
         self._failed = failed
 
     def __call__(self, function):
+        global _pb_gave_callables
+        _pb_gave_callables = True
         closure = self._make(_pb_Closure(self, function))
         return closure, _ct.cast(closure, _ct.c_void_p).value
 
@@ -2915,7 +2922,11 @@ def handle_open(name, /):
         _pb_t0 = _pb_cstring_copy(name, "argument 1 (name)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    _pb_r = _c_handle_open(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_handle_open(_pb_a0)
+    else:
+        _pb_r = _c_handle_open(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2940,7 +2951,11 @@ def handle_close(h, /):
     else:
         _pb_a0 = <_c_handle_t>_pb_handle_arg(h, handle_t, "argument 1 (h)", True)
 
-    _pb_r = _c_handle_close(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_handle_close(_pb_a0)
+    else:
+        _pb_r = _c_handle_close(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2963,7 +2978,11 @@ def segment_length(s, /):
     else:
         _pb_record_arg_error(s, segment, "argument 1 (s)", True)
 
-    _pb_r = _c_segment_length(_pb_a0)
+    if _pb_gave_callables:
+        with nogil:
+            _pb_r = _c_segment_length(_pb_a0)
+    else:
+        _pb_r = _c_segment_length(_pb_a0)
     if _pb_maybe_pending:
         _pb_raise_pending()
 

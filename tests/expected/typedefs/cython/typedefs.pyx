@@ -972,6 +972,11 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     return 0
 
 
+# whether a closure or user-data state was ever made: C may call it on a thread of its own at
+# any time, so a call that keeps the GIL lets it go from then on (see call_c)
+cdef bint _pb_gave_callables = False
+
+
 cdef object _pb_new_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
     if ptr == NULL:
@@ -1013,6 +1018,8 @@ cdef class _pb_CallbackType:
         self._failed = failed
 
     def __call__(self, function):
+        global _pb_gave_callables
+        _pb_gave_callables = True
         closure = self._make(_pb_Closure(self, function))
         return closure, _ct.cast(closure, _ct.c_void_p).value
 
@@ -1122,6 +1129,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
     # kept as a closure would be. NULL, C's own functions and other FunctionPointers go as
     # they are (pass_in converted all but typedef classes' ones), the pointer too.
+    global _pb_gave_callables
     cdef object function = None
     cdef void *address
     cdef _pb_UserData state
@@ -1138,6 +1146,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     if type(kept) is _pb_UserData and (<_pb_UserData>kept).function is function and (<_pb_UserData>kept).address == address:
         state = <_pb_UserData>kept  # the same again: nothing to make
     else:
+        _pb_gave_callables = True
         state = _pb_UserData.__new__(_pb_UserData)
         state.function = function
         state.address = address
@@ -1714,7 +1723,11 @@ def sum_all(values, count, /):
         if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
             _pb_too_long('argument 2 (count): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
 
-        _pb_r = _c_sum_all(_pb_a0, _pb_a1)
+        if _pb_gave_callables:
+            with nogil:
+                _pb_r = _c_sum_all(_pb_a0, _pb_a1)
+        else:
+            _pb_r = _c_sum_all(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
