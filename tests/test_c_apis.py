@@ -70,6 +70,29 @@ def test_handles_of_two_opaque_types_are_not_mixed_up(capi):
         capi.CAPI_EASY()
 
 
+def test_a_typedef_of_a_void_pointer_the_library_hands_out_is_a_handle_class(capi):
+    session = capi.capi_session_new(41)
+    assert type(session) is capi.capi_session and isinstance(session, capi.Pointer)
+    assert repr(session) == f"<capi_session handle at {int(session):#x}>"
+    assert capi.capi_session_value(session) == 41 and capi.capi_session_value(None) == -1
+    # memory that is no session would be read as one: only what the library gave is taken
+    for wrong, name in ((bytearray(8), "bytearray"), (b"12345678", "bytes"), (capi.c_int(3), "c_int"),
+                        (capi.capi_easy_init(), "CAPI_EASY"), (int(session), "int")):
+        with pytest.raises(TypeError, match=rf"^argument 1 \(session\) must be capi_session or None, not {name}$"):
+            capi.capi_session_value(wrong)
+    status, again = capi.capi_session_reopen(session)  # given back through a pointer: an out-parameter
+    assert status == 0 and type(again) is capi.capi_session and capi.capi_session_value(again) == 42
+    slot = capi.capi_session_slot(session=again)
+    assert slot.session == again and type(slot.session) is capi.capi_session
+    with pytest.raises(TypeError, match=r"^capi_session_slot\.session must be a capi_session or None, not bytearray$"):
+        slot.session = bytearray(8)
+    assert capi.capi_session.__doc__ == "A capi_session, which functions of the library return and take."
+    capi.capi_session_free(again)
+    capi.capi_session_free(session)
+    # a typedef of void * the library only takes is data, as void * is
+    assert not hasattr(capi, "capi_bytes") and capi.capi_bytes_sum(bytearray(b"\x01\x02\x03"), 3) == 6
+
+
 def test_an_out_handle_comes_back_with_the_return_value(capi):
     status, db = capi.capi_db_open("main")
     assert status == 0 and type(db) is capi.capi_db

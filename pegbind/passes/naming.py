@@ -219,6 +219,28 @@ def anonymous_types(module: Module) -> dict[str, AnonymousType]:
     return places
 
 
+def _handed_out_void_pointers(module: Module) -> set[str]:
+    """The typedefs of ``void *`` (not ``const``) that a function returns, spelled by their name:
+    handles the library makes and takes back (TurboJPEG's ``tjhandle``, ICU's ``UCalendar``,
+    iconv's ``iconv_t``), as a typedef of ``void`` names one (``CURL *``).  A ``void *``
+    parameter takes any buffer; one spelled by such a typedef takes only what the library
+    gave, as a buffer there is memory C would read as its own object.
+
+    A typedef only taken (zlib's ``voidp buf``, PKCS#11's ``CK_VOID_PTR``) stays ``void *``.
+    """
+    found: set[str] = set()
+    for function in module.functions:
+        ret = as_type(function.ret)
+        if not isinstance(ret, TypedefRef) or ret.name in found:
+            continue
+        typedef = module.find_typedef(ret.name)
+        pointer = as_type(typedef.type) if typedef is not None else None
+        if isinstance(pointer, Pointer) and isinstance(pointer.target, Primitive) and pointer.target.is_void \
+                and not pointer.target.is_const:
+            found.add(ret.name)
+    return found
+
+
 def assign_names(
     module: Module, strip_prefix: str, methods: bool = False
 ) -> tuple[dict[tuple[str, str], str], list[tuple[tuple[str, str], Diagnostic]]]:
@@ -283,9 +305,11 @@ def assign_names(
                 if python not in taken:
                     taken.add(python)
                     names[("alias", alias)] = python
-    # A typedef of void names an opaque type (libcurl's ``typedef void CURL``): its handle class
+    # A typedef of void names an opaque type (libcurl's ``typedef void CURL``): its handle
+    # class; so does a typedef of ``void *`` the library hands out (TurboJPEG's tjhandle)
+    handed_out = _handed_out_void_pointers(module)
     for typedef in module.typedefs:
-        if isinstance(typedef.type, Primitive) and typedef.type.is_void:
+        if isinstance(typedef.type, Primitive) and typedef.type.is_void or typedef.name in handed_out:
             claim(("handle", typedef.name), typedef.name, typedef.coord)
     for enum in module.enums:
         for member in enum.members:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
 
@@ -100,17 +100,9 @@ def opaque_key(module: Module, names: dict, target: CType) -> str | None:
     a typedef of ``void`` (``typedef void CURL``: the typedef's name, the
     innermost one of a chain of typedefs).
     """
-    current = as_type(target)
-    seen: set[str] = set()
-    while isinstance(current, TypedefRef) and current.name not in seen:
-        seen.add(current.name)
-        typedef = module.find_typedef(current.name)
-        if typedef is None:
-            return None
-        inner = as_type(typedef.type)
-        if isinstance(inner, Primitive) and inner.is_void and ("handle", current.name) in names:
-            return current.name
-        current = inner
+    for name, inner in _typedef_chain(module, target):
+        if isinstance(inner, Primitive) and inner.is_void and ("handle", name) in names:
+            return name
     resolved = module.resolve(target)
     if isinstance(resolved, RecordRef) and resolved.kind != "enum":
         record = module.find_record(resolved.key)
@@ -119,8 +111,35 @@ def opaque_key(module: Module, names: dict, target: CType) -> str | None:
     return None
 
 
+def pointer_handle_key(module: Module, names: dict, ctype: CType) -> str | None:
+    """The name of the typedef of ``void *`` with a handle class (one the library hands out, see
+    :func:`~pegbind.passes.naming.assign_names`) that ``ctype`` is spelled by, directly or
+    through typedefs of it (``tjhandle handle``), else None."""
+    for name, inner in _typedef_chain(module, ctype):
+        if isinstance(inner, Pointer) and ("handle", name) in names:
+            return name
+    return None
+
+
+def _typedef_chain(module: Module, ctype: CType) -> Iterator[tuple[str, CType]]:
+    """(name, the type it stands for) of each typedef ``ctype`` is spelled by, outermost first,
+    up to the first that is not a typedef's name or that no header declares."""
+    current = as_type(ctype)
+    seen: set[str] = set()
+    while isinstance(current, TypedefRef) and current.name not in seen:
+        seen.add(current.name)
+        typedef = module.find_typedef(current.name)
+        if typedef is None:
+            return
+        current = as_type(typedef.type)
+        yield typedef.name, current
+
+
 def handle_key(module: Module, names: dict, ctype: CType) -> str | None:
     """The handle class key when ``ctype`` points to an opaque type with a handle class."""
+    key = pointer_handle_key(module, names, ctype)
+    if key is not None:
+        return key
     resolved = module.resolve(ctype)
     if not isinstance(resolved, Pointer):
         return None
@@ -171,9 +190,11 @@ def _enum_key(module: Module, names: dict, resolved: CType) -> str | None:
     return None
 
 
-def _pointer_value(module: Module, names: dict, pointer: Pointer, what: str) -> tuple[str, str | None]:
+def _pointer_value(module: Module, names: dict, ctype: CType, what: str) -> tuple[str, str | None]:
     """(kind, key) of a pointer value C gives back: a return, or the cell of a ``T **`` out parameter."""
-    key = opaque_key(module, names, pointer.target)
+    key = handle_key(module, names, ctype)
+    pointer = module.resolve(ctype)
+    assert isinstance(pointer, Pointer)
     if key is not None:
         return "handle", key
     target = module.resolve(pointer.target)
@@ -199,7 +220,7 @@ def pointer_item(module: Module, names: dict, item: CType) -> tuple[str, str | N
     pointer = module.resolve(item)
     if not isinstance(pointer, Pointer):
         return None
-    key = opaque_key(module, names, pointer.target)
+    key = handle_key(module, names, item)
     if key is not None:
         return "handle", key
     target = module.resolve(pointer.target)
@@ -243,7 +264,7 @@ def classify_param(module: Module, names: dict, ctype: CType) -> tuple[str, str 
             return "record", resolved.key, None
         raise Unsupported(f"{resolved.to_c()} is opaque or has no class")
     if isinstance(resolved, Pointer):
-        key = opaque_key(module, names, resolved.target)
+        key = handle_key(module, names, ctype)
         if key is not None:
             return "handle", key, None
         target = module.resolve(resolved.target)
@@ -388,7 +409,7 @@ def classify_value(module: Module, names: dict, ctype: CType) -> tuple[str, str 
     if isinstance(resolved, RecordRef) and resolved.kind != "enum" and _has_class(module, names, resolved):
         return "record", resolved.key
     if isinstance(resolved, Pointer):
-        return _pointer_value(module, names, resolved, "a cell of type")
+        return _pointer_value(module, names, ctype, "a cell of type")
     raise _unconvertible(module, ctype, f"{ctype.to_c()} values have no Python conversion")
 
 
@@ -408,7 +429,7 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
     if isinstance(resolved, RecordRef) and _has_class(module, names, resolved):
         return "record", resolved.key
     if isinstance(resolved, Pointer):
-        return _pointer_value(module, names, resolved, "returning")
+        return _pointer_value(module, names, ctype, "returning")
     raise _unconvertible(module, ctype, f"returning {ctype.to_c()} has no default Python conversion")
 
 
@@ -425,7 +446,7 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
     if not isinstance(cell, Pointer) or cell.is_const:
         return ParamRole("in")
     try:
-        kind, _key = _pointer_value(module, names, cell, "")
+        kind, _key = _pointer_value(module, names, resolved.target, "")
     except Unsupported:
         return ParamRole("in")
     if kind in ("handle", "string", "record_ptr"):
@@ -1434,7 +1455,10 @@ def plan_handles(module: Module, names: dict) -> list[HandleBinding]:
             handles.append(HandleBinding(record.key, names[("record", record.key)], aliases, record.doc, record))
     for typedef in module.typedefs:
         if ("handle", typedef.name) in names:
-            handles.append(HandleBinding(typedef.name, names[("handle", typedef.name)], (), typedef.doc))
+            doc = typedef.doc
+            if not doc and isinstance(as_type(typedef.type), Pointer):  # a typedef of void *, not of void
+                doc = f"A {typedef.name}, which functions of the library return and take."
+            handles.append(HandleBinding(typedef.name, names[("handle", typedef.name)], (), doc))
     return handles
 
 
@@ -1526,7 +1550,7 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
         except Unsupported:
             callback = None  # only FunctionPointers: what C calls it with cannot reach Python
         return FieldBinding(path, py_name, member.type, "function_pointer", callback=callback)
-    key = opaque_key(module, names, pointer.target)
+    key = handle_key(module, names, member.type)
     if key is not None:
         return FieldBinding(path, py_name, member.type, "handle", record_key=key)
     writable_pointee = "const" not in pointee.quals

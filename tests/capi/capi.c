@@ -17,6 +17,20 @@ int capi_easy_perform(CAPI_EASY *easy) { return easy == &easy_object ? 0 : -1; }
 void capi_easy_cleanup(CAPI_EASY *easy) { (void)easy; }
 CAPI_MULTI *capi_multi_init(void) { return &multi_object; }
 
+capi_session capi_session_new(int value) { int *session = malloc(sizeof *session); *session = value; return session; }
+int capi_session_value(capi_session session) { return session ? *(int *)session : -1; }
+int capi_session_reopen(capi_session session, capi_session *again) {
+    *again = capi_session_new(capi_session_value(session) + 1);
+    return 0;
+}
+void capi_session_free(capi_session session) { free(session); }
+int capi_bytes_sum(capi_bytes data, size_t size) {
+    int sum = 0;
+    for (size_t i = 0; i < size; i++)
+        sum += ((unsigned char *)data)[i];
+    return sum;
+}
+
 int capi_db_open(const char *name, capi_db **db) {
     if (!name) { *db = NULL; return 1; }
     *db = calloc(1, sizeof **db);

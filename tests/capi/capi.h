@@ -13,6 +13,17 @@
 typedef void CAPI_EASY;
 /* A second one: the two must not be mixed up. */
 typedef void CAPI_MULTI;
+/* A typedef of void * the library hands out and takes back, as TurboJPEG's tjhandle and
+   iconv's iconv_t: a handle too.  One it only takes, as zlib's voidp, stays a void *. */
+typedef void *capi_bytes;
+int capi_bytes_sum(capi_bytes data, size_t size);
+
+typedef void *capi_session;
+capi_session capi_session_new(int value);
+int capi_session_value(capi_session session);  /* -1 for NULL */
+int capi_session_reopen(capi_session session, capi_session *again);  /* *again = a new one */
+void capi_session_free(capi_session session);
+typedef struct capi_session_slot { capi_session session; int spare; } capi_session_slot;
 /* An opaque struct, as sqlite3. */
 typedef struct capi_db capi_db;
 
