@@ -16,6 +16,7 @@ import os
 import pickle
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -1514,6 +1515,38 @@ def test_a_count_member_may_not_exceed_the_characters_the_record_holds(capi):
     assert buf.base == b"a\0b" and capi.capi_iobuf_sum(buf) == ord("a") + ord("b")
     with pytest.raises(ValueError, match=r"^capi_iobuf\.len: 200000 is more than capi_iobuf\.base holds \(3 bytes\)$"):
         capi.capi_iobuf(base=bytearray(3), len=200000)
+
+
+def test_a_buffer_set_in_the_librarys_record_lives_after_the_callback_that_set_it(capi):
+    # libuv's alloc callback: the record is C's, the view of it is gone when the callback
+    # returns, and C reads into the buffer after that; the buffer lives until that member is
+    # set again (the next alloc), as C holds it till then
+    buffers, read = [], []
+
+    def alloc(suggested, buf):
+        data = array.array("b", bytes(suggested))
+        buffers.append(weakref.ref(data))
+        buf.base, buf.len = data, suggested
+
+    def on_read(nread, buf):
+        gc.collect()
+        read.append((nread, buf.base, buf.len))
+
+    assert capi.capi_read_stream(alloc, on_read, "hello") == 5
+    gc.collect()
+    assert read == [(5, b"hello", 5)] and buffers[0]() is not None
+    assert capi.capi_read_stream(alloc, on_read, "again!") == 6
+    gc.collect()
+    assert read[1] == (6, b"again!", 6)
+    assert buffers[0]() is None and buffers[1]() is not None  # the member was set again: the first went
+
+
+def test_a_record_keeping_a_callable_is_copied(capi):
+    buf = capi.capi_iobuf()
+    capi.capi_iobuf_refill(buf, lambda size, into: setattr(into, "len", size))
+    assert buf.len == 8
+    pair = capi.capi_iobuf_pair(first=buf)  # its bytes copied; the callable stays with buf
+    assert pair.first.len == 8 and pair.second.len == 0
 
 
 def test_a_void_pointer_takes_a_cell_of_any_type(capi):

@@ -652,6 +652,20 @@ int capi_color_of(const char *name, capi_color *color) {
     else return -1;
     return 0;
 }
+static capi_iobuf capi_stream_buf;
+long capi_read_stream(capi_alloc_cb alloc, capi_read_cb read, const char *data) {
+    size_t size = strlen(data);
+    alloc(size, &capi_stream_buf);
+    if (!capi_stream_buf.base)
+        return -1;
+    long n = (long)(size < capi_stream_buf.len ? size : capi_stream_buf.len);
+    memcpy(capi_stream_buf.base, data, (size_t)n);
+    read(n, &capi_stream_buf);
+    return n;
+}
+
+void capi_iobuf_refill(capi_iobuf *buf, capi_alloc_cb alloc) { alloc(8, buf); }
+
 int capi_iobuf_sum(capi_iobuf b) {
     int s = 0;
     for (size_t i = 0; i < b.len; i++) s += (unsigned char)b.base[i];

@@ -378,6 +378,14 @@ int capi_datum_sum(capi_datum d);
 /* libuv's uv_buf_t: the characters at base and their count; capi_iobuf_sum sums the len bytes. */
 typedef struct capi_iobuf { char *base; size_t len; } capi_iobuf;
 int capi_iobuf_sum(capi_iobuf b);
+/* libuv's reads: alloc sets the buffer C reads into, in C's own record; read gets it back
+   with what was read. C keeps that record, and the buffer, between the two calls and after. */
+typedef void (*capi_alloc_cb)(size_t suggested, capi_iobuf *buf);
+typedef void (*capi_read_cb)(long nread, const capi_iobuf *buf);
+long capi_read_stream(capi_alloc_cb alloc, capi_read_cb read, const char *data);
+/* A callable kept with the record it is given with (its first argument), and that record copied. */
+void capi_iobuf_refill(capi_iobuf *buf, capi_alloc_cb alloc);  /* alloc(8, buf) */
+typedef struct capi_iobuf_pair { capi_iobuf first, second; } capi_iobuf_pair;
 /* The count first, and another text beside, as hiredis's redisReply: str is "x\0y", len 3. */
 typedef struct capi_reply { size_t len; char *str; const char *note; } capi_reply;
 const capi_reply *capi_reply_get(void);

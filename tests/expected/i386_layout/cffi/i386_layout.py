@@ -1044,12 +1044,40 @@ def _pb_exact_ints(items):
     return items
 
 
-def _pb_keep(record, name, value):
-    """Keep ``value`` alive with the record owning the memory of ``record``, under the member it is stored in."""
+#: what pointer members of the library's memory were set to, by (address, member): see _pb_kept_by
+_pb_library_kept = {}
+
+
+def _pb_kept_by(record, make=True):
+    """Where what the pointer members of ``record`` were set to is kept alive, by (address, member).
+
+    Memory a record allocated keeps it: it lives as long as the record, as
+    does memory an ownership rule gives.  A view of other memory (made by
+    _pb_view_at: the record a callback is given, a view a function returns) is
+    of the library's, which outlives any view of it: C still holds the pointer
+    when the view is gone (libuv's ``uv_buf_t`` filled in an alloc callback),
+    so the module keeps it, until the same member is set again.  Such a
+    view's ``_keep`` is that dict, or one of its own marked so, holding the
+    argument it keeps alive.  None when the record keeps nothing yet and
+    ``make`` is false.
+    """
     root = record if record._owner is None else record._owner
-    if root._keep is None:
-        root._keep = {}
-    root._keep[(_pb_address(record._p), name)] = value
+    kept = root._keep
+    if kept is None:
+        if make:
+            kept = root._keep = {}
+    elif (-1, "library") in kept:
+        return _pb_library_kept
+    return kept
+
+
+def _pb_keep(record, name, value):
+    """Keep ``value`` alive with the memory of ``record`` (see _pb_kept_by), under the member it is stored in."""
+    kept = _pb_kept_by(record)
+    if value is None:
+        kept.pop((_pb_address(record._p), name), None)
+    else:
+        kept[(_pb_address(record._p), name)] = value
 
 
 _pb_keep_record = _pb_keep  # a record object is what cffi's _pb_keep takes
@@ -1059,9 +1087,8 @@ def _pb_kept_within(source, size):
     """What is kept alive for pointers in the ``size`` bytes of the record ``source`` (or None), by offset."""
     kept = {}
     if source is not None:
-        source_root = source if source._owner is None else source._owner
         start = _pb_address(source._p)
-        for (where, name), value in (source_root._keep or {}).items():
+        for (where, name), value in (_pb_kept_by(source, False) or {}).items():
             if start <= where < start + size:
                 kept[(where - start, name)] = value
     return kept
@@ -1073,10 +1100,7 @@ def _pb_keep_place(record, address, size, kept):
     The objects those pointers point into must now live as long as the copy,
     re-keyed to the copy's addresses; those of the bytes overwritten go.
     """
-    root = record if record._owner is None else record._owner
-    if root._keep is None:
-        root._keep = {}
-    _pb_rekey(root._keep, address, size, kept)
+    _pb_rekey(_pb_kept_by(record), address, size, kept)
 
 
 def _pb_keep_copy(record, address, size, source):
@@ -1101,8 +1125,9 @@ def _pb_view_at(cls, pointer, owner):
     obj = cls.__new__(cls)
     obj._p = pointer
     obj._owner = None
-    # kept under an address no member has, so that copying members never moves it
-    obj._keep = None if owner is None else {(-1, "ref"): owner}
+    # what its members are set to is kept by the module (see _pb_kept_by); owner under an
+    # address no member has, so that copying members never moves it
+    obj._keep = _pb_library_kept if owner is None else {(-1, "ref"): owner, (-1, "library"): True}
     return obj
 
 
@@ -1116,8 +1141,8 @@ def _pb_anonymous(ctype, steps):
 
 def _pb_kept_for(record, name):
     """What the record owning the memory of ``record`` keeps alive for its pointer member ``name`` (None: nothing)."""
-    root = record if record._owner is None else record._owner
-    return None if root._keep is None else root._keep.get((_pb_address(record._p), name))
+    kept = _pb_kept_by(record, False)
+    return None if kept is None else kept.get((_pb_address(record._p), name))
 
 
 def _pb_text_at(pointer, kept):

@@ -486,6 +486,10 @@ cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) 
     return 0
 
 
+# what pointer members of the library's memory were set to, by address (see _pb_keep_dict)
+cdef dict _pb_library_kept = {}
+
+
 cdef int _pb_keep(object record, size_t where, object value) except -1:
     # Keep ``value`` alive with the record that owns the memory at ``where``.
     cdef object root = getattr(record, "_pb_root")()
@@ -503,7 +507,8 @@ cdef dict _pb_kept_within(object source, size_t start, size_t size):
     kept = {}
     if source is not None:
         for where, value in getattr(source, "_pb_root")()._pb_keep_dict().items():
-            if start <= where < start + size:
+            # (a closure is kept under (address, function): C was given it with this record, not a copy)
+            if type(where) is int and start <= where < start + size:
                 kept[where - start] = value
     return kept
 
@@ -513,7 +518,7 @@ cdef int _pb_keep_place(object record, size_t address, size_t size, dict kept) e
     # the objects those pointers point into must now live as long as the copy,
     # and those of the bytes overwritten go.
     keep = getattr(record, "_pb_root")()._pb_keep_dict()
-    for where in [where for where in keep if address <= where < address + size]:
+    for where in [where for where in keep if type(where) is int and address <= where < address + size]:
         del keep[where]
     for offset, value in kept.items():
         keep[address + offset] = value
@@ -958,7 +963,9 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
             (<Pointer>keeper)._keep = {}
         (<Pointer>keeper)._keep[key] = closure
     else:
-        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+        # with what the record's memory keeps for its members, under its address too: the
+        # library's memory keeps the closures given with every record of it in one dict
+        keeper._pb_keep_dict()[keeper._pb_closure_key(key)] = closure
     return 0
 
 
@@ -1124,7 +1131,7 @@ cdef object _pb_kept(object keeper, object key):
         return (<dict>_pb_callbacks).get(key)
     if isinstance(keeper, Pointer):
         return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
-    return (<dict>keeper._pb_keep_dict()).get(key)
+    return (<dict>keeper._pb_keep_dict()).get(keeper._pb_closure_key(key))
 
 
 cdef inline bint _pb_takes_user_data(object value):
@@ -1914,7 +1921,17 @@ cdef class json_t:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value and self._pb_free == NULL:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2041,7 +2058,17 @@ cdef class json_error_t:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep

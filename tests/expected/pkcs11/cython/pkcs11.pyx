@@ -624,6 +624,10 @@ cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) 
     return 0
 
 
+# what pointer members of the library's memory were set to, by address (see _pb_keep_dict)
+cdef dict _pb_library_kept = {}
+
+
 cdef int _pb_keep(object record, size_t where, object value) except -1:
     # Keep ``value`` alive with the record that owns the memory at ``where``.
     cdef object root = getattr(record, "_pb_root")()
@@ -641,7 +645,8 @@ cdef dict _pb_kept_within(object source, size_t start, size_t size):
     kept = {}
     if source is not None:
         for where, value in getattr(source, "_pb_root")()._pb_keep_dict().items():
-            if start <= where < start + size:
+            # (a closure is kept under (address, function): C was given it with this record, not a copy)
+            if type(where) is int and start <= where < start + size:
                 kept[where - start] = value
     return kept
 
@@ -651,7 +656,7 @@ cdef int _pb_keep_place(object record, size_t address, size_t size, dict kept) e
     # the objects those pointers point into must now live as long as the copy,
     # and those of the bytes overwritten go.
     keep = getattr(record, "_pb_root")()._pb_keep_dict()
-    for where in [where for where in keep if address <= where < address + size]:
+    for where in [where for where in keep if type(where) is int and address <= where < address + size]:
         del keep[where]
     for offset, value in kept.items():
         keep[address + offset] = value
@@ -1124,7 +1129,9 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
             (<Pointer>keeper)._keep = {}
         (<Pointer>keeper)._keep[key] = closure
     else:
-        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+        # with what the record's memory keeps for its members, under its address too: the
+        # library's memory keeps the closures given with every record of it in one dict
+        keeper._pb_keep_dict()[keeper._pb_closure_key(key)] = closure
     return 0
 
 
@@ -3361,7 +3368,17 @@ cdef class CK_VERSION:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -3470,7 +3487,17 @@ cdef class CK_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -3622,7 +3649,17 @@ cdef class CK_SLOT_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -3774,7 +3811,17 @@ cdef class CK_TOKEN_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -4009,7 +4056,17 @@ cdef class CK_SESSION_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -4128,7 +4185,17 @@ cdef class CK_ATTRIBUTE:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -4250,7 +4317,17 @@ cdef class CK_DATE:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -4382,7 +4459,17 @@ cdef class CK_MECHANISM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -4504,7 +4591,17 @@ cdef class CK_MECHANISM_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -4618,7 +4715,17 @@ cdef class CK_FUNCTION_LIST:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -5066,7 +5173,17 @@ cdef class CK_FUNCTION_LIST_3_0:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -5634,7 +5751,17 @@ cdef class CK_INTERFACE:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -5763,7 +5890,17 @@ cdef class CK_C_INITIALIZE_ARGS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -5917,7 +6054,17 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6049,7 +6196,17 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6163,7 +6320,17 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6297,7 +6464,17 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6458,7 +6635,17 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6624,7 +6811,17 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6758,7 +6955,17 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -6919,7 +7126,17 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7085,7 +7302,17 @@ cdef class CK_KEA_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7231,7 +7458,17 @@ cdef class CK_RC2_CBC_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7346,7 +7583,17 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7455,7 +7702,17 @@ cdef class CK_RC5_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7564,7 +7821,17 @@ cdef class CK_RC5_CBC_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7686,7 +7953,17 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7800,7 +8077,17 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -7923,7 +8210,17 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8046,7 +8343,17 @@ cdef class CK_AES_CTR_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8161,7 +8468,17 @@ cdef class CK_GCM_PARAMS_V3:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8300,7 +8617,17 @@ cdef class CK_CCM_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8439,7 +8766,17 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8568,7 +8905,17 @@ cdef class CK_GCM_MESSAGE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8707,7 +9054,17 @@ cdef class CK_CCM_MESSAGE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8851,7 +9208,17 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -8975,7 +9342,17 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9167,7 +9544,17 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9381,7 +9768,17 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9496,7 +9893,17 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9619,7 +10026,17 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9742,7 +10159,17 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9865,7 +10292,17 @@ cdef class CK_CHACHA20_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -9994,7 +10431,17 @@ cdef class CK_SALSA20_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10118,7 +10565,17 @@ cdef class CK_PBE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10264,7 +10721,17 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10381,7 +10848,17 @@ cdef class CK_SSL3_RANDOM_DATA:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10510,7 +10987,17 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10634,7 +11121,17 @@ cdef class CK_SSL3_KEY_MAT_OUT:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10773,7 +11270,17 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -10917,7 +11424,17 @@ cdef class CK_TLS_PRF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11075,7 +11592,17 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11204,7 +11731,17 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11353,7 +11890,17 @@ cdef class CK_TLS_KDF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11501,7 +12048,17 @@ cdef class CK_TLS_MAC_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11615,7 +12172,17 @@ cdef class CK_HKDF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11769,7 +12336,17 @@ cdef class CK_WTLS_RANDOM_DATA:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -11898,7 +12475,17 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12024,7 +12611,17 @@ cdef class CK_WTLS_PRF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12187,7 +12784,17 @@ cdef class CK_WTLS_KEY_MAT_OUT:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12304,7 +12911,17 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12458,7 +13075,17 @@ cdef class CK_PRF_DATA_PARAM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12580,7 +13207,17 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12689,7 +13326,17 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12803,7 +13450,17 @@ cdef class CK_DERIVED_KEY:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -12935,7 +13592,17 @@ cdef class CK_SP800_108_KDF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13075,7 +13742,17 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13232,7 +13909,17 @@ cdef class CK_CMS_SIG_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13408,7 +14095,17 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13520,7 +14217,17 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13703,7 +14410,17 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13874,7 +14591,17 @@ cdef class CK_OTP_PARAM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -13996,7 +14723,17 @@ cdef class CK_OTP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14111,7 +14848,17 @@ cdef class CK_OTP_SIGNATURE_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14226,7 +14973,17 @@ cdef class CK_KIP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14358,7 +15115,17 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14480,7 +15247,17 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14602,7 +15379,17 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14717,7 +15504,17 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14851,7 +15648,17 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -14985,7 +15792,17 @@ cdef class CK_EDDSA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15102,7 +15919,17 @@ cdef class CK_XEDDSA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15206,7 +16033,17 @@ cdef class CK_X3DH_INITIATE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15350,7 +16187,17 @@ cdef class CK_X3DH_RESPOND_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15503,7 +16350,17 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15645,7 +16502,17 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15787,7 +16654,17 @@ cdef class CK_NSS_JPAKEPublicValue:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -15933,7 +16810,17 @@ cdef class CK_NSS_JPAKERound1Params:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16056,7 +16943,17 @@ cdef class CK_NSS_JPAKERound2Params:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16210,7 +17107,17 @@ cdef class CK_NSS_JPAKEFinalParams:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16319,7 +17226,17 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16441,7 +17358,17 @@ cdef class CK_NSS_AEAD_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16575,7 +17502,17 @@ cdef class CK_NSS_HKDFParams:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16714,7 +17651,17 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16841,7 +17788,17 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -16990,7 +17947,17 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -17144,7 +18111,17 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -17271,7 +18248,17 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -17403,7 +18390,17 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -17516,7 +18513,17 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -17629,7 +18636,17 @@ cdef class CK_NSS_GCM_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep

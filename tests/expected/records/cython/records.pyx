@@ -522,6 +522,10 @@ cdef int _pb_store_bytes(void *target, Py_ssize_t size, object value, str what) 
     return 0
 
 
+# what pointer members of the library's memory were set to, by address (see _pb_keep_dict)
+cdef dict _pb_library_kept = {}
+
+
 cdef int _pb_keep(object record, size_t where, object value) except -1:
     # Keep ``value`` alive with the record that owns the memory at ``where``.
     cdef object root = getattr(record, "_pb_root")()
@@ -539,7 +543,8 @@ cdef dict _pb_kept_within(object source, size_t start, size_t size):
     kept = {}
     if source is not None:
         for where, value in getattr(source, "_pb_root")()._pb_keep_dict().items():
-            if start <= where < start + size:
+            # (a closure is kept under (address, function): C was given it with this record, not a copy)
+            if type(where) is int and start <= where < start + size:
                 kept[where - start] = value
     return kept
 
@@ -549,7 +554,7 @@ cdef int _pb_keep_place(object record, size_t address, size_t size, dict kept) e
     # the objects those pointers point into must now live as long as the copy,
     # and those of the bytes overwritten go.
     keep = getattr(record, "_pb_root")()._pb_keep_dict()
-    for where in [where for where in keep if address <= where < address + size]:
+    for where in [where for where in keep if type(where) is int and address <= where < address + size]:
         del keep[where]
     for offset, value in kept.items():
         keep[address + offset] = value
@@ -994,7 +999,9 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
             (<Pointer>keeper)._keep = {}
         (<Pointer>keeper)._keep[key] = closure
     else:
-        keeper._pb_keep_dict()[key] = closure  # with what the record keeps for its members
+        # with what the record's memory keeps for its members, under its address too: the
+        # library's memory keeps the closures given with every record of it in one dict
+        keeper._pb_keep_dict()[keeper._pb_closure_key(key)] = closure
     return 0
 
 
@@ -1654,7 +1661,17 @@ cdef class point:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -1763,7 +1780,17 @@ cdef class segment:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -1899,7 +1926,17 @@ cdef class variant_as:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2030,7 +2067,17 @@ cdef class variant:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2162,7 +2209,17 @@ cdef class number:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2293,7 +2350,17 @@ cdef class message:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2402,7 +2469,17 @@ cdef class node:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2549,7 +2626,17 @@ cdef class matrix:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2645,7 +2732,17 @@ cdef class unwind_buf_t:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep
@@ -2768,7 +2865,17 @@ cdef class holds_aligned:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
+    def _pb_closure_key(self, key):
+        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
+        return (<size_t>self._ptr, key)
+
     def _pb_keep_dict(self):
+        # Where what the pointer members of its memory were set to is kept alive, by address:
+        # with the record when it allocated the memory or an ownership rule gave it. Other memory
+        # is the library's (the record a callback is given, a view a function returns), which
+        # outlives any view of it: the module keeps that, until the same member is set again.
+        if self._ptr != &self._value:
+            return _pb_library_kept
         if self._keep is None:
             self._keep = {}
         return self._keep

@@ -1040,14 +1040,37 @@ def _pb_root(struct):
     return struct
 
 
-def _pb_keep(struct, name, value):
-    """Keep ``value`` alive with the record owning ``struct``, under the member it is stored in."""
+#: what pointer members of the library's memory were set to, by (address, member): see _pb_kept_by
+_pb_library_kept = {}
+
+
+def _pb_kept_by(struct, make=True):
+    """Where what the pointer members of ``struct`` were set to is kept alive, by (address, member).
+
+    Memory a record allocated keeps it: it lives as long as the record, as
+    does memory an ownership rule gives.  Other memory is the library's (the
+    record a callback is given, a view a function returns) and outlives any
+    view of it: C still holds the pointer when the view is gone (libuv's
+    ``uv_buf_t`` filled in an alloc callback), so the module keeps it, until
+    the same member is set again.  None when the record keeps nothing yet and
+    ``make`` is false.
+    """
     root = _pb_root(struct)
-    try:
-        kept = root._pb_kept
-    except AttributeError:
+    if not root._b_needsfree_ and "_pb_free" not in root.__dict__:  # from_address, not owned
+        return _pb_library_kept
+    kept = getattr(root, "_pb_kept", None)
+    if kept is None and make:
         kept = root._pb_kept = {}
-    kept[(_ct.addressof(struct), name)] = value
+    return kept
+
+
+def _pb_keep(struct, name, value):
+    """Keep ``value`` alive with the memory of ``struct`` (see _pb_kept_by), under the member it is stored in."""
+    kept = _pb_kept_by(struct)
+    if value is None:
+        kept.pop((_ct.addressof(struct), name), None)
+    else:
+        kept[(_ct.addressof(struct), name)] = value
 
 
 def _pb_keep_record(record, name, value):
@@ -1078,7 +1101,7 @@ def _pb_kept_within(source, size):
     kept = {}
     if source is not None:
         start = _ct.addressof(source)
-        for (where, name), value in getattr(_pb_root(source), "_pb_kept", {}).items():
+        for (where, name), value in (_pb_kept_by(source, False) or {}).items():
             if start <= where < start + size:
                 kept[(where - start, name)] = value
     return kept
@@ -1090,12 +1113,7 @@ def _pb_keep_place(struct, address, size, kept):
     The objects those pointers point into must now live as long as the copy,
     re-keyed to the copy's addresses; those of the bytes overwritten go.
     """
-    root = _pb_root(struct)
-    try:
-        keep = root._pb_kept
-    except AttributeError:
-        keep = root._pb_kept = {}
-    _pb_rekey(keep, address, size, kept)
+    _pb_rekey(_pb_kept_by(struct), address, size, kept)
 
 
 def _pb_keep_copy(struct, address, size, source):
@@ -1125,7 +1143,7 @@ def _pb_view_at(cls, struct_type, address, owner):
 
 def _pb_kept_for(struct, name):
     """What the record owning ``struct`` keeps alive for its pointer member ``name`` (None: nothing)."""
-    kept = getattr(_pb_root(struct), "_pb_kept", None)
+    kept = _pb_kept_by(struct, False)
     return None if kept is None else kept.get((_ct.addressof(struct), name))
 
 
