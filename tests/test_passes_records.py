@@ -133,3 +133,17 @@ def test_the_text_of_a_union_is_not_read_by_repr(tmp_path):
     elided = {(r.py_name, f.py_name) for r in binding.records for f in r.fields if f.elided_in_repr}
     # scalar's text may be the count of a sequence; ev.name is no union's
     assert elided == {("ev_data", "scalar")}
+
+
+def test_a_name_python_reserves_is_bound_with_an_underscore_and_a_warning(tmp_path):
+    binding = plan(tmp_path, "int sum(int a, int b);\nint lambda(int x);\nint cdef(int x);\n"
+                             "struct type { int len; };\nint len_of(void);\n")
+    assert {"sum_", "lambda_", "cdef_", "len_of"} <= {f.py_name for f in binding.functions}
+    assert "type_" in {r.py_name for r in binding.records}
+    warnings = sorted((d.coord.line, d.severity, d.message) for d in binding.diagnostics if "is bound as" in d.message)
+    assert warnings == [
+        (1, "warning", "function 'sum' is bound as 'sum_': 'sum' is a Python builtin, which the module's own code calls"),
+        (2, "warning", "function 'lambda' is bound as 'lambda_': 'lambda' is a Python keyword"),
+        (3, "warning", "function 'cdef' is bound as 'cdef_': 'cdef' is a word Cython reserves"),
+        (4, "warning", "record 'type' is bound as 'type_': 'type' is a Python builtin, which the module's own code calls"),
+    ]

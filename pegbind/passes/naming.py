@@ -71,6 +71,15 @@ _CLASS_BODY_NAMES = frozenset({"property", "staticmethod", "classmethod", "from_
 _RECORD_STATE = frozenset({"_p", "_s", "_ptr", "_owner", "_keep", "_ref", "_value"})
 
 
+def _reserved_as(name: str) -> str:
+    """Why :func:`python_identifier` renames ``name``."""
+    if keyword.iskeyword(name):
+        return "a Python keyword"
+    if name in CYTHON_RESERVED:
+        return "a word Cython reserves"
+    return "a Python builtin, which the module's own code calls"
+
+
 def field_identifier(name: str) -> str:
     """Like :func:`python_identifier`, but attributes may shadow builtins (``obj.type`` is fine),
     except those a class body uses (:data:`_CLASS_BODY_NAMES`) and a record's own
@@ -265,7 +274,8 @@ def assign_names(
     def claim(key: tuple[str, str], c_name: str, coord, strip: bool = True) -> str:
         module_level = key[0] == "constant" or (key[0] in ("function", "function_alias") and not methods)
         spell = str if module_level else unmangled
-        wanted = spell(python_identifier(_strip(c_name, strip_prefix) if strip else c_name))
+        plain = spell(_strip(c_name, strip_prefix) if strip else c_name)
+        wanted = spell(python_identifier(plain))
         name = wanted
         if name in taken:
             name = spell(python_identifier(c_name))
@@ -276,6 +286,9 @@ def assign_names(
                 (key, Diagnostic(coord, f"{key[0]} {c_name!r} is bound as {name!r}: {wanted!r} is already used",
                                  "warning"))
             )
+        elif name != plain:
+            warnings.append((key, Diagnostic(
+                coord, f"{key[0]} {c_name!r} is bound as {name!r}: {plain!r} is {_reserved_as(plain)}", "warning")))
         taken.add(name)
         names[key] = name
         return name
