@@ -133,9 +133,18 @@ def grammar_words(name: str) -> frozenset[str]:
     :data:`PLACEHOLDER` parses to the same tree, and text of the same shape
     can share one parse.
     """
-    words = frozenset(re.findall(r"[A-Za-z_$][\w$]*", read_grammar(name)))
+    text = read_grammar(name)
+    # a leaf that matches the placeholders themselves names them, as text the grammar parses
+    # holds them, not as words of its own
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(_MATCHES_PLACEHOLDERS))
+    words = frozenset(re.findall(r"[A-Za-z_$][\w$]*", text))
     assert PLACEHOLDER not in words, f"{name}.ppeg names the placeholder {PLACEHOLDER!r}"
     return words
+
+
+#: the leaves (``NAME =`` at a line's start) whose patterns match placeholders: declarations.ppeg's
+#: run of plain operands (an identifier is :data:`PLACEHOLDER` there, a number ``0``)
+_MATCHES_PLACEHOLDERS = ("OPERAND_RUN ",)
 
 
 _IDENTIFIER_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")

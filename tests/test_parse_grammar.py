@@ -574,3 +574,50 @@ def test_conflicting_declarations_of_a_function_are_errors_compatible_ones_are_n
         "t.h:6:6: error: conflicting types for 'v': 'void (int)' after 'void (int, ...)' at t.h:5:6",
     ]
     assert module.function("f").ret == Primitive("int")  # the first is kept
+
+
+def _shape(expr) -> str:
+    """An expression's syntax as text, every binary operation parenthesized."""
+    from pegbind.parse import syntax as s
+
+    if isinstance(expr, s.Binary):
+        return f"({_shape(expr.left)} {expr.op} {_shape(expr.right)})"
+    if isinstance(expr, s.Unary):
+        return f"({expr.op}{_shape(expr.operand)})"
+    if isinstance(expr, s.Conditional):
+        return f"({_shape(expr.condition)} ? {_shape(expr.if_true)} : {_shape(expr.if_false)})"
+    if isinstance(expr, s.NonConstant):
+        return f"<{expr.what}>"
+    return expr.token.text
+
+
+@pytest.mark.parametrize(("source", "tree"), [
+    ("1 + 2 * 3 - 4", "((1 + (2 * 3)) - 4)"),
+    ("a | b & c == 1 << 2 + 3 * d", "(a | (b & (c == (1 << (2 + (3 * d))))))"),
+    ("a || b && c | d ^ e & f != g < h >> i - j % k", "(a || (b && (c | (d ^ (e & (f != (g < (h >> (i - (j % k))))))))))"),
+    ("'a' + 1 + f(2) * 3 + 4 - 5", "(((('a' + 1) + (<a function call> * 3)) + 4) - 5)"),
+    ("1 + x.y * 2 + p->q + v[1] + n++ + 7", "(((((1 + (<a member access> * 2)) + <a member access>) + <an array subscript>) + <'++'>) + 7)"),
+    ("-1 + 2 + ~3", "(((-1) + 2) + (~3))"),
+    ("(1 + 2) * 3 + 4", "(((1 + 2) * 3) + 4)"),
+    ("1 + 2 ? 3 + 4 : 5 + 6", "((1 + 2) ? (3 + 4) : (5 + 6))"),
+    ("sizeof * p + 1", "(<an indirection> + 1)"),
+])
+def test_a_run_of_plain_operands_reads_as_the_operands_one_by_one(source, tree):
+    # A run of plain operands and binary operators is one leaf of the grammar (OPERAND_RUN);
+    # the walker gives it the tree the operands parsed one by one give, by C's precedence.
+    from pegbind.parse.walker import parse_syntax
+
+    got = parse_syntax(tokenize(source, "t.h"), "macro_expression")
+    if source.startswith("sizeof"):
+        assert type(got).__name__ == "Binary" and got.op == "+" and type(got.left).__name__ == "SizeofExpr"
+        return
+    assert _shape(got) == tree
+
+
+def test_the_run_of_plain_operands_takes_the_operators_binary_expressions_take():
+    # one alternation, written in two leaves of declarations.ppeg
+    from pegbind.parse.walker import declaration_parser
+
+    grammar = declaration_parser()
+    binary = grammar["BINARY_OP"].pattern
+    assert binary.endswith(" *") and binary[: -len(" *")] in grammar["OPERAND_RUN"].pattern

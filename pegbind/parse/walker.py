@@ -133,6 +133,7 @@ class SyntaxProblem:
 
 #: grammar rule -> how a reader would name it in "expected ..."
 _EXPECTED = {
+    "OPERAND_RUN": "an expression",
     "SEMI": "';'",
     "COMMA": "','",
     "COLON": "':'",
@@ -397,10 +398,20 @@ _PRECEDENCE = {
 }
 
 
-def _apply(operator: _Word, operands: list[s.Expr]) -> None:
+def _apply(operator: Token, operands: list[s.Expr]) -> None:
     """Replace the last two operands by ``left operator right``."""
     right = operands.pop()
-    operands[-1] = s.Binary(operator.text, operands[-1], right, operator.token)
+    operands[-1] = s.Binary(operator.text, operands[-1], right, operator)
+
+
+class _Run:
+    """What an OPERAND_RUN leaf gives its binary_expression: operands (syntax) and operators
+    (their tokens), alternating."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Any]):
+        self.items = items
 
 
 @frozen_dataclass()
@@ -875,25 +886,50 @@ class SyntaxWalker(NodeVisitor):
         question, if_true, _, if_false = rest[0]
         return s.Conditional(condition, if_true, if_false, question.token)
 
-    # binary_expression = cast_expression (BINARY_OP cast_expression)*
+    # binary_expression = operand_expression (BINARY_OP operand_expression)*
+    # operand_expression = OPERAND_RUN / cast_expression
     def visit_binary_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
         first, rest = visited_children
-        if not rest:
+        if not rest and not isinstance(first, _Run):
             return first
+        # The flat list of operands and operators, a run's spread out
+        flat: list[Any] = []
+        for operator, operand in ((None, first), *rest):
+            if operator is not None:
+                flat.append(operator.token)
+            if isinstance(operand, _Run):
+                flat += operand.items
+            else:
+                flat.append(operand)
         # Precedence climbing over the flat list: an operator waiting on the
         # stack is applied once the next one binds no tighter (all ten levels
         # are left-associative), giving the tree the C11 cascade describes.
-        operands: list[s.Expr] = [first]
-        waiting: list[_Word] = []
-        for operator, right in rest:
-            level = _PRECEDENCE[operator.text]
-            while waiting and _PRECEDENCE[waiting[-1].text] >= level:
+        operands: list[s.Expr] = [flat[0]]
+        waiting: list[Token] = []
+        precedence = _PRECEDENCE
+        for index in range(1, len(flat), 2):
+            operator = flat[index]
+            level = precedence[operator.text]
+            while waiting and precedence[waiting[-1].text] >= level:
                 _apply(waiting.pop(), operands)
             waiting.append(operator)
-            operands.append(right)
+            operands.append(flat[index + 1])
         while waiting:
             _apply(waiting.pop(), operands)
         return operands[0]
+
+    # OPERAND_RUN (a leaf: plain operands with binary operators between them)
+    def visit_OPERAND_RUN(self, node: Node, visited_children: list[Any]) -> _Run:
+        source = self.source
+        first, last = source.index_at(node.start), source.index_at(node.end - 1)
+        items: list[Any] = source.tokens[first : last + 1]  # type: ignore[assignment]
+        items = list(items)
+        for index in range(0, len(items), 2):
+            token = items[index]
+            kind = token.kind
+            items[index] = s.Number(token) if kind == "number" else s.CharConstant(token) if kind == "char" \
+                else s.Name(token)
+        return _Run(items)
 
     # cast_expression = (LPAREN type_name RPAREN cast_expression) / unary_expression
     def visit_cast_expression(self, node: Node, visited_children: list[Any]) -> s.Expr:
