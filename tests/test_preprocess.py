@@ -497,3 +497,35 @@ def test_pack_values_gcc_rejects_are_ignored_with_a_warning(tmp_path):
         f"{header}:3:1: warning: '#pragma pack (pop)' encountered without matching '#pragma pack (push)'",
     ]
     assert [value for _, value in result.pack_changes] == [None]
+
+
+@pytest.mark.parametrize(("expression", "value"), [
+    ("1 + 2 * 3 - 4 == 3", 1),
+    ("2 + 3 << 1 | 1", 11),
+    ("1 || 2 / 0", 1),  # the right of || is not used: no division by zero
+    ("0 && 1 % 0", 0),
+    ("-1 < 0u", 0),  # the usual arithmetic conversions: unsigned
+    ("UNDEFINED_NAME + 'a' - 97", 0),  # a name left after expansion is 0
+    ("1 + 2 ? 3 * 4 : 5", 12),
+    ("(1 + 2) * 3 + 4", 13),
+    ("0x10 + 010 + 0b10 + 1u", 27),
+])
+def test_if_expressions_of_plain_operands_apply_cs_precedence(expression, value):
+    # a run of numbers, characters and names with binary operators is one leaf of cexpr.ppeg,
+    # applied by precedence climbing; the cascade of rules gives the same values
+    from pegbind.preprocess.cexpr import evaluate
+    from pegbind.target import get_target
+
+    assert evaluate(tokenize(expression, "t.h"), target=get_target("linux-x86_64")) == value
+
+
+def test_the_if_run_says_where_a_bad_operand_is():
+    from pegbind.preprocess.cexpr import ExpressionError, evaluate
+    from pegbind.target import get_target
+
+    with pytest.raises(ExpressionError) as raised:
+        evaluate(tokenize("1 + 2 + 1.5 + 3", "t.h"), target=get_target("linux-x86_64"))
+    assert raised.value.message == "floating constant in preprocessor expression"
+    assert (raised.value.token.text, raised.value.token.coord.col) == ("1.5", 9)
+    with pytest.raises(ExpressionError, match="division by zero in #if"):
+        evaluate(tokenize("1 + 2 / 0", "t.h"), target=get_target("linux-x86_64"))

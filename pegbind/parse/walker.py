@@ -38,6 +38,7 @@ from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, p
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
 from ..pegcode import ParseError as PegParseError
 from ..pegcode import Sequence as PegSequence
+from ..preprocess.cexpr import BINARY_PRECEDENCE
 from ..preprocess.token import Token
 from . import syntax as s
 
@@ -381,21 +382,7 @@ _QUALIFIER_SPELLING = {
 }
 
 
-#: binary operator -> its level, tighter binding higher (C11 6.5.5 multiplicative,
-#: 6.5.6 additive, 6.5.7 shift, 6.5.8 relational, 6.5.9 equality, 6.5.10 &,
-#: 6.5.11 ^, 6.5.12 |, 6.5.13 &&, 6.5.14 ||)
-_PRECEDENCE = {
-    "*": 10, "/": 10, "%": 10,
-    "+": 9, "-": 9,
-    "<<": 8, ">>": 8,
-    "<": 7, ">": 7, "<=": 7, ">=": 7,
-    "==": 6, "!=": 6,
-    "&": 5,
-    "^": 4,
-    "|": 3,
-    "&&": 2,
-    "||": 1,
-}
+_PRECEDENCE = BINARY_PRECEDENCE  # C's levels of binary operators, the #if evaluator's too
 
 
 def _apply(operator: Token, operands: list[s.Expr]) -> None:

@@ -156,6 +156,45 @@ def _arith(op: str, a: _Value, b: _Value) -> _Result:
     raise AssertionError(op)
 
 
+#: binary operator -> its level, tighter binding higher (C11 6.5.5 multiplicative,
+#: 6.5.6 additive, 6.5.7 shift, 6.5.8 relational, 6.5.9 equality, 6.5.10 &,
+#: 6.5.11 ^, 6.5.12 |, 6.5.13 &&, 6.5.14 ||); all are left-associative
+BINARY_PRECEDENCE = {
+    "*": 10, "/": 10, "%": 10,
+    "+": 9, "-": 9,
+    "<<": 8, ">>": 8,
+    "<": 7, ">": 7, "<=": 7, ">=": 7,
+    "==": 6, "!=": 6,
+    "&": 5,
+    "^": 4,
+    "|": 3,
+    "&&": 2,
+    "||": 1,
+}
+
+#: an OPERAND_RUN's parts: an operator, or an operand (a number, character constant or name)
+_RUN_PART = re.compile(r"(\|\||&&|\||\^|&|==|!=|<<|>>|<=|>=|<|>|\+|-|\*|/|%)|"
+                       r"(\.?[0-9][0-9A-Za-z_.]*(?:[eEpP][+-][0-9A-Za-z_.]*)*)|((?:u8|[uUL])?'(?:[^'\\]|\\.)*')|(\S+)")
+
+
+def _binary(op: str, a: _Result, b: _Result) -> _Result:
+    """``a op b``, as logical_or, logical_and and _fold apply it: the left operand's error first;
+    ``&&`` and ``||`` do not use a right operand they do not need."""
+    if isinstance(a, _Poison):
+        return a
+    if op == "&&":
+        if not a.value:
+            return _FALSE
+        return b if isinstance(b, _Poison) else _Value(int(b.value != 0))
+    if op == "||":
+        if a.value:
+            return _TRUE
+        return b if isinstance(b, _Poison) else _Value(int(b.value != 0))
+    if isinstance(b, _Poison):
+        return b
+    return _arith(op, a, b)
+
+
 class ExpressionVisitor(NodeVisitor):
     """Evaluates a cexpr.ppeg tree; every visit returns a _Value or a _Poison."""
 
@@ -181,9 +220,9 @@ class ExpressionVisitor(NodeVisitor):
             value = operand
         return value
 
-    # conditional = logical_or (_ "?" _ comma_expr _ ":" _ conditional)?
+    # conditional = (OPERAND_RUN / logical_or) (_ "?" _ comma_expr _ ":" _ conditional)?
     def visit_conditional(self, node: Node, visited_children: list) -> _Result:
-        condition, branches = visited_children
+        (condition,), branches = visited_children
         if not isinstance(branches, list):
             return condition
         (_b1, _q, _b2, when_true, _b3, _colon, _b4, when_false), = branches
@@ -289,22 +328,59 @@ class ExpressionVisitor(NodeVisitor):
         _open, _b1, value, _b2, _close = visited_children
         return value
 
+    # OPERAND_RUN: operands and binary operators, applied by precedence climbing (the
+    # cascade of rules from logical_or down to multiplicative gives the same tree)
+    def visit_OPERAND_RUN(self, node: Node, visited_children: list) -> _Result:
+        operands: list[_Result] = []
+        waiting: list[str] = []
+        precedence = BINARY_PRECEDENCE
+        numbers: dict[str, _Result] = {}  # a number's value, once it is read without a word said
+        for part in _RUN_PART.finditer(node.text):
+            operator, number, char, _name = part.groups()
+            if operator is None:
+                if number is not None:
+                    value = numbers.get(number)
+                    if value is None:
+                        said = len(self.warnings)
+                        value = self._number(number, node.start + part.start())
+                        if len(self.warnings) == said:
+                            numbers[number] = value
+                    operands.append(value)
+                else:
+                    operands.append(self._char(char, node.start + part.start()) if char is not None else _FALSE)
+                continue
+            level = precedence[operator]
+            while waiting and precedence[waiting[-1]] >= level:
+                right = operands.pop()
+                operands[-1] = _binary(waiting.pop(), operands[-1], right)
+            waiting.append(operator)
+        while waiting:
+            right = operands.pop()
+            operands[-1] = _binary(waiting.pop(), operands[-1], right)
+        return operands[0]
+
     def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
+        return self._number(node.text, node.start)
+
+    def _number(self, text: str, at: int) -> _Result:
         try:
-            value, too_large = integer_constant(node.text)
+            value, too_large = integer_constant(text)
         except ExpressionError as problem:  # said at the number, as gcc does
-            raise ExpressionError(problem.message, offset=node.start) from None
+            raise ExpressionError(problem.message, offset=at) from None
         if too_large:
-            self.warnings.append(("integer constant is too large for its type", node.start))
+            self.warnings.append(("integer constant is too large for its type", at))
         return value
 
     # A character constant keeps its value in C (gcc: '\xff' is -1 where char is signed),
     # and is uintmax_t when its character type is unsigned.
     def visit_CHAR(self, node: Node, visited_children: list) -> _Result:
+        return self._char(node.text, node.start)
+
+    def _char(self, text: str, at: int) -> _Result:
         try:
-            constant = character_constant(node.text, self.target)
+            constant = character_constant(text, self.target)
         except LiteralError as problem:
-            raise ExpressionError(problem.message, offset=node.start) from None
+            raise ExpressionError(problem.message, offset=at) from None
         return _wrap(constant.value, constant.unsigned)
 
     # 6.10.1p4: identifiers left after expansion are replaced by 0.
