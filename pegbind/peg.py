@@ -31,6 +31,8 @@ import sys
 import tempfile
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
+from itertools import accumulate, repeat
+from operator import add
 from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, TypeVar
@@ -157,6 +159,13 @@ def shape_of(text: str, words: frozenset[str]) -> str:
     that what a grammar's identifier leaf accepts is unchanged.
     """
     return text if text in words or text[0] not in _IDENTIFIER_START else PLACEHOLDER
+
+
+def token_starts(parts: list[str]) -> list[int]:
+    """Where each of ``parts`` starts in ``" ".join(parts)``: the text the grammars parse is
+    tokens joined by single spaces."""
+    return [0, *accumulate(map(add, map(len, parts[:-1]), repeat(1)))] if parts else []
+
 
 
 # ---- nesting: parsimonious recurses as deep as the text nests -------------------------------

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..frozen import frozen_dataclass
-from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, too_deep
+from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, token_starts, too_deep
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
 from ..pegcode import ParseError as PegParseError
 from ..pegcode import Sequence as PegSequence
@@ -80,11 +80,7 @@ class TokenText:
 
     def _token_starts(self) -> list[int]:
         if self._starts is None:
-            starts, offset = [], 0
-            for piece in self._pieces:
-                starts.append(offset)
-                offset += len(piece) + 1
-            self._starts = starts
+            self._starts = token_starts(self._pieces)
         return self._starts
 
     def spelling(self, start: int, end: int) -> str:

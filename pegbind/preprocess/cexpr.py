@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from ..frozen import frozen_dataclass
-from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, too_deep
+from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, token_starts, too_deep
 from ..pegcode import Node, NodeVisitor, VisitationError
 from ..pegcode import ParseError as GrammarParseError
 from ..target import TargetInfo, get_target
@@ -429,13 +429,9 @@ def evaluate(tokens: list[Token], *, target: TargetInfo,
 
     ``warn`` hears what gcc warns of and evaluates anyway (a constant too large for its type), at its token.
     """
-    starts: list[int] = []
-    parts: list[str] = []
-    offset = 0
-    for token in tokens:
-        starts.append(offset)
-        parts.append(token.text)
-        offset += len(token.text) + 1
+    parts = [token.text for token in tokens]
+    starts = token_starts(parts)
+    offset = starts[-1] + len(parts[-1]) + 1 if parts else 0
     deep = too_deep(parts)
     if deep is not None:
         raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
