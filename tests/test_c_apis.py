@@ -1569,6 +1569,12 @@ def test_an_unnamed_size_t_after_an_unnamed_buffer_is_its_size(capi):
     assert out == b"\x09" * 4
     with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 5 is more than argument 1 \(arg0\) holds \(4 bytes\)$"):
         capi.capi_unnamed_fill(out, 5, 0)
+    # a size_t in a cell right after it too: C reads the room from it (pcre2's substring copies)
+    size = capi.c_size_t(8)
+    room = bytearray(8)
+    assert capi.capi_unnamed_copy(room, size) == 0 and (room[:6], size.value) == (b"hello\0", 5)
+    with pytest.raises(ValueError, match=r"^argument 2 \(arg1\): 100 is more than argument 1 \(arg0\) holds \(4 bytes\)$"):
+        capi.capi_unnamed_copy(bytearray(4), capi.c_size_t(100))
 
 
 def test_a_pointer_to_characters_says_it_takes_str_too(capi):

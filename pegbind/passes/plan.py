@@ -712,10 +712,14 @@ def _bounds(module: Module, function: Function, params: list[ParamBinding],
         unit = length_unit(pointer.c_name, length.c_name, names)
         if unit is None and pointer.c_name is None:  # a name that says "length" alone needs none
             unit = _GENERIC_LENGTHS.get((length.c_name or "").lstrip("_"))
+        bound = _may_bound(module, pointer, length, explicit)
+        integer = length.ctype if bound == "value" else _pointee(module, length.ctype) if bound else None
         if (unit is None and pointer.c_name is None and length.c_name is None and pointer.kind != "cstring"
-                and _may_bound(module, pointer, length, explicit) == "value" and _is_size_t(module, length.ctype)):
+                and integer is not None and _is_size_t(module, integer)):
             # neither named (pcre2's, libmagic's and mpfr's prototypes): a size_t right after a
-            # buffer is its size, as C's own (void *, size_t) pairs are; counted in items, the stricter
+            # buffer is its size, as C's own (void *, size_t) pairs are, and so is the size_t in
+            # a cell there (pcre2_substring_copy_bynumber's PCRE2_SIZE *, which C reads as the
+            # room it has, then sets to what it wrote); counted in items, the stricter
             unit = "items"
         if unit is not None:
             found[length.index] = ((pointer.index,), unit)

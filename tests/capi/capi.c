@@ -626,6 +626,14 @@ unsigned capi_unnamed_sum(const void *data, size_t size) {
     return sum;
 }
 void capi_unnamed_fill(unsigned char *out, size_t size, int value) { memset(out, value, size); }
+int capi_unnamed_copy(char *out, size_t *size) {
+    const char text[] = "hello";
+    if (*size < sizeof text)
+        return -1;
+    memcpy(out, text, sizeof text);
+    *size = sizeof text - 1;
+    return 0;
+}
 static int capi_plain_last;
 int capi_call_plain(capi_plain_proc *proc, void *user, int value) { return capi_plain_last = proc(value, user); }
 int capi_plain_got(void) { return capi_plain_last; }

@@ -397,6 +397,8 @@ int capi_getparam(int which, void *value);
    reads; the buffer filled with the byte given. */
 unsigned capi_unnamed_sum(const void *, size_t);
 void capi_unnamed_fill(unsigned char *, size_t, int);
+/* copies "hello" (and a NUL) into as much room as *size says, then sets *size to what it wrote */
+int capi_unnamed_copy(char *, size_t *);
 /* A typedef of a function type, passed by pointer, as Tcl's Tcl_ObjCmdProc *proc: proc(value, user). */
 typedef int capi_plain_proc(int value, void *user);
 int capi_call_plain(capi_plain_proc *proc, void *user, int value);
