@@ -573,6 +573,13 @@ def test_an_empty_buffer_holds_nothing(capi):
                                              r"holds \(0 items\)$"):
             capi.capi_sum(empty, 1)
         assert capi.capi_sum(empty, 0) == 0
+    # a void * C is told no size of is read or written at least a byte: an empty buffer holds
+    # none (the storage of an empty bytearray is every empty bytearray's)
+    for empty in (b"", bytearray(), memoryview(b"")):
+        with pytest.raises(ValueError, match=r"^argument 1 \(object_\) needs at least 1 byte, got 0$"):
+            capi.capi_first_byte(empty)
+    with pytest.raises(ValueError, match=r"^argument 1 \(memory\) needs at least 1 byte, got 0$"):
+        capi.capi_release(bytearray())
 
 
 def test_a_count_is_of_items_and_a_size_of_bytes(capi):

@@ -259,13 +259,13 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
         extra = f", {param.text}, {param.cell_tag!r}" if param.cell_tag else ", True" if param.text else ""
         array = buffer_array_type(binding, param)
         call = f"_pb_rbuf({name}, {size}, {label}, {array!r}, {param.pointer_type!r}{extra})"
-        if element_size(binding.module, binding.target, param.element) == 0 or (
-                size == 0 and _takes_bytes(binding, param.element)):
-            return f"{name} if {name}.__class__ is bytes else {call}"
-        if size == 1 and _takes_bytes(binding, param.element):
-            # cffi passes bytes to a pointer to 1-byte characters as they are
-            # (no from_buffer); b"" still goes to _pb_rbuf for its error
-            return f"{name} if {name}.__class__ is bytes and {name} else {call}"
+        # cffi passes bytes to void * and to a pointer to 1-byte characters as they are (no
+        # from_buffer); where a byte is needed, b"" still goes to _pb_rbuf for its error
+        if element_size(binding.module, binding.target, param.element) == 0 or _takes_bytes(binding, param.element):
+            if size == 0:
+                return f"{name} if {name}.__class__ is bytes else {call}"
+            if size == 1:
+                return f"{name} if {name}.__class__ is bytes and {name} else {call}"
         return call
     if param.kind == "writable_buffer":
         cell = f", {param.cell_tag!r}" if param.cell_tag else ""

@@ -1987,15 +1987,15 @@ def unnamed(arg0, arg1, arg2, /):
     'unnamed(arg0: int, arg1: _WritableBuffer | Pointer | None, arg2: _Buffer | _Cell | Pointer | None, /) -> int\n\nC: int unnamed(int, char *, const void *);'
     try:
         if ((arg0 := _pb_exact_int(arg0)) >= -1073741823 and arg0 <= 1073741823 or arg0 >= -2147483648 and arg0 <= 2147483647):
-            _pb_r = _f_unnamed(arg0, None if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *', False, '*'))
+            _pb_r = _f_unnamed(arg0, None if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes and arg2 else _pb_rbuf(arg2, 1, 'argument 3 (arg2)', 'void *', False, '*'))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             _pb_ret = _pb_r
             return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 0, 'void *', False, '*', 'cell')), (arg0, arg1, arg2,))
-    _pb_r = _f_unnamed(arg0, None if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes else _pb_rbuf(arg2, 0, 'argument 3 (arg2)', 'void *', False, '*'))
+    arg0, arg1, arg2, = _pb_fix((('int', 'argument 1 (arg0)', -2147483648, 2147483647), ('writable_buffer', 'argument 2 (arg1)', 1, 'char *', False, '', ''), ('buffer', 'argument 3 (arg2)', 1, 'void *', False, '*', 'cell')), (arg0, arg1, arg2,))
+    _pb_r = _f_unnamed(arg0, None if arg1 is None else _pb_wbuf(arg1, 1, 'argument 2 (arg1)', 'char *'), arg2 if arg2.__class__ is bytes and arg2 else _pb_rbuf(arg2, 1, 'argument 3 (arg2)', 'void *', False, '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -1963,11 +1963,11 @@ def unnamed(arg0, arg1, arg2, /):
 
         _pb_t1 = _pb_buffer_in(arg1, 5, sizeof(char), "argument 2 (arg1)", "a writable contiguous buffer", 'char *', None, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-        if PyBytes_CheckExact(arg2):
+        if PyBytes_CheckExact(arg2) and <size_t>PyBytes_GET_SIZE(arg2) >= 1:
             _pb_a2 = <const void *>PyBytes_AS_STRING(arg2)
             _pb_n = PyBytes_GET_SIZE(arg2)
         else:
-            _pb_t2 = _pb_buffer_in(arg2, 4, 0, "argument 3 (arg2)", "a contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
+            _pb_t2 = _pb_buffer_in(arg2, 4, 1, "argument 3 (arg2)", "a contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
         if _pb_gave_callables:
             with nogil:

@@ -2860,15 +2860,15 @@ _f_json_object_iter_next = getattr(_lib, 'json_object_iter_next')
 def json_object_iter_next(object_, iter_, /):
     'json_object_iter_next(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, /) -> Pointer | None\n\nC: void *json_object_iter_next(json_t *object, void *iter);'
     try:
-        _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *', '*'))
+        _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '*', 'cell')), (object_, iter_,))
-    _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *', '*'))
+    object_, iter_, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 1, 'void *', False, '*', 'cell')), (object_, iter_,))
+    _pb_r = _f_json_object_iter_next(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'char[]', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_pointer(_pb_r, 'void *', object_)
@@ -2881,15 +2881,15 @@ _f_json_object_iter_key = getattr(_lib, 'json_object_iter_key')
 def json_object_iter_key(iter_, /):
     'json_object_iter_key(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> bytes | None\n\nC: const char *json_object_iter_key(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
+        _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '*', 'cell'),), (iter_,))
-    _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
+    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 1, 'void *', False, '*', 'cell'),), (iter_,))
+    _pb_r = _f_json_object_iter_key(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = None if _pb_r == _NULL else _string(_pb_r)
@@ -2902,15 +2902,15 @@ _f_json_object_iter_key_len = getattr(_lib, 'json_object_iter_key_len')
 def json_object_iter_key_len(iter_, /):
     'json_object_iter_key_len(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> int\n\nC: size_t json_object_iter_key_len(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
+        _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '*', 'cell'),), (iter_,))
-    _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
+    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 1, 'void *', False, '*', 'cell'),), (iter_,))
+    _pb_r = _f_json_object_iter_key_len(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -2923,15 +2923,15 @@ _f_json_object_iter_value = getattr(_lib, 'json_object_iter_value')
 def json_object_iter_value(iter_, /):
     'json_object_iter_value(iter_: _WritableBuffer | _Cell | Pointer | None, /) -> json_t | None\n\nC: json_t *json_object_iter_value(void *iter);'
     try:
-        _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
+        _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, None)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 0, 'void *', False, '*', 'cell'),), (iter_,))
-    _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
+    iter_, = _pb_fix((('writable_buffer', 'argument 1 (iter_)', 1, 'void *', False, '*', 'cell'),), (iter_,))
+    _pb_r = _f_json_object_iter_value(_NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 1 (iter_)', 'char[]', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, None)
@@ -2944,15 +2944,15 @@ _f_json_object_iter_set_new = getattr(_lib, 'json_object_iter_set_new')
 def json_object_iter_set_new(object_, iter_, value, /):
     'json_object_iter_set_new(object_: json_t | None, iter_: _WritableBuffer | _Cell | Pointer | None, value: json_t | None, /) -> int\n\nC: int json_object_iter_set_new(json_t *object, void *iter, json_t *value);'
     try:
-        _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *', '*'), _NULL if value is None else value._p)
+        _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'char[]', 'void *', '*'), _NULL if value is None else value._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 0, 'void *', False, '*', 'cell'), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
-    _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 0, 'argument 2 (iter_)', 'char[]', 'void *', '*'), _NULL if value is None else value._p)
+    object_, iter_, value, = _pb_fix((('record', 'argument 1 (object_)', json_t, True), ('writable_buffer', 'argument 2 (iter_)', 1, 'void *', False, '*', 'cell'), ('record', 'argument 3 (value)', json_t, True)), (object_, iter_, value,))
+    _pb_r = _f_json_object_iter_set_new(_NULL if object_ is None else object_._p, _NULL if iter_ is None else _pb_wbuf(iter_, 1, 'argument 2 (iter_)', 'char[]', 'void *', '*'), _NULL if value is None else value._p)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r
@@ -3684,20 +3684,20 @@ def json_load_callback(callback, data, flags, error, /):
             _pb_a0 = callback._ptr
         else:
             _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0'))
-        _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags), _NULL if error is None else error._p)
+        _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 1, 'argument 2 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
+    callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 1, 'void *', False, '*', 'cell'), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     if callback.__class__ is json_load_callback_t:
         _pb_keep_callback(error, 'json_load_callback 0', callback)
         _pb_a0 = callback._ptr
     else:
         _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0'))
-    _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 0, 'argument 2 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags), _NULL if error is None else error._p)
+    _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 1, 'argument 2 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)
@@ -3842,20 +3842,20 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_a1 = callback._ptr
         else:
             _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1'))
-        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags))
+        _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_r
         return _pb_ret
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 0, 'void *', False, '*', 'cell'), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
+    json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 1, 'void *', False, '*', 'cell'), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     if callback.__class__ is json_dump_callback_t:
         _pb_keep_callback(json, 'json_dump_callback 1', callback)
         _pb_a1 = callback._ptr
     else:
         _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1'))
-    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 0, 'argument 3 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags))
+    _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_r

@@ -3484,7 +3484,7 @@ def json_object_iter_next(object_, iter_, /):
         else:
             _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 1, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if _pb_gave_callables:
             with nogil:
@@ -3515,7 +3515,7 @@ def json_object_iter_key(iter_, /):
     cdef Py_ssize_t _pb_k
     cdef const char *_pb_r
     try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 1, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         if _pb_gave_callables:
             with nogil:
@@ -3546,7 +3546,7 @@ def json_object_iter_key_len(iter_, /):
     cdef Py_ssize_t _pb_k
     cdef _c_size_t _pb_r
     try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 1, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         if _pb_gave_callables:
             with nogil:
@@ -3577,7 +3577,7 @@ def json_object_iter_value(iter_, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
-        _pb_t0 = _pb_buffer_in(iter_, 5, 0, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+        _pb_t0 = _pb_buffer_in(iter_, 5, 1, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
         if _pb_gave_callables:
             with nogil:
@@ -3619,7 +3619,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
         else:
             _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-        _pb_t1 = _pb_buffer_in(iter_, 5, 0, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(iter_, 5, 1, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if value is None:
             _pb_a2 = NULL
@@ -4902,7 +4902,7 @@ def json_load_callback(callback, data, flags, error, /):
     try:
         _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0')
 
-        _pb_t1 = _pb_buffer_in(data, 5, 0, "argument 2 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(data, 5, 1, "argument 2 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         if PyLong_CheckExact(flags):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a2)
@@ -5207,7 +5207,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if not _pb_takes_user_data(callback):
             _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
 
-        _pb_t2 = _pb_buffer_in(data, 5, 0, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
+        _pb_t2 = _pb_buffer_in(data, 5, 1, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
         if PyLong_CheckExact(flags):
             _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(flags, &_pb_a3)

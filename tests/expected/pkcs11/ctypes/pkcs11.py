@@ -19693,7 +19693,7 @@ class Library:
         'C_Initialize(pInitArgs: _WritableBuffer | _Cell | Pointer | None, /) -> None\n\nC: CK_RV C_Initialize(CK_VOID_PTR pInitArgs);'
         _pb_fn = self._f_C_Initialize
         try:
-            _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *', '*'))
+            _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 1, 'argument 1 (pInitArgs)', 'void *', '*'))
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
             if _pb_r != 0:
@@ -19701,8 +19701,8 @@ class Library:
             return None
         except _PB_RETRY as _pb_raised:
             _pb_not_kept(_pb_raised)
-        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 0, 'void *', False, '*', 'cell'),), (pInitArgs,))
-        _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 0, 'argument 1 (pInitArgs)', 'void *', '*'))
+        pInitArgs, = _pb_fix((('writable_buffer', 'argument 1 (pInitArgs)', 1, 'void *', False, '*', 'cell'),), (pInitArgs,))
+        _pb_r = _pb_fn(None if pInitArgs is None else _pb_wbuf(pInitArgs, 1, 'argument 1 (pInitArgs)', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept()
         if _pb_r != 0:

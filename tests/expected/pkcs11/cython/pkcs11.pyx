@@ -20007,7 +20007,7 @@ cdef class Library:
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Initialize"))
         try:
-            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 0, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
+            _pb_t0 = _pb_buffer_in(pInitArgs, 5, 1, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
             if _pb_gave_callables:
                 with nogil:

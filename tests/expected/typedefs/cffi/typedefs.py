@@ -1713,19 +1713,19 @@ def each(cb, user_data, /):
             _pb_a0 = cb._ptr
         else:
             _pb_a0 = _NULL if cb is None else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, 'each 0'))
-        _f_each(_pb_a0, _NULL if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *', '*'))
+        _f_each(_pb_a0, _NULL if user_data is None else _pb_wbuf(user_data, 1, 'argument 2 (user_data)', 'char[]', 'void *', '*'))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         return None
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
-    cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 0, 'void *', False, '*', 'cell')), (cb, user_data,))
+    cb, user_data, = _pb_fix((('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), ('writable_buffer', 'argument 2 (user_data)', 1, 'void *', False, '*', 'cell')), (cb, user_data,))
     if cb.__class__ is callback:
         _pb_callbacks['each 0'] = cb
         _pb_a0 = cb._ptr
     else:
         _pb_a0 = _NULL if cb is None else _ffi.cast('callback', _pb_callback(cb, _pb_callback_1, 'void (*)(void *, unsigned long)', None, 'each 0'))
-    _f_each(_pb_a0, _NULL if user_data is None else _pb_wbuf(user_data, 0, 'argument 2 (user_data)', 'char[]', 'void *', '*'))
+    _f_each(_pb_a0, _NULL if user_data is None else _pb_wbuf(user_data, 1, 'argument 2 (user_data)', 'char[]', 'void *', '*'))
     if _pb_pending:
         _pb_raise_kept()
     return None

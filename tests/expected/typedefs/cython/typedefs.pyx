@@ -1798,7 +1798,7 @@ def each(cb, user_data, /):
         if not _pb_takes_user_data(cb):
             _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
 
-        _pb_t1 = _pb_buffer_in(user_data, 5, 0, "argument 2 (user_data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_1, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
+        _pb_t1 = _pb_buffer_in(user_data, 5, 1, "argument 2 (user_data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_1, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
         _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
         with nogil:
