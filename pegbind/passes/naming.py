@@ -230,7 +230,7 @@ def anonymous_types(module: Module) -> dict[str, AnonymousType]:
 
 def _handed_out_void_pointers(module: Module) -> set[str]:
     """The typedefs of ``void *`` (not ``const``) that a function returns, spelled by their name:
-    handles the library makes and takes back (TurboJPEG's ``tjhandle``, ICU's ``UCalendar``,
+    handles the library makes and takes back (TurboJPEG's ``tjhandle``, EGL's ``EGLDisplay``,
     iconv's ``iconv_t``), as a typedef of ``void`` names one (``CURL *``).  A ``void *``
     parameter takes any buffer; one spelled by such a typedef takes only what the library
     gave, as a buffer there is memory C would read as its own object.
