@@ -18,6 +18,7 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.pystate cimport PyThreadState
 from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -983,6 +984,22 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
 # any time, so a call that keeps the GIL lets it go from then on (see call_c)
 cdef bint _pb_gave_callables = False
 
+cdef extern from "Python.h":
+    PyThreadState *PyEval_SaveThread()
+    void PyEval_RestoreThread(PyThreadState *state)
+
+
+cdef inline PyThreadState *_pb_let_go() noexcept:
+    # Lets the GIL go for the C call that follows once a callable was given to C (NULL:
+    # kept). Cython's `with nogil` takes no condition known only at run time, and two copies
+    # of every call made a tenth more C to compile.
+    return PyEval_SaveThread() if _pb_gave_callables else NULL
+
+
+cdef inline void _pb_take_back(PyThreadState *state) noexcept:
+    if state != NULL:
+        PyEval_RestoreThread(state)
+
 
 cdef object _pb_new_handle(void *ptr, type cls):
     # A handle of class cls (None for NULL), owning nothing.
@@ -1818,11 +1835,10 @@ def shutdown(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("shutdown() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
-    if _pb_gave_callables:
-        with nogil:
-            _c_shutdown()
-    else:
-        _c_shutdown()
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
+    _pb_ts = _pb_let_go()
+    _c_shutdown()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -1843,6 +1859,7 @@ def first_of(values, n, /):
     cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     try:
         _pb_t0 = _pb_buffer_in(values, 5, sizeof(int) * 8, "argument 1 (values)", "a writable contiguous buffer", 'int *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
@@ -1858,11 +1875,9 @@ def first_of(values, n, /):
         if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
             _pb_too_long('argument 2 (n): {n} is more than argument 1 (values) holds ({held} items)', _pb_a1, _pb_n0)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_first_of(_pb_a0, _pb_a1)
-        else:
-            _pb_r = _c_first_of(_pb_a0, _pb_a1)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_first_of(_pb_a0, _pb_a1)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -1952,6 +1967,7 @@ def unnamed(arg0, arg1, arg2, /):
     cdef bint _pb_h2 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     try:
         if PyLong_CheckExact(arg0):
@@ -1969,11 +1985,9 @@ def unnamed(arg0, arg1, arg2, /):
         else:
             _pb_t2 = _pb_buffer_in(arg2, 4, 1, "argument 3 (arg2)", "a contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_unnamed(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -2003,6 +2017,7 @@ def copy_into(dst, src, n, /):
     cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef char *_pb_r
     try:
         _pb_t0 = _pb_buffer_in(dst, 5, 0, "argument 1 (dst)", "a writable contiguous buffer", 'char *', None, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
@@ -2026,11 +2041,9 @@ def copy_into(dst, src, n, /):
         if _pb_n0 >= 0 and _pb_a2 > _pb_n0:
             _pb_too_long('argument 3 (n): {n} is more than argument 1 (dst) holds ({held} bytes)', _pb_a2, _pb_n0)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_copy_into(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -2049,6 +2062,7 @@ def die(why, /):
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     if why is None:
         _pb_a0 = NULL
     elif PyBytes_CheckExact(why):
@@ -2057,11 +2071,9 @@ def die(why, /):
         _pb_t0 = _pb_cstring_copy(why, "argument 1 (why)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _c_die(_pb_a0)
-    else:
-        _c_die(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _c_die(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2077,6 +2089,7 @@ def set_matrix(rows, cols, m, /):
     cdef double (*_pb_a2)[]
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     if PyLong_CheckExact(rows):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(rows, &_pb_a0)
     else:
@@ -2093,11 +2106,9 @@ def set_matrix(rows, cols, m, /):
 
     _pb_a2 = <double (*)[]>_pb_pointer_arg(m, 'double (*)[]', "argument 3 (m)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _c_set_matrix(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2111,12 +2122,11 @@ def visible(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("visible() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_visible()
-    else:
-        _pb_r = _c_visible()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_visible()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2132,12 +2142,11 @@ def gnu_inline(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("gnu_inline() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_gnu_inline()
-    else:
-        _pb_r = _c_gnu_inline()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_gnu_inline()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 

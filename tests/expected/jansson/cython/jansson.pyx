@@ -18,6 +18,7 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.pystate cimport PyThreadState
 from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -994,6 +995,22 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
 # whether a closure or user-data state was ever made: C may call it on a thread of its own at
 # any time, so a call that keeps the GIL lets it go from then on (see call_c)
 cdef bint _pb_gave_callables = False
+
+cdef extern from "Python.h":
+    PyThreadState *PyEval_SaveThread()
+    void PyEval_RestoreThread(PyThreadState *state)
+
+
+cdef inline PyThreadState *_pb_let_go() noexcept:
+    # Lets the GIL go for the C call that follows once a callable was given to C (NULL:
+    # kept). Cython's `with nogil` takes no condition known only at run time, and two copies
+    # of every call made a tenth more C to compile.
+    return PyEval_SaveThread() if _pb_gave_callables else NULL
+
+
+cdef inline void _pb_take_back(PyThreadState *state) noexcept:
+    if state != NULL:
+        PyEval_RestoreThread(state)
 
 
 cdef object _pb_new_handle(void *ptr, type cls):
@@ -2382,12 +2399,11 @@ def json_object(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("json_object() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object()
-    else:
-        _pb_r = _c_json_object()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2403,12 +2419,11 @@ def json_array(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("json_array() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array()
-    else:
-        _pb_r = _c_json_array()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2424,6 +2439,7 @@ def json_string(value, /):
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
@@ -2433,11 +2449,9 @@ def json_string(value, /):
         _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string(_pb_a0)
-    else:
-        _pb_r = _c_json_string(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2456,6 +2470,7 @@ def json_stringn(value, len_, /):
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
@@ -2478,11 +2493,9 @@ def json_stringn(value, len_, /):
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
         _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_stringn(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2498,6 +2511,7 @@ def json_string_nocheck(value, /):
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
@@ -2507,11 +2521,9 @@ def json_string_nocheck(value, /):
         _pb_t0 = _pb_cstring_copy(value, "argument 1 (value)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_nocheck(_pb_a0)
-    else:
-        _pb_r = _c_json_string_nocheck(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_nocheck(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2530,6 +2542,7 @@ def json_stringn_nocheck(value, len_, /):
     cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
@@ -2552,11 +2565,9 @@ def json_stringn_nocheck(value, len_, /):
     if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
         _pb_too_long('argument 2 (len_): {n} is more than argument 1 (value) holds ({held} bytes)', _pb_a1, _pb_n0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_stringn_nocheck(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2572,6 +2583,7 @@ def json_integer(value, /):
     cdef _c_json_int_t _pb_a0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if PyLong_CheckExact(value):
         _pb_status = (<_pb_unchecked_to_c_json_int_t>_pb_to_c_json_int_t)(value, &_pb_a0)
@@ -2580,11 +2592,9 @@ def json_integer(value, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (value)', -9223372036854775808, 9223372036854775807), value)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_integer(_pb_a0)
-    else:
-        _pb_r = _c_json_integer(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_integer(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2600,17 +2610,16 @@ def json_real(value, /):
     cdef double _pb_a0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(value, &_pb_a0)
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('float', 'argument 1 (value)'), value)
 
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_real(_pb_a0)
-    else:
-        _pb_r = _c_json_real(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_real(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2626,12 +2635,11 @@ def json_true(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("json_true() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_true()
-    else:
-        _pb_r = _c_json_true()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_true()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2647,12 +2655,11 @@ def json_false(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("json_false() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_false()
-    else:
-        _pb_r = _c_json_false()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_false()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2668,12 +2675,11 @@ def json_null(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("json_null() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_null()
-    else:
-        _pb_r = _c_json_null()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_null()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2688,6 +2694,7 @@ def json_delete(json, /):
     'json_delete(json, /)\n--\n\njson_delete(json: json_t | None, /) -> None\n\ndo not call json_delete directly\n\nC: void json_delete(json_t *json);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     if json is None:
         _pb_a0 = NULL
     elif isinstance(json, json_t):
@@ -2697,11 +2704,9 @@ def json_delete(json, /):
     else:
         _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _c_json_delete(_pb_a0)
-    else:
-        _c_json_delete(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _c_json_delete(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2716,6 +2721,7 @@ def json_object_seed(seed, /):
     cdef _c_size_t _pb_a0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     if PyLong_CheckExact(seed):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(seed, &_pb_a0)
     else:
@@ -2723,11 +2729,9 @@ def json_object_seed(seed, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (seed)', 0, 18446744073709551615), seed)
 
-    if _pb_gave_callables:
-        with nogil:
-            _c_json_object_seed(_pb_a0)
-    else:
-        _c_json_object_seed(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _c_json_object_seed(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2740,6 +2744,7 @@ def json_object_size(object_, /):
     'json_object_size(object_, /)\n--\n\njson_object_size(object_: json_t | None, /) -> int\n\nC: size_t json_object_size(const json_t *object);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_size_t _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -2750,11 +2755,9 @@ def json_object_size(object_, /):
     else:
         _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_size(_pb_a0)
-    else:
-        _pb_r = _c_json_object_size(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_size(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2771,6 +2774,7 @@ def json_object_get(object_, key, /):
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -2789,11 +2793,9 @@ def json_object_get(object_, key, /):
         _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_get(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2813,6 +2815,7 @@ def json_object_getn(object_, key, key_len, /):
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -2844,11 +2847,9 @@ def json_object_getn(object_, key, key_len, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_getn(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2866,6 +2867,7 @@ def json_object_set_new(object_, key, value, /):
     cdef bytes _pb_t1
     cdef _c_json_t *_pb_a2
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -2893,11 +2895,9 @@ def json_object_set_new(object_, key, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_set_new(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2918,6 +2918,7 @@ def json_object_setn_new(object_, key, key_len, value, /):
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -2958,11 +2959,9 @@ def json_object_setn_new(object_, key, key_len, value, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-    else:
-        _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_setn_new(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -2980,6 +2979,7 @@ def json_object_set_new_nocheck(object_, key, value, /):
     cdef bytes _pb_t1
     cdef _c_json_t *_pb_a2
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3007,11 +3007,9 @@ def json_object_set_new_nocheck(object_, key, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_set_new_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3032,6 +3030,7 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3072,11 +3071,9 @@ def json_object_setn_new_nocheck(object_, key, key_len, value, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-    else:
-        _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_setn_new_nocheck(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3093,6 +3090,7 @@ def json_object_del(object_, key, /):
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3111,11 +3109,9 @@ def json_object_del(object_, key, /):
         _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_del(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3135,6 +3131,7 @@ def json_object_deln(object_, key, key_len, /):
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3166,11 +3163,9 @@ def json_object_deln(object_, key, key_len, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (key_len): {n} is more than argument 2 (key) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_deln(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3185,6 +3180,7 @@ def json_object_clear(object_, /):
     'json_object_clear(object_, /)\n--\n\njson_object_clear(object_: json_t | None, /) -> int\n\nC: int json_object_clear(json_t *object);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3195,11 +3191,9 @@ def json_object_clear(object_, /):
     else:
         _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_clear(_pb_a0)
-    else:
-        _pb_r = _c_json_object_clear(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_clear(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3215,6 +3209,7 @@ def json_object_update(object_, other, /):
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3234,11 +3229,9 @@ def json_object_update(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_update(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3254,6 +3247,7 @@ def json_object_update_existing(object_, other, /):
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3273,11 +3267,9 @@ def json_object_update_existing(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_update_existing(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3293,6 +3285,7 @@ def json_object_update_missing(object_, other, /):
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3312,11 +3305,9 @@ def json_object_update_missing(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_update_missing(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3332,6 +3323,7 @@ def json_object_update_recursive(object_, other, /):
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3351,11 +3343,9 @@ def json_object_update_recursive(object_, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_update_recursive(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3370,6 +3360,7 @@ def json_object_iter(object_, /):
     'json_object_iter(object_, /)\n--\n\njson_object_iter(object_: json_t | None, /) -> Pointer | None\n\nC: void *json_object_iter(json_t *object);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef void *_pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3380,11 +3371,9 @@ def json_object_iter(object_, /):
     else:
         _pb_record_arg_error(object_, json_t, "argument 1 (object_)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_iter(_pb_a0)
-    else:
-        _pb_r = _c_json_object_iter(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_iter(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3401,6 +3390,7 @@ def json_object_iter_at(object_, key, /):
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef void *_pb_r
     if object_ is None:
         _pb_a0 = NULL
@@ -3419,11 +3409,9 @@ def json_object_iter_at(object_, key, /):
         _pb_t1 = _pb_cstring_copy(key, "argument 2 (key)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_iter_at(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3439,6 +3427,7 @@ def json_object_key_to_iter(key, /):
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef void *_pb_r
     if key is None:
         _pb_a0 = NULL
@@ -3448,11 +3437,9 @@ def json_object_key_to_iter(key, /):
         _pb_t0 = _pb_cstring_copy(key, "argument 1 (key)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_object_key_to_iter(_pb_a0)
-    else:
-        _pb_r = _c_json_object_key_to_iter(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_object_key_to_iter(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3473,6 +3460,7 @@ def json_object_iter_next(object_, iter_, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef void *_pb_r
     try:
         if object_ is None:
@@ -3486,11 +3474,9 @@ def json_object_iter_next(object_, iter_, /):
 
         _pb_t1 = _pb_buffer_in(iter_, 5, 1, "argument 2 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
-        else:
-            _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_json_object_iter_next(_pb_a0, _pb_a1)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3513,15 +3499,14 @@ def json_object_iter_key(iter_, /):
     cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef const char *_pb_r
     try:
         _pb_t0 = _pb_buffer_in(iter_, 5, 1, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_json_object_iter_key(_pb_a0)
-        else:
-            _pb_r = _c_json_object_iter_key(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_json_object_iter_key(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3544,15 +3529,14 @@ def json_object_iter_key_len(iter_, /):
     cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_size_t _pb_r
     try:
         _pb_t0 = _pb_buffer_in(iter_, 5, 1, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_json_object_iter_key_len(_pb_a0)
-        else:
-            _pb_r = _c_json_object_iter_key_len(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_json_object_iter_key_len(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3575,15 +3559,14 @@ def json_object_iter_value(iter_, /):
     cdef bint _pb_h0 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     try:
         _pb_t0 = _pb_buffer_in(iter_, 5, 1, "argument 1 (iter_)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_json_object_iter_value(_pb_a0)
-        else:
-            _pb_r = _c_json_object_iter_value(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_json_object_iter_value(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3608,6 +3591,7 @@ def json_object_iter_set_new(object_, iter_, value, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     try:
         if object_ is None:
@@ -3630,11 +3614,9 @@ def json_object_iter_set_new(object_, iter_, value, /):
         else:
             _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_json_object_iter_set_new(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -3652,6 +3634,7 @@ def json_array_size(array, /):
     'json_array_size(array, /)\n--\n\njson_array_size(array: json_t | None, /) -> int\n\nC: size_t json_array_size(const json_t *array);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_size_t _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3662,11 +3645,9 @@ def json_array_size(array, /):
     else:
         _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_size(_pb_a0)
-    else:
-        _pb_r = _c_json_array_size(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_size(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3683,6 +3664,7 @@ def json_array_get(array, index, /):
     cdef _c_size_t _pb_a1
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3700,11 +3682,9 @@ def json_array_get(array, index, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_get(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3722,6 +3702,7 @@ def json_array_set_new(array, index, value, /):
     cdef _c_json_t *_pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3748,11 +3729,9 @@ def json_array_set_new(array, index, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_set_new(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3768,6 +3747,7 @@ def json_array_append_new(array, value, /):
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3787,11 +3767,9 @@ def json_array_append_new(array, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 2 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_append_new(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3809,6 +3787,7 @@ def json_array_insert_new(array, index, value, /):
     cdef _c_json_t *_pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3835,11 +3814,9 @@ def json_array_insert_new(array, index, value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 3 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_insert_new(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3856,6 +3833,7 @@ def json_array_remove(array, index, /):
     cdef _c_size_t _pb_a1
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3873,11 +3851,9 @@ def json_array_remove(array, index, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (index)', 0, 18446744073709551615), index)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_remove(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3892,6 +3868,7 @@ def json_array_clear(array, /):
     'json_array_clear(array, /)\n--\n\njson_array_clear(array: json_t | None, /) -> int\n\nC: int json_array_clear(json_t *array);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3902,11 +3879,9 @@ def json_array_clear(array, /):
     else:
         _pb_record_arg_error(array, json_t, "argument 1 (array)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_clear(_pb_a0)
-    else:
-        _pb_r = _c_json_array_clear(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_clear(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3922,6 +3897,7 @@ def json_array_extend(array, other, /):
     cdef _c_json_t *_pb_a0
     cdef _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if array is None:
         _pb_a0 = NULL
@@ -3941,11 +3917,9 @@ def json_array_extend(array, other, /):
     else:
         _pb_record_arg_error(other, json_t, "argument 2 (other)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_array_extend(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3960,6 +3934,7 @@ def json_string_value(string, /):
     'json_string_value(string, /)\n--\n\njson_string_value(string: json_t | None, /) -> bytes | None\n\nC: const char *json_string_value(const json_t *string);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef const char *_pb_r
     if string is None:
         _pb_a0 = NULL
@@ -3970,11 +3945,9 @@ def json_string_value(string, /):
     else:
         _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_value(_pb_a0)
-    else:
-        _pb_r = _c_json_string_value(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_value(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3989,6 +3962,7 @@ def json_string_length(string, /):
     'json_string_length(string, /)\n--\n\njson_string_length(string: json_t | None, /) -> int\n\nC: size_t json_string_length(const json_t *string);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_size_t _pb_r
     if string is None:
         _pb_a0 = NULL
@@ -3999,11 +3973,9 @@ def json_string_length(string, /):
     else:
         _pb_record_arg_error(string, json_t, "argument 1 (string)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_length(_pb_a0)
-    else:
-        _pb_r = _c_json_string_length(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_length(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4018,6 +3990,7 @@ def json_integer_value(integer, /):
     'json_integer_value(integer, /)\n--\n\njson_integer_value(integer: json_t | None, /) -> int\n\nC: json_int_t json_integer_value(const json_t *integer);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_int_t _pb_r
     if integer is None:
         _pb_a0 = NULL
@@ -4028,11 +4001,9 @@ def json_integer_value(integer, /):
     else:
         _pb_record_arg_error(integer, json_t, "argument 1 (integer)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_integer_value(_pb_a0)
-    else:
-        _pb_r = _c_json_integer_value(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_integer_value(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4047,6 +4018,7 @@ def json_real_value(real, /):
     'json_real_value(real, /)\n--\n\njson_real_value(real: json_t | None, /) -> float\n\nC: double json_real_value(const json_t *real);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef double _pb_r
     if real is None:
         _pb_a0 = NULL
@@ -4057,11 +4029,9 @@ def json_real_value(real, /):
     else:
         _pb_record_arg_error(real, json_t, "argument 1 (real)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_real_value(_pb_a0)
-    else:
-        _pb_r = _c_json_real_value(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_real_value(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4076,6 +4046,7 @@ def json_number_value(json, /):
     'json_number_value(json, /)\n--\n\njson_number_value(json: json_t | None, /) -> float\n\nC: double json_number_value(const json_t *json);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef double _pb_r
     if json is None:
         _pb_a0 = NULL
@@ -4086,11 +4057,9 @@ def json_number_value(json, /):
     else:
         _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_number_value(_pb_a0)
-    else:
-        _pb_r = _c_json_number_value(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_number_value(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4107,6 +4076,7 @@ def json_string_set(string, value, /):
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if string is None:
         _pb_a0 = NULL
@@ -4125,11 +4095,9 @@ def json_string_set(string, value, /):
         _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_set(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4149,6 +4117,7 @@ def json_string_setn(string, value, len_, /):
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if string is None:
         _pb_a0 = NULL
@@ -4180,11 +4149,9 @@ def json_string_setn(string, value, len_, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_setn(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4201,6 +4168,7 @@ def json_string_set_nocheck(string, value, /):
     cdef const char *_pb_a1
     cdef bytes _pb_t1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if string is None:
         _pb_a0 = NULL
@@ -4219,11 +4187,9 @@ def json_string_set_nocheck(string, value, /):
         _pb_t1 = _pb_cstring_copy(value, "argument 2 (value)")
         _pb_a1 = PyBytes_AS_STRING(_pb_t1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_set_nocheck(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4243,6 +4209,7 @@ def json_string_setn_nocheck(string, value, len_, /):
     cdef Py_ssize_t _pb_n1 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if string is None:
         _pb_a0 = NULL
@@ -4274,11 +4241,9 @@ def json_string_setn_nocheck(string, value, len_, /):
     if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
         _pb_too_long('argument 3 (len_): {n} is more than argument 2 (value) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_string_setn_nocheck(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4295,6 +4260,7 @@ def json_integer_set(integer, value, /):
     cdef _c_json_int_t _pb_a1
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if integer is None:
         _pb_a0 = NULL
@@ -4312,11 +4278,9 @@ def json_integer_set(integer, value, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (value)', -9223372036854775808, 9223372036854775807), value)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_integer_set(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4333,6 +4297,7 @@ def json_real_set(real, value, /):
     cdef double _pb_a1
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if real is None:
         _pb_a0 = NULL
@@ -4348,11 +4313,9 @@ def json_real_set(real, value, /):
         _pb_refused(_pb_take_error(), ('float', 'argument 2 (value)'), value)
 
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_real_set(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4552,6 +4515,7 @@ def json_equal(value1, value2, /):
     cdef const _c_json_t *_pb_a0
     cdef const _c_json_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if value1 is None:
         _pb_a0 = NULL
@@ -4571,11 +4535,9 @@ def json_equal(value1, value2, /):
     else:
         _pb_record_arg_error(value2, json_t, "argument 2 (value2)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_equal(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_equal(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_equal(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4590,6 +4552,7 @@ def json_copy(value, /):
     'json_copy(value, /)\n--\n\njson_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_copy(json_t *value);'
     cdef _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
@@ -4600,11 +4563,9 @@ def json_copy(value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 1 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_copy(_pb_a0)
-    else:
-        _pb_r = _c_json_copy(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_copy(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4619,6 +4580,7 @@ def json_deep_copy(value, /):
     'json_deep_copy(value, /)\n--\n\njson_deep_copy(value: json_t | None, /) -> json_t | None\n\nC: json_t *json_deep_copy(const json_t *value);'
     cdef const _c_json_t *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if value is None:
         _pb_a0 = NULL
@@ -4629,11 +4591,9 @@ def json_deep_copy(value, /):
     else:
         _pb_record_arg_error(value, json_t, "argument 1 (value)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_deep_copy(_pb_a0)
-    else:
-        _pb_r = _c_json_deep_copy(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_deep_copy(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4652,6 +4612,7 @@ def json_loads(input_, flags, error, /):
     cdef _c_json_error_t *_pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if input_ is None:
         _pb_a0 = NULL
@@ -4678,11 +4639,9 @@ def json_loads(input_, flags, error, /):
     if <void *>_c_json_delete == NULL:
         raise AttributeError("no loaded library defines 'json_delete'")
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_loads(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4704,6 +4663,7 @@ def json_loadb(buffer, buflen, flags, error, /):
     cdef _c_json_error_t *_pb_a3
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if buffer is None:
         _pb_a0 = NULL
@@ -4734,11 +4694,9 @@ def json_loadb(buffer, buflen, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-    else:
-        _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4756,6 +4714,7 @@ def json_loadf(input_, flags, error, /):
     cdef _c_json_error_t *_pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if input_ is None:
         _pb_a0 = NULL
@@ -4780,11 +4739,9 @@ def json_loadf(input_, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_loadf(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4802,6 +4759,7 @@ def json_loadfd(input_, flags, error, /):
     cdef _c_json_error_t *_pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if PyLong_CheckExact(input_):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(input_, &_pb_a0)
@@ -4824,11 +4782,9 @@ def json_loadfd(input_, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_loadfd(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4847,6 +4803,7 @@ def json_load_file(path, flags, error, /):
     cdef _c_json_error_t *_pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if path is None:
         _pb_a0 = NULL
@@ -4870,11 +4827,9 @@ def json_load_file(path, flags, error, /):
     else:
         _pb_record_arg_error(error, json_error_t, "argument 3 (error)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_load_file(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4939,6 +4894,7 @@ def json_dumps(json, flags, /):
     cdef _c_size_t _pb_a1
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef char *_pb_r
     if json is None:
         _pb_a0 = NULL
@@ -4957,11 +4913,9 @@ def json_dumps(json, flags, /):
         _pb_refused(_pb_take_error(), ('int', 'argument 2 (flags)', 0, 18446744073709551615), flags)
 
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
-    else:
-        _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_dumps(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -4989,6 +4943,7 @@ def json_dumpb(json, buffer, size, flags, /):
     cdef bint _pb_h1 = False
     cdef Py_ssize_t _pb_n
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_size_t _pb_r
     try:
         if json is None:
@@ -5020,11 +4975,9 @@ def json_dumpb(json, buffer, size, flags, /):
         if _pb_n1 >= 0 and _pb_a2 > _pb_n1:
             _pb_too_long('argument 3 (size): {n} is more than argument 2 (buffer) holds ({held} bytes)', _pb_a2, _pb_n1)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-        else:
-            _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        _pb_ts = _pb_let_go()
+        _pb_r = _c_json_dumpb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
 
@@ -5045,6 +4998,7 @@ def json_dumpf(json, output, flags, /):
     cdef _c_size_t _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if json is None:
         _pb_a0 = NULL
@@ -5071,11 +5025,9 @@ def json_dumpf(json, output, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_dumpf(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -5093,6 +5045,7 @@ def json_dumpfd(json, output, flags, /):
     cdef _c_size_t _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if json is None:
         _pb_a0 = NULL
@@ -5117,11 +5070,9 @@ def json_dumpfd(json, output, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_dumpfd(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -5140,6 +5091,7 @@ def json_dump_file(json, path, flags, /):
     cdef _c_size_t _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if json is None:
         _pb_a0 = NULL
@@ -5165,11 +5117,9 @@ def json_dump_file(json, path, flags, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_json_dump_file(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -5256,15 +5206,14 @@ def json_get_alloc_funcs(malloc_fn, free_fn, /):
     cdef _c_json_malloc_t *_pb_a0
     cdef _c_json_free_t *_pb_a1
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     _pb_a0 = <_c_json_malloc_t *>_pb_pointer_arg(malloc_fn, 'void *(**)(unsigned long)', "argument 1 (malloc_fn)", True)
 
     _pb_a1 = <_c_json_free_t *>_pb_pointer_arg(free_fn, 'void (**)(void *)', "argument 2 (free_fn)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
-    else:
-        _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
+    _pb_ts = _pb_let_go()
+    _c_json_get_alloc_funcs(_pb_a0, _pb_a1)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -5278,12 +5227,11 @@ def jansson_version_str(_pb_none=_MISSING, /):
     if _pb_none is not _MISSING:
         raise TypeError("jansson_version_str() takes 0 positional arguments but 1 was given")
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef const char *_pb_r
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_jansson_version_str()
-    else:
-        _pb_r = _c_jansson_version_str()
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_jansson_version_str()
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -5301,6 +5249,7 @@ def jansson_version_cmp(major, minor, micro, /):
     cdef int _pb_a2
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if PyLong_CheckExact(major):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(major, &_pb_a0)
@@ -5323,11 +5272,9 @@ def jansson_version_cmp(major, minor, micro, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 3 (micro)', -2147483648, 2147483647), micro)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
-    else:
-        _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_jansson_version_cmp(_pb_a0, _pb_a1, _pb_a2)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 

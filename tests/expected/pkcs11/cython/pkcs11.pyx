@@ -18,6 +18,7 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.pystate cimport PyThreadState
 from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -1165,6 +1166,22 @@ cdef _pb_view_maker _pb_views[9]
 # whether a closure or user-data state was ever made: C may call it on a thread of its own at
 # any time, so a call that keeps the GIL lets it go from then on (see call_c)
 cdef bint _pb_gave_callables = False
+
+cdef extern from "Python.h":
+    PyThreadState *PyEval_SaveThread()
+    void PyEval_RestoreThread(PyThreadState *state)
+
+
+cdef inline PyThreadState *_pb_let_go() noexcept:
+    # Lets the GIL go for the C call that follows once a callable was given to C (NULL:
+    # kept). Cython's `with nogil` takes no condition known only at run time, and two copies
+    # of every call made a tenth more C to compile.
+    return PyEval_SaveThread() if _pb_gave_callables else NULL
+
+
+cdef inline void _pb_take_back(PyThreadState *state) noexcept:
+    if state != NULL:
+        PyEval_RestoreThread(state)
 
 
 cdef object _pb_new_handle(void *ptr, type cls):
@@ -20002,6 +20019,7 @@ cdef class Library:
         cdef bint _pb_h0 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Initialize _pb_fn = self._f_C_Initialize
         if _pb_fn == NULL:
@@ -20009,11 +20027,9 @@ cdef class Library:
         try:
             _pb_t0 = _pb_buffer_in(pInitArgs, 5, 1, "argument 1 (pInitArgs)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v0, &_pb_h0, <void **>&_pb_a0, &_pb_n)
 
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0)
-            else:
-                _pb_r = _pb_fn(_pb_a0)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0)
+            _pb_take_back(_pb_ts)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -20030,17 +20046,16 @@ cdef class Library:
         'C_Finalize($self, /)\n--\n\nC_Finalize() -> None\n\nC: CK_RV C_Finalize(CK_VOID_PTR pReserved);'
         cdef _c_CK_VOID_PTR _pb_a0
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Finalize _pb_fn = self._f_C_Finalize
         if _pb_fn == NULL:
             raise AttributeError(self._missing("C_Finalize"))
         _pb_a0 = <_c_CK_VOID_PTR>0
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20055,6 +20070,7 @@ cdef class Library:
         cdef _c_CK_INFO_PTR _pb_a0
         cdef object _pb_o0
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetInfo _pb_fn = self._f_C_GetInfo
         if _pb_fn == NULL:
@@ -20062,11 +20078,9 @@ cdef class Library:
         _pb_o0 = CK_INFO.__new__(CK_INFO)
         _pb_a0 = <_c_CK_INFO_PTR>(<CK_INFO>_pb_o0)._ptr
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20088,6 +20102,7 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_SLOT_ID *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSlotList _pb_fn = self._f_C_GetSlotList
         if _pb_fn == NULL:
@@ -20107,11 +20122,9 @@ cdef class Library:
 
             _pb_a1 = NULL
             _pb_l2 = 0
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_take_back(_pb_ts)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetSlotList")
 
@@ -20125,11 +20138,9 @@ cdef class Library:
             _pb_a1 = <_c_CK_SLOT_ID_PTR>_pb_m1
             _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_take_back(_pb_ts)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -20152,6 +20163,7 @@ cdef class Library:
         cdef object _pb_o1
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSlotInfo _pb_fn = self._f_C_GetSlotInfo
         if _pb_fn == NULL:
@@ -20166,11 +20178,9 @@ cdef class Library:
         _pb_o1 = CK_SLOT_INFO.__new__(CK_SLOT_INFO)
         _pb_a1 = <_c_CK_SLOT_INFO_PTR>(<CK_SLOT_INFO>_pb_o1)._ptr
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20189,6 +20199,7 @@ cdef class Library:
         cdef object _pb_o1
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetTokenInfo _pb_fn = self._f_C_GetTokenInfo
         if _pb_fn == NULL:
@@ -20203,11 +20214,9 @@ cdef class Library:
         _pb_o1 = CK_TOKEN_INFO.__new__(CK_TOKEN_INFO)
         _pb_a1 = <_c_CK_TOKEN_INFO_PTR>(<CK_TOKEN_INFO>_pb_o1)._ptr
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20229,6 +20238,7 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_MECHANISM_TYPE *_pb_m1 = NULL
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetMechanismList _pb_fn = self._f_C_GetMechanismList
         if _pb_fn == NULL:
@@ -20248,11 +20258,9 @@ cdef class Library:
 
             _pb_a1 = NULL
             _pb_l2 = 0
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_take_back(_pb_ts)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetMechanismList")
 
@@ -20266,11 +20274,9 @@ cdef class Library:
             _pb_a1 = <_c_CK_MECHANISM_TYPE_PTR>_pb_m1
             _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+            _pb_take_back(_pb_ts)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -20294,6 +20300,7 @@ cdef class Library:
         cdef object _pb_o2
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetMechanismInfo _pb_fn = self._f_C_GetMechanismInfo
         if _pb_fn == NULL:
@@ -20315,11 +20322,9 @@ cdef class Library:
         _pb_o2 = CK_MECHANISM_INFO.__new__(CK_MECHANISM_INFO)
         _pb_a2 = <_c_CK_MECHANISM_INFO_PTR>(<CK_MECHANISM_INFO>_pb_o2)._ptr
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20592,6 +20597,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_o4
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_OpenSession _pb_fn = self._f_C_OpenSession
         if _pb_fn == NULL:
@@ -20617,11 +20623,9 @@ cdef class Library:
         _pb_o4 = 0
         _pb_a4 = <_c_CK_SESSION_HANDLE_PTR>&_pb_o4
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3, _pb_a4)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20638,6 +20642,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CloseSession _pb_fn = self._f_C_CloseSession
         if _pb_fn == NULL:
@@ -20649,11 +20654,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20668,6 +20671,7 @@ cdef class Library:
         cdef _c_CK_SLOT_ID _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CloseAllSessions _pb_fn = self._f_C_CloseAllSessions
         if _pb_fn == NULL:
@@ -20679,11 +20683,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (slotID)', 0, 18446744073709551615), slotID)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20700,6 +20702,7 @@ cdef class Library:
         cdef object _pb_o1
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetSessionInfo _pb_fn = self._f_C_GetSessionInfo
         if _pb_fn == NULL:
@@ -20714,11 +20717,9 @@ cdef class Library:
         _pb_o1 = CK_SESSION_INFO.__new__(CK_SESSION_INFO)
         _pb_a1 = <_c_CK_SESSION_INFO_PTR>(<CK_SESSION_INFO>_pb_o1)._ptr
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20740,6 +20741,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n1 = 0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetOperationState _pb_fn = self._f_C_GetOperationState
         if _pb_fn == NULL:
@@ -20758,11 +20760,9 @@ cdef class Library:
 
         _pb_a1 = NULL
         _pb_l2 = 0
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_r != 0:
             raise _pb_error(_pb_r, "C_GetOperationState")
 
@@ -20774,11 +20774,9 @@ cdef class Library:
         _pb_a1 = <_c_CK_BYTE_PTR>PyBytes_AS_STRING(_pb_b1)
         _pb_l2 = <_c_CK_ULONG>_pb_n1
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -20957,6 +20955,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_Logout _pb_fn = self._f_C_Logout
         if _pb_fn == NULL:
@@ -20968,11 +20967,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -21215,6 +21212,7 @@ cdef class Library:
         cdef int _pb_status
         cdef _c_CK_ATTRIBUTE *_pb_m2 = NULL
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetAttributeValue _pb_fn = self._f_C_GetAttributeValue
         if _pb_fn == NULL:
@@ -21258,11 +21256,9 @@ cdef class Library:
             if <Py_ssize_t>_pb_a3 != _pb_n2:
                 raise OverflowError("argument 3 (pTemplate) is too long for its length parameter ulCount")
 
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            _pb_take_back(_pb_ts)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -24181,6 +24177,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetFunctionStatus _pb_fn = self._f_C_GetFunctionStatus
         if _pb_fn == NULL:
@@ -24192,11 +24189,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24211,6 +24206,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_CancelFunction _pb_fn = self._f_C_CancelFunction
         if _pb_fn == NULL:
@@ -24222,11 +24218,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24281,6 +24275,7 @@ cdef class Library:
         cdef Py_ssize_t _pb_n0 = 0
         cdef _c_CK_INTERFACE *_pb_m0 = NULL
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetInterfaceList _pb_fn = self._f_C_GetInterfaceList
         if _pb_fn == NULL:
@@ -24293,11 +24288,9 @@ cdef class Library:
 
             _pb_a0 = NULL
             _pb_l1 = 0
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            _pb_take_back(_pb_ts)
             if _pb_r != 0:
                 raise _pb_error(_pb_r, "C_GetInterfaceList")
 
@@ -24311,11 +24304,9 @@ cdef class Library:
             _pb_a0 = <_c_CK_INTERFACE_PTR>_pb_m0
             _pb_l1 = <_c_CK_ULONG>_pb_n0
 
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1)
+            _pb_take_back(_pb_ts)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -24349,6 +24340,7 @@ cdef class Library:
         cdef bint _pb_h0 = False
         cdef Py_ssize_t _pb_n
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_GetInterface _pb_fn = self._f_C_GetInterface
         if _pb_fn == NULL:
@@ -24373,11 +24365,9 @@ cdef class Library:
             if _pb_status < 0:
                 _pb_refused(_pb_take_error(), ('int', 'argument 3 (flags)', 0, 18446744073709551615), flags)
 
-            if _pb_gave_callables:
-                with nogil:
-                    _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
-            else:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            _pb_ts = _pb_let_go()
+            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
+            _pb_take_back(_pb_ts)
             if _pb_maybe_pending:
                 _pb_raise_pending()
             if _pb_r != 0:
@@ -24548,6 +24538,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a2
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageEncryptInit _pb_fn = self._f_C_MessageEncryptInit
         if _pb_fn == NULL:
@@ -24573,11 +24564,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24966,6 +24955,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageEncryptFinal _pb_fn = self._f_C_MessageEncryptFinal
         if _pb_fn == NULL:
@@ -24977,11 +24967,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -24998,6 +24986,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a2
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageDecryptInit _pb_fn = self._f_C_MessageDecryptInit
         if _pb_fn == NULL:
@@ -25023,11 +25012,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -25416,6 +25403,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageDecryptFinal _pb_fn = self._f_C_MessageDecryptFinal
         if _pb_fn == NULL:
@@ -25427,11 +25415,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -25448,6 +25434,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a2
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageSignInit _pb_fn = self._f_C_MessageSignInit
         if _pb_fn == NULL:
@@ -25473,11 +25460,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -25782,6 +25767,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageSignFinal _pb_fn = self._f_C_MessageSignFinal
         if _pb_fn == NULL:
@@ -25793,11 +25779,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -25814,6 +25798,7 @@ cdef class Library:
         cdef _c_CK_OBJECT_HANDLE _pb_a2
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageVerifyInit _pb_fn = self._f_C_MessageVerifyInit
         if _pb_fn == NULL:
@@ -25839,11 +25824,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 3 (hKey)', 0, 18446744073709551615), hKey)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
-        else:
-            _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0, _pb_a1, _pb_a2)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:
@@ -26166,6 +26149,7 @@ cdef class Library:
         cdef _c_CK_SESSION_HANDLE _pb_a0
         cdef int _pb_status
         cdef Py_ssize_t _pb_k
+        cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
         cdef _c_CK_RV _pb_r
         cdef _pb_fp_C_MessageVerifyFinal _pb_fn = self._f_C_MessageVerifyFinal
         if _pb_fn == NULL:
@@ -26177,11 +26161,9 @@ cdef class Library:
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 1 (hSession)', 0, 18446744073709551615), hSession)
 
-        if _pb_gave_callables:
-            with nogil:
-                _pb_r = _pb_fn(_pb_a0)
-        else:
-            _pb_r = _pb_fn(_pb_a0)
+        _pb_ts = _pb_let_go()
+        _pb_r = _pb_fn(_pb_a0)
+        _pb_take_back(_pb_ts)
         if _pb_maybe_pending:
             _pb_raise_pending()
         if _pb_r != 0:

@@ -18,6 +18,7 @@ from cpython.list cimport PyList_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.pystate cimport PyThreadState
 from cpython.ref cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -1035,6 +1036,22 @@ cdef _pb_view_maker _pb_views[1]
 # whether a closure or user-data state was ever made: C may call it on a thread of its own at
 # any time, so a call that keeps the GIL lets it go from then on (see call_c)
 cdef bint _pb_gave_callables = False
+
+cdef extern from "Python.h":
+    PyThreadState *PyEval_SaveThread()
+    void PyEval_RestoreThread(PyThreadState *state)
+
+
+cdef inline PyThreadState *_pb_let_go() noexcept:
+    # Lets the GIL go for the C call that follows once a callable was given to C (NULL:
+    # kept). Cython's `with nogil` takes no condition known only at run time, and two copies
+    # of every call made a tenth more C to compile.
+    return PyEval_SaveThread() if _pb_gave_callables else NULL
+
+
+cdef inline void _pb_take_back(PyThreadState *state) noexcept:
+    if state != NULL:
+        PyEval_RestoreThread(state)
 
 
 cdef object _pb_new_handle(void *ptr, type cls):
@@ -3020,6 +3037,7 @@ def handle_open(name, /):
     cdef const char *_pb_a0
     cdef bytes _pb_t0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_handle_t _pb_r
     if name is None:
         _pb_a0 = NULL
@@ -3029,11 +3047,9 @@ def handle_open(name, /):
         _pb_t0 = _pb_cstring_copy(name, "argument 1 (name)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_handle_open(_pb_a0)
-    else:
-        _pb_r = _c_handle_open(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_handle_open(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3048,6 +3064,7 @@ def handle_close(h, /):
     'handle_close(h, /)\n--\n\nhandle_close(h: handle_t | None, /) -> int\n\nC: int handle_close(handle_t h);'
     cdef _c_handle_t _pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef int _pb_r
     if h is None:
         _pb_a0 = NULL
@@ -3058,11 +3075,9 @@ def handle_close(h, /):
     else:
         _pb_a0 = <_c_handle_t>_pb_handle_arg(h, handle_t, "argument 1 (h)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_handle_close(_pb_a0)
-    else:
-        _pb_r = _c_handle_close(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_handle_close(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
@@ -3077,6 +3092,7 @@ def segment_length(s, /):
     'segment_length(s, /)\n--\n\nsegment_length(s: segment | None, /) -> float\n\nC: double segment_length(const struct segment *s);'
     cdef const _cs_segment *_pb_a0
     cdef Py_ssize_t _pb_k
+    cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef double _pb_r
     if s is None:
         _pb_a0 = NULL
@@ -3085,11 +3101,9 @@ def segment_length(s, /):
     else:
         _pb_record_arg_error(s, segment, "argument 1 (s)", True)
 
-    if _pb_gave_callables:
-        with nogil:
-            _pb_r = _c_segment_length(_pb_a0)
-    else:
-        _pb_r = _c_segment_length(_pb_a0)
+    _pb_ts = _pb_let_go()
+    _pb_r = _c_segment_length(_pb_a0)
+    _pb_take_back(_pb_ts)
     if _pb_maybe_pending:
         _pb_raise_pending()
 
