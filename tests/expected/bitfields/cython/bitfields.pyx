@@ -519,7 +519,7 @@ cdef dict _pb_kept_within(object source, size_t start, size_t size):
     kept = {}
     if source is not None:
         for where, value in getattr(source, "_pb_root")()._pb_keep_dict().items():
-            # (a closure is kept under (address, function): C was given it with this record, not a copy)
+            # (a closure is kept under its function's name, not an address: C was given it with this record, not a copy)
             if type(where) is int and start <= where < start + size:
                 kept[where - start] = value
     return kept
@@ -969,9 +969,10 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
             (<Pointer>keeper)._keep = {}
         (<Pointer>keeper)._keep[key] = closure
     else:
-        # with what the record's memory keeps for its members, under its address too: the
-        # library's memory keeps the closures given with every record of it in one dict
-        keeper._pb_keep_dict()[keeper._pb_closure_key(key)] = closure
+        # with what the record's memory keeps for its members; the library's memory keeps the
+        # closures given with every record of it in one dict, so under the record's address too
+        keep = keeper._pb_keep_dict()
+        keep[(<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key] = closure
     return 0
 
 
@@ -1505,10 +1506,6 @@ cdef class flags:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -1662,10 +1659,6 @@ cdef class mixed_bits:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -1826,10 +1819,6 @@ cdef class packed_header:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -1950,10 +1939,6 @@ cdef class pack2:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -2082,10 +2067,6 @@ cdef class attr_packed:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -2202,10 +2183,6 @@ cdef class attr_aligned:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -2321,10 +2298,6 @@ cdef class after_pop:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:

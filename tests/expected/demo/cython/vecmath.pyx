@@ -513,7 +513,7 @@ cdef dict _pb_kept_within(object source, size_t start, size_t size):
     kept = {}
     if source is not None:
         for where, value in getattr(source, "_pb_root")()._pb_keep_dict().items():
-            # (a closure is kept under (address, function): C was given it with this record, not a copy)
+            # (a closure is kept under its function's name, not an address: C was given it with this record, not a copy)
             if type(where) is int and start <= where < start + size:
                 kept[where - start] = value
     return kept
@@ -963,9 +963,10 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
             (<Pointer>keeper)._keep = {}
         (<Pointer>keeper)._keep[key] = closure
     else:
-        # with what the record's memory keeps for its members, under its address too: the
-        # library's memory keeps the closures given with every record of it in one dict
-        keeper._pb_keep_dict()[keeper._pb_closure_key(key)] = closure
+        # with what the record's memory keeps for its members; the library's memory keeps the
+        # closures given with every record of it in one dict, so under the record's address too
+        keep = keeper._pb_keep_dict()
+        keep[(<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key] = closure
     return 0
 
 
@@ -1521,10 +1522,6 @@ cdef class vm_point:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:

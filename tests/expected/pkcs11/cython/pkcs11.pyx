@@ -646,7 +646,7 @@ cdef dict _pb_kept_within(object source, size_t start, size_t size):
     kept = {}
     if source is not None:
         for where, value in getattr(source, "_pb_root")()._pb_keep_dict().items():
-            # (a closure is kept under (address, function): C was given it with this record, not a copy)
+            # (a closure is kept under its function's name, not an address: C was given it with this record, not a copy)
             if type(where) is int and start <= where < start + size:
                 kept[where - start] = value
     return kept
@@ -1130,9 +1130,10 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
             (<Pointer>keeper)._keep = {}
         (<Pointer>keeper)._keep[key] = closure
     else:
-        # with what the record's memory keeps for its members, under its address too: the
-        # library's memory keeps the closures given with every record of it in one dict
-        keeper._pb_keep_dict()[keeper._pb_closure_key(key)] = closure
+        # with what the record's memory keeps for its members; the library's memory keeps the
+        # closures given with every record of it in one dict, so under the record's address too
+        keep = keeper._pb_keep_dict()
+        keep[(<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key] = closure
     return 0
 
 
@@ -3385,10 +3386,6 @@ cdef class CK_VERSION:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -3503,10 +3500,6 @@ cdef class CK_INFO:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -3666,10 +3659,6 @@ cdef class CK_SLOT_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -3827,10 +3816,6 @@ cdef class CK_TOKEN_INFO:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -4073,10 +4058,6 @@ cdef class CK_SESSION_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -4201,10 +4182,6 @@ cdef class CK_ATTRIBUTE:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -4333,10 +4310,6 @@ cdef class CK_DATE:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -4476,10 +4449,6 @@ cdef class CK_MECHANISM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -4608,10 +4577,6 @@ cdef class CK_MECHANISM_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -4731,10 +4696,6 @@ cdef class CK_FUNCTION_LIST:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -5189,10 +5150,6 @@ cdef class CK_FUNCTION_LIST_3_0:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -5768,10 +5725,6 @@ cdef class CK_INTERFACE:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -5906,10 +5859,6 @@ cdef class CK_C_INITIALIZE_ARGS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -6071,10 +6020,6 @@ cdef class CK_RSA_PKCS_OAEP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -6213,10 +6158,6 @@ cdef class CK_RSA_PKCS_PSS_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -6336,10 +6277,6 @@ cdef class CK_ECDH1_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -6480,10 +6417,6 @@ cdef class CK_ECDH2_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -6651,10 +6584,6 @@ cdef class CK_ECMQV_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -6828,10 +6757,6 @@ cdef class CK_X9_42_DH1_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -6971,10 +6896,6 @@ cdef class CK_X9_42_DH2_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -7142,10 +7063,6 @@ cdef class CK_X9_42_MQV_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -7319,10 +7236,6 @@ cdef class CK_KEA_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -7475,10 +7388,6 @@ cdef class CK_RC2_CBC_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -7600,10 +7509,6 @@ cdef class CK_RC2_MAC_GENERAL_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -7719,10 +7624,6 @@ cdef class CK_RC5_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -7837,10 +7738,6 @@ cdef class CK_RC5_CBC_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -7970,10 +7867,6 @@ cdef class CK_RC5_MAC_GENERAL_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -8093,10 +7986,6 @@ cdef class CK_DES_CBC_ENCRYPT_DATA_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -8227,10 +8116,6 @@ cdef class CK_AES_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -8360,10 +8245,6 @@ cdef class CK_AES_CTR_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -8484,10 +8365,6 @@ cdef class CK_GCM_PARAMS_V3:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -8634,10 +8511,6 @@ cdef class CK_CCM_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -8783,10 +8656,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -8921,10 +8790,6 @@ cdef class CK_GCM_MESSAGE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -9070,10 +8935,6 @@ cdef class CK_CCM_MESSAGE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -9225,10 +9086,6 @@ cdef class CK_SALSA20_CHACHA20_POLY1305_MSG_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -9358,10 +9215,6 @@ cdef class CK_SKIPJACK_PRIVATE_WRAP_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -9560,10 +9413,6 @@ cdef class CK_SKIPJACK_RELAYX_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -9785,10 +9634,6 @@ cdef class CK_CAMELLIA_CTR_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -9909,10 +9754,6 @@ cdef class CK_CAMELLIA_CBC_ENCRYPT_DATA_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -10043,10 +9884,6 @@ cdef class CK_ARIA_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -10176,10 +10013,6 @@ cdef class CK_SEED_CBC_ENCRYPT_DATA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -10308,10 +10141,6 @@ cdef class CK_CHACHA20_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -10448,10 +10277,6 @@ cdef class CK_SALSA20_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -10581,10 +10406,6 @@ cdef class CK_PBE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -10738,10 +10559,6 @@ cdef class CK_KEY_WRAP_SET_OAEP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -10864,10 +10681,6 @@ cdef class CK_SSL3_RANDOM_DATA:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -11004,10 +10817,6 @@ cdef class CK_SSL3_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -11137,10 +10946,6 @@ cdef class CK_SSL3_KEY_MAT_OUT:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -11286,10 +11091,6 @@ cdef class CK_SSL3_KEY_MAT_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -11440,10 +11241,6 @@ cdef class CK_TLS_PRF_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -11609,10 +11406,6 @@ cdef class CK_TLS12_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -11747,10 +11540,6 @@ cdef class CK_TLS12_KEY_MAT_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -11907,10 +11696,6 @@ cdef class CK_TLS_KDF_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -12065,10 +11850,6 @@ cdef class CK_TLS_MAC_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -12188,10 +11969,6 @@ cdef class CK_HKDF_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -12353,10 +12130,6 @@ cdef class CK_WTLS_RANDOM_DATA:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -12492,10 +12265,6 @@ cdef class CK_WTLS_MASTER_KEY_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -12627,10 +12396,6 @@ cdef class CK_WTLS_PRF_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -12801,10 +12566,6 @@ cdef class CK_WTLS_KEY_MAT_OUT:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -12927,10 +12688,6 @@ cdef class CK_WTLS_KEY_MAT_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -13092,10 +12849,6 @@ cdef class CK_PRF_DATA_PARAM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -13224,10 +12977,6 @@ cdef class CK_SP800_108_COUNTER_FORMAT:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -13342,10 +13091,6 @@ cdef class CK_SP800_108_DKM_LENGTH_FORMAT:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -13466,10 +13211,6 @@ cdef class CK_DERIVED_KEY:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -13608,10 +13349,6 @@ cdef class CK_SP800_108_KDF_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -13758,10 +13495,6 @@ cdef class CK_SP800_108_FEEDBACK_KDF_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -13925,10 +13658,6 @@ cdef class CK_CMS_SIG_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -14112,10 +13841,6 @@ cdef class CK_KEY_DERIVATION_STRING_DATA:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -14233,10 +13958,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -14427,10 +14148,6 @@ cdef class CK_PKCS5_PBKD2_PARAMS2:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -14608,10 +14325,6 @@ cdef class CK_OTP_PARAM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -14740,10 +14453,6 @@ cdef class CK_OTP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -14865,10 +14574,6 @@ cdef class CK_OTP_SIGNATURE_INFO:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -14989,10 +14694,6 @@ cdef class CK_KIP_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -15132,10 +14833,6 @@ cdef class CK_DSA_PARAMETER_GEN_PARAM:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -15263,10 +14960,6 @@ cdef class CK_ECDH_AES_KEY_WRAP_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -15396,10 +15089,6 @@ cdef class CK_RSA_AES_KEY_WRAP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -15520,10 +15209,6 @@ cdef class CK_GOSTR3410_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -15665,10 +15350,6 @@ cdef class CK_GOSTR3410_KEY_WRAP_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -15809,10 +15490,6 @@ cdef class CK_EDDSA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -15936,10 +15613,6 @@ cdef class CK_XEDDSA_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -16049,10 +15722,6 @@ cdef class CK_X3DH_INITIATE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -16203,10 +15872,6 @@ cdef class CK_X3DH_RESPOND_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -16367,10 +16032,6 @@ cdef class CK_X2RATCHET_INITIALIZE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -16519,10 +16180,6 @@ cdef class CK_X2RATCHET_RESPOND_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -16670,10 +16327,6 @@ cdef class CK_NSS_JPAKEPublicValue:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -16827,10 +16480,6 @@ cdef class CK_NSS_JPAKERound1Params:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -16959,10 +16608,6 @@ cdef class CK_NSS_JPAKERound2Params:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -17124,10 +16769,6 @@ cdef class CK_NSS_JPAKEFinalParams:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -17242,10 +16883,6 @@ cdef class CK_NSS_MAC_CONSTANT_TIME_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -17374,10 +17011,6 @@ cdef class CK_NSS_AEAD_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -17518,10 +17151,6 @@ cdef class CK_NSS_HKDFParams:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -17668,10 +17297,6 @@ cdef class CK_NSS_IKE_PRF_PLUS_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -17804,10 +17429,6 @@ cdef class CK_NSS_IKE_PRF_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -17963,10 +17584,6 @@ cdef class CK_NSS_IKE1_PRF_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -18128,10 +17745,6 @@ cdef class CK_NSS_IKE1_APP_B_PRF_DERIVE_PARAMS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -18264,10 +17877,6 @@ cdef class CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
@@ -18407,10 +18016,6 @@ cdef class CK_NSS_MODULE_FUNCTIONS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -18530,10 +18135,6 @@ cdef class CK_NSS_FIPS_FUNCTIONS:
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
 
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
-
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
         # with the record when it allocated the memory or an ownership rule gave it. Other memory
@@ -18652,10 +18253,6 @@ cdef class CK_NSS_GCM_PARAMS:
     def _pb_root(self):
         # the record owning the memory (views share their owner's kept objects)
         return self if self._owner is None else self._owner
-
-    def _pb_closure_key(self, key):
-        # where _pb_keep_callback keeps a closure given with this record (see _pb_keep_dict)
-        return (<size_t>self._ptr, key)
 
     def _pb_keep_dict(self):
         # Where what the pointer members of its memory were set to is kept alive, by address:
