@@ -378,7 +378,6 @@ _QUALIFIER_SPELLING = {
 }
 
 
-_PRECEDENCE = BINARY_PRECEDENCE  # C's levels of binary operators, the #if evaluator's too
 
 
 def _apply(operator: Token, operands: list[s.Expr]) -> None:
@@ -889,7 +888,7 @@ class SyntaxWalker(NodeVisitor):
         # are left-associative), giving the tree the C11 cascade describes.
         operands: list[s.Expr] = [flat[0]]
         waiting: list[Token] = []
-        precedence = _PRECEDENCE
+        precedence = BINARY_PRECEDENCE
         for index in range(1, len(flat), 2):
             operator = flat[index]
             level = precedence[operator.text]

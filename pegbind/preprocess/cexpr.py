@@ -15,13 +15,14 @@ as the parse layer's constant evaluator decodes them.
 """
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable
 
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, token_starts, too_deep
-from ..pegcode import Node, NodeVisitor, VisitationError
+from ..pegcode import Node, NodeVisitor, Regex, VisitationError
 from ..pegcode import ParseError as GrammarParseError
 from ..target import TargetInfo, get_target
 from .literals import LiteralError, character_constant
@@ -172,9 +173,15 @@ BINARY_PRECEDENCE = {
     "||": 1,
 }
 
-#: an OPERAND_RUN's parts: an operator, or an operand (a number, character constant or name)
-_RUN_PART = re.compile(r"(\|\||&&|\||\^|&|==|!=|<<|>>|<=|>=|<|>|\+|-|\*|/|%)|"
-                       r"(\.?[0-9][0-9A-Za-z_.]*(?:[eEpP][+-][0-9A-Za-z_.]*)*)|((?:u8|[uUL])?'(?:[^'\\]|\\.)*')|(\S+)")
+@functools.cache
+def _run_part() -> re.Pattern[str]:
+    """An OPERAND_RUN's parts: an operator, a number, a character constant (cexpr.ppeg's own
+    leaves), or a name."""
+    grammar = expression_parser()
+    number, char = grammar["NUMBER"], grammar["CHAR"]
+    assert isinstance(number, Regex) and isinstance(char, Regex)
+    operators = "|".join(re.escape(op) for op in sorted(BINARY_PRECEDENCE, key=len, reverse=True))
+    return re.compile(f"({operators})|({number.pattern})|({char.pattern})|(\\S+)")
 
 
 def _binary(op: str, a: _Result, b: _Result) -> _Result:
@@ -234,41 +241,22 @@ class ExpressionVisitor(NodeVisitor):
         unsigned = chosen.unsigned or (isinstance(other, _Value) and other.unsigned)
         return _wrap(chosen.value, unsigned)
 
-    def _fold(self, visited_children: list) -> _Result:
+    def _fold(self, visited_children: list, op: str = "") -> _Result:
+        """``operand (op operand)*`` applied left to right (``op``: the level's one operator,
+        where its leaf is a literal the visit gives as a node)."""
         first, rest = visited_children
         value = first
-        for _b1, op, _b2, operand in rest if isinstance(rest, list) else ():
-            if isinstance(value, _Poison):
-                return value
-            if isinstance(operand, _Poison):
-                value = operand
-                continue
-            value = _arith(op if isinstance(op, str) else op.text, value, operand)
+        for _b1, operator, _b2, operand in rest if isinstance(rest, list) else ():
+            value = _binary(op or (operator if isinstance(operator, str) else operator.text), value, operand)
         return value
 
     # logical_or = logical_and (_ "||" _ logical_and)*
     def visit_logical_or(self, node: Node, visited_children: list) -> _Result:
-        first, rest = visited_children
-        value = first
-        for _b1, _op, _b2, operand in rest if isinstance(rest, list) else ():
-            if isinstance(value, _Poison):
-                return value
-            if value.value:
-                return _TRUE  # short circuit: the right operand is not evaluated
-            value = operand if isinstance(operand, _Poison) else _Value(int(operand.value != 0))
-        return value
+        return self._fold(visited_children, "||")
 
     # logical_and = bit_or (_ "&&" _ bit_or)*
     def visit_logical_and(self, node: Node, visited_children: list) -> _Result:
-        first, rest = visited_children
-        value = first
-        for _b1, _op, _b2, operand in rest if isinstance(rest, list) else ():
-            if isinstance(value, _Poison):
-                return value
-            if not value.value:
-                return _FALSE  # short circuit
-            value = operand if isinstance(operand, _Poison) else _Value(int(operand.value != 0))
-        return value
+        return self._fold(visited_children, "&&")
 
     # bit_or = bit_xor (_ BIT_OR _ bit_xor)*
     def visit_bit_or(self, node: Node, visited_children: list) -> _Result:
@@ -335,7 +323,7 @@ class ExpressionVisitor(NodeVisitor):
         waiting: list[str] = []
         precedence = BINARY_PRECEDENCE
         numbers: dict[str, _Result] = {}  # a number's value, once it is read without a word said
-        for part in _RUN_PART.finditer(node.text):
+        for part in _run_part().finditer(node.text):
             operator, number, char, _name = part.groups()
             if operator is None:
                 if number is not None:
