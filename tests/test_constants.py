@@ -44,6 +44,10 @@ EXPRESSIONS = [
     "INT32_MIN", "INT64_MAX", "SIZE_MAX", "(-2147483647 - 1)", "(0x7fffffff + 1U)", "(-1 < 0U)",
     "(-1L < 0U)", "(unsigned short)65535 + 1", "((unsigned char)255 << 1)", "(1 ? -1 : 0U)",
     "(CK_ULONG)(0x80000000UL | 0x00000211UL)", "__builtin_offsetof(struct s2, d)",
+    # chains, whose repeated literals take the evaluator's quick step, wrapping or not
+    "(1 + 1 + 1 + 1 + 1)", "(2147483647 + 1 + 1 - 1 - 1)", "(4294967295U + 1U + 1U)", "(1UL + 1UL - 2UL - 1UL)",
+    "((CK_ULONG)1 + 1 + 1)", "(3 * 3 * 3 * 3 - 80 - 1)", "(0xFF & 0xFF & 0xF0 | 1 | 1)", "(1 + 1 + 1U + 1U)",
+    "(-2147483647 - 1 - 1 + 1)", "(1 + 1 + 0.5 + 1)",
 ]
 
 _TYPE_NAMES = [

@@ -373,8 +373,29 @@ class Evaluator:
         while isinstance(spine[-1].left, s.Binary):
             spine.append(spine[-1].left)
         value = self._arith(spine[-1].left)
+        # The common step, taken here without a call or a Value: a literal of the running
+        # value's type (of int's rank or above), both in its range and the result too,
+        # needs no conversion.  ``total`` runs ahead of ``value`` while ``ahead``.
+        numbers, ranges = self._numbers, self._ranges
+        total: Any = value.value
+        span, ahead = ranges.get(value.prim), False  # type: ignore[arg-type]
         for node in reversed(spine):
+            if span is not None and span[0] <= total <= span[1]:
+                plain, right = _INTEGER_OPS.get(node.op), node.right
+                if plain is not None and type(right) is s.Number:
+                    known = numbers.get(right.token.text)
+                    operand: Any = known.value if known is not None and known.prim == value.prim else None
+                    if operand is not None and span[0] <= operand <= span[1]:
+                        result = plain(total, operand)
+                        if span[0] <= result <= span[1]:
+                            total, ahead = result, True
+                            continue
+            if ahead:
+                value, ahead = Value(total, value.prim, _primitive(value.prim)), False  # type: ignore[arg-type]
             value = self._apply(node, value)
+            total, span = value.value, ranges.get(value.prim)  # type: ignore[arg-type]
+        if ahead:
+            value = Value(total, value.prim, _primitive(value.prim))  # type: ignore[arg-type]
         return value
 
     def _apply(self, expr: s.Binary, left: Value) -> Value:
