@@ -182,12 +182,27 @@ _FRAMES = 40_000
 _PREFIXES = frozenset({"*", "&", "-", "+", "!", "~"})
 
 
-def too_deep(texts: Iterable[str]) -> int | None:
+#: a run of two or more prefix operators in tokens joined by single spaces
+_PREFIX_RUN = re.compile(r"(?<!\S)[-*&+!~](?: [-*&+!~])+(?!\S)")
+
+
+def too_deep(texts: Iterable[str], joined: str) -> int | None:
     """The index of the first token nested beyond :data:`MAX_NESTING`, else None.
 
     A level is an open ``(``, ``[`` or ``{``, or one of a run of prefix operators
     (``!!!!x``, ``int ****p``), each of which the grammars recurse through.
+
+    ``joined`` is ``texts`` joined by single spaces, as a grammar reads them
+    (identifiers and literals may stand replaced by a placeholder with no
+    bracket).  Its brackets and runs of prefix operators bound the nesting from
+    above (a literal's spelling can only add to them), so text that cannot nest
+    too deep, nearly all of it, is told so without a loop over its tokens.
     """
+    bound = joined.count("(") + joined.count("[") + joined.count("{")
+    if bound < MAX_NESTING:
+        longest = max(((len(run.group()) + 1) // 2 for run in _PREFIX_RUN.finditer(joined)), default=1)
+        if bound + longest <= MAX_NESTING:
+            return None
     depth = run = 0
     for index, text in enumerate(texts):
         run = run + 1 if text in _PREFIXES else 0

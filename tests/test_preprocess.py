@@ -509,6 +509,16 @@ def test_pack_values_gcc_rejects_are_ignored_with_a_warning(tmp_path):
     ("1 + 2 ? 3 * 4 : 5", 12),
     ("(1 + 2) * 3 + 4", 13),
     ("0x10 + 010 + 0b10 + 1u", 27),
+    ("0xFFFFFFFFFFFFFFFFu * 2 == 0xFFFFFFFFFFFFFFFEu", 1),  # unsigned arithmetic wraps
+    ("-1 + 0u == 0xFFFFFFFFFFFFFFFF", 1),
+    ("9223372036854775807 + 1 < 0", 1),  # and signed, as gcc's does
+    ("-9223372036854775807 - 2 > 0", 1),
+    ("-1 & 0xFFu ^ 3u | 8u", 0xFC),
+    ("' ' + 1 + '+' == 76", 1),  # character constants may hold a space or an operator
+    ("0u - 1 + 2", 1),  # one level: applied left to right, each step wrapped to its type
+    ("0u - 1 - 1", 0xFFFFFFFFFFFFFFFE),
+    ("9223372036854775807 + 1 + 1", -9223372036854775807),
+    ("1 - 2 * 3 * 0u", 1),
 ])
 def test_if_expressions_of_plain_operands_apply_cs_precedence(expression, value):
     # a run of numbers, characters and names with binary operators is one leaf of cexpr.ppeg,
@@ -517,6 +527,14 @@ def test_if_expressions_of_plain_operands_apply_cs_precedence(expression, value)
     from pegbind.target import get_target
 
     assert evaluate(tokenize(expression, "t.h"), target=get_target("linux-x86_64")) == value
+
+
+def test_an_if_run_written_without_spaces_is_read_alike():
+    # evaluate() joins tokens by single spaces; the evaluator takes other spacing too
+    from pegbind.preprocess.cexpr import _evaluate_new
+
+    assert _evaluate_new("1+2*3-'+'+A", "linux-x86_64")[0] == 1 + 2 * 3 - ord("+")
+    assert _evaluate_new("1 +\t2  * 3", "linux-x86_64")[0] == 7
 
 
 def test_the_if_run_says_where_a_bad_operand_is():
@@ -529,3 +547,5 @@ def test_the_if_run_says_where_a_bad_operand_is():
     assert (raised.value.token.text, raised.value.token.coord.col) == ("1.5", 9)
     with pytest.raises(ExpressionError, match="division by zero in #if"):
         evaluate(tokenize("1 + 2 / 0", "t.h"), target=get_target("linux-x86_64"))
+    with pytest.raises(ExpressionError, match="division by zero in #if"):
+        evaluate(tokenize("6 / 0 * 2", "t.h"), target=get_target("linux-x86_64"))

@@ -161,3 +161,33 @@ def test_files_that_each_include_the_next_twice_stop_at_a_limit_of_entries(tmp_p
     errors = [line for line in err.splitlines() if ": error: " in line]
     assert errors == [f"{tmp_path / 'f14.h'}:1:1: error: #include entered more than 20000 files (pegbind's limit): "
                       "headers without a guard, each included more than once?"]
+
+
+def test_the_nesting_bound_read_from_the_text_agrees_with_the_tokens(tmp_path):
+    # too_deep tells text that cannot nest too deep by its brackets and runs of prefix
+    # operators, and walks the tokens only otherwise: both ways give the same answer
+    import random
+
+    from pegbind.peg import MAX_NESTING, too_deep
+
+    def walked(texts: list[str]) -> int | None:
+        depth = run = 0
+        for index, text in enumerate(texts):
+            run = run + 1 if text in ("*", "&", "-", "+", "!", "~") else 0
+            depth = depth + 1 if text in ("(", "[", "{") else max(depth - 1, 0) if text in (")", "]", "}") else depth
+            if depth + run > MAX_NESTING:
+                return index
+        return None
+
+    rng = random.Random(17)
+    pieces = ["(", ")", "[", "]", "{", "}", "*", "&", "&&", "-", "--", "+", "!", "~", "x", "1", '"(("', "'['"]
+    outcomes = set()
+    for _ in range(400):
+        opened = rng.choice([0, 100, 240, 250, 255, 256, 300])
+        texts = ["("] * opened + [rng.choice(pieces) for _ in range(rng.randrange(0, 40))]
+        texts += [rng.choice(["*", "!", "-", "x"]) for _ in range(rng.randrange(0, 12))] + ["x"] + [")"] * opened
+        found = too_deep(texts, " ".join(texts))
+        assert found == walked(texts), texts
+        outcomes.add(found is None)
+    assert outcomes == {True, False}
+    assert too_deep(["1", "+", "1"] * 200_000, " ".join(["1", "+", "1"] * 200_000)) is None

@@ -65,15 +65,23 @@ class TokenText:
         words = grammar_words("declarations")
         literals = _literal_shapes()
         pieces = []
+        shapes: dict[str, str] = {}  # an identifier's or a literal's spelling -> its piece
         for token in self.tokens:
-            kind = token.kind
-            if kind == "identifier":
-                pieces.append(shape_of(token.text, words))
-            elif kind in literals:
-                leaf, placeholder = literals[kind]
-                pieces.append(placeholder if leaf(token.text) else token.text)
-            else:
-                pieces.append(token.text)
+            kind, spelling = token.kind, token.text
+            if kind == "punct":
+                pieces.append(spelling)
+                continue
+            piece = shapes.get(spelling)  # a spelling is always lexed as one kind
+            if piece is None:
+                if kind == "identifier":
+                    piece = shape_of(spelling, words)
+                elif kind in literals:
+                    leaf, placeholder = literals[kind]
+                    piece = placeholder if leaf(spelling) else spelling
+                else:
+                    piece = spelling
+                shapes[spelling] = piece
+            pieces.append(piece)
         self._pieces = pieces
         self.text = " ".join(self._pieces) + " "
         self._starts: list[int] | None = None  # where each token starts in text: made when first asked
@@ -337,7 +345,7 @@ def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
             return remade
         _WALKS.put(key, len(text.text), None)  # not shared after all: parsed and walked each time
     ending = "declaration" if rule == "declaration" else "expression"
-    deep = too_deep(token.text for token in tokens)
+    deep = too_deep((token.text for token in tokens), text.text)
     if deep is not None:
         message = f"{ending} nested more than {MAX_NESTING} levels deep (pegbind's limit)"
         return SyntaxProblem(tokens[deep], message, beyond_limit=True)
@@ -376,14 +384,6 @@ _QUALIFIER_SPELLING = {
     "__volatile": "volatile",
     "__volatile__": "volatile",
 }
-
-
-
-
-def _apply(operator: Token, operands: list[s.Expr]) -> None:
-    """Replace the last two operands by ``left operator right``."""
-    right = operands.pop()
-    operands[-1] = s.Binary(operator.text, operands[-1], right, operator)
 
 
 class _Run:
@@ -887,17 +887,21 @@ class SyntaxWalker(NodeVisitor):
         # stack is applied once the next one binds no tighter (all ten levels
         # are left-associative), giving the tree the C11 cascade describes.
         operands: list[s.Expr] = [flat[0]]
-        waiting: list[Token] = []
-        precedence = BINARY_PRECEDENCE
+        waiting: list[tuple[int, Token]] = []  # operators, with their levels
+        precedence, binary = BINARY_PRECEDENCE, s.Binary
         for index in range(1, len(flat), 2):
             operator = flat[index]
             level = precedence[operator.text]
-            while waiting and precedence[waiting[-1].text] >= level:
-                _apply(waiting.pop(), operands)
-            waiting.append(operator)
+            while waiting and waiting[-1][0] >= level:
+                token = waiting.pop()[1]
+                right = operands.pop()
+                operands[-1] = binary(token.text, operands[-1], right, token)
+            waiting.append((level, operator))
             operands.append(flat[index + 1])
         while waiting:
-            _apply(waiting.pop(), operands)
+            token = waiting.pop()[1]
+            right = operands.pop()
+            operands[-1] = binary(token.text, operands[-1], right, token)
         return operands[0]
 
     # OPERAND_RUN (a leaf: plain operands with binary operators between them)

@@ -19,6 +19,7 @@ import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from operator import add, and_, mul, or_, sub, xor
 
 from ..frozen import frozen_dataclass
 from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, token_starts, too_deep
@@ -175,13 +176,57 @@ BINARY_PRECEDENCE = {
 
 @functools.cache
 def _run_part() -> re.Pattern[str]:
-    """An OPERAND_RUN's parts: an operator, a number, a character constant (cexpr.ppeg's own
-    leaves), or a name."""
+    """An OPERAND_RUN's parts: an operator, a number, a character constant or a name
+    (cexpr.ppeg's own leaves)."""
     grammar = expression_parser()
-    number, char = grammar["NUMBER"], grammar["CHAR"]
-    assert isinstance(number, Regex) and isinstance(char, Regex)
-    operators = "|".join(re.escape(op) for op in sorted(BINARY_PRECEDENCE, key=len, reverse=True))
-    return re.compile(f"({operators})|({number.pattern})|({char.pattern})|(\\S+)")
+    leaves = [grammar[leaf] for leaf in ("NUMBER", "CHAR", "IDENTIFIER")]
+    assert all(isinstance(leaf, Regex) for leaf in leaves)
+    return re.compile("|".join([_operators(), *(leaf.pattern for leaf in leaves)]))  # type: ignore[attr-defined]
+
+
+#: the operators whose result is the operands' own, wrapped to their type
+_WRAPPING: dict[str, Callable[[int, int], int]] = {
+    "+": add, "-": sub, "*": mul, "&": and_, "|": or_, "^": xor,
+}
+
+
+def _chain(operators: list[str], operands: list[_Result]) -> _Result:
+    """``operands`` joined by ``operators`` of one level, applied left to right.
+
+    Most steps take operands of one type and give a result in its range, which is
+    what _arith gives them (these operators agree with it modulo 2**64): those run
+    on a plain integer, ``total``, ahead of ``value`` while ``ahead``.
+    """
+    value = operands[0]
+    total, ahead = 0, False
+    for operator, operand in zip(operators, operands[1:], strict=True):
+        plain = _WRAPPING.get(operator)
+        if plain is not None and type(operand) is _Value and type(value) is _Value \
+                and operand.unsigned == value.unsigned:
+            result = plain(total if ahead else value.value, operand.value)
+            if (0 <= result <= _MASK) if value.unsigned else (-_SIGN <= result < _SIGN):
+                total, ahead = result, True
+                continue
+        if ahead:
+            value, ahead = _Value(total, value.unsigned), False  # type: ignore[union-attr]
+        value = _binary(operator, value, operand)
+    return _Value(total, value.unsigned) if ahead else value  # type: ignore[union-attr]
+
+
+@functools.cache
+def _spaced_run() -> re.Pattern[str]:
+    """An OPERAND_RUN as evaluate() writes one (tokens joined by single spaces) with no
+    character constant, which may hold a space: its spaces cut it into its parts."""
+    grammar = expression_parser()
+    number, name = grammar["NUMBER"], grammar["IDENTIFIER"]
+    assert isinstance(number, Regex) and isinstance(name, Regex)
+    operand = f"(?:{number.pattern}|{name.pattern})"
+    return re.compile(f"(?:{operand} (?:{_operators()}) )*{operand}")
+
+
+def _operators() -> str:
+    """The binary operators as one alternation, longest first."""
+    return "|".join(re.escape(op) for op in sorted(BINARY_PRECEDENCE, key=len, reverse=True))
 
 
 def _binary(op: str, a: _Result, b: _Result) -> _Result:
@@ -319,33 +364,49 @@ class ExpressionVisitor(NodeVisitor):
     # OPERAND_RUN: operands and binary operators, applied by precedence climbing (the
     # cascade of rules from logical_or down to multiplicative gives the same tree)
     def visit_OPERAND_RUN(self, node: Node, visited_children: list) -> _Result:
+        text = node.text
+        if _spaced_run().fullmatch(text):  # as evaluate() joins tokens: cut at each space, in C
+            pieces = text.split(" ")
+            starts = token_starts(pieces)
+        else:
+            parts = list(_run_part().finditer(text))
+            pieces, starts = [part.group() for part in parts], [part.start() for part in parts]
+        # the operands' values: a number's or a name's found once, if no word was said
+        known: dict[str, _Result] = {}
         operands: list[_Result] = []
-        waiting: list[str] = []
+        for index in range(0, len(pieces), 2):
+            piece = pieces[index]
+            value = known.get(piece)
+            if value is None:
+                at = node.start + starts[index]
+                if piece[-1] == "'":
+                    value = self._char(piece, at)
+                elif piece[0].isdigit() or piece[0] == ".":
+                    said = len(self.warnings)
+                    value = self._number(piece, at)
+                    if len(self.warnings) == said:
+                        known[piece] = value
+                else:  # an identifier
+                    value = known[piece] = _FALSE
+            operands.append(value)
         precedence = BINARY_PRECEDENCE
-        numbers: dict[str, _Result] = {}  # a number's value, once it is read without a word said
-        for part in _run_part().finditer(node.text):
-            operator, number, char, _name = part.groups()
-            if operator is None:
-                if number is not None:
-                    value = numbers.get(number)
-                    if value is None:
-                        said = len(self.warnings)
-                        value = self._number(number, node.start + part.start())
-                        if len(self.warnings) == said:
-                            numbers[number] = value
-                    operands.append(value)
-                else:
-                    operands.append(self._char(char, node.start + part.start()) if char is not None else _FALSE)
-                continue
+        operators = pieces[1::2]
+        if len({precedence[operator] for operator in set(operators)}) == 1:
+            return _chain(operators, operands)
+        # precedence climbing: an operator waits until the next one binds no tighter
+        done: list[_Result] = [operands[0]]
+        waiting: list[str] = []
+        for operator, operand in zip(operators, operands[1:], strict=True):
             level = precedence[operator]
             while waiting and precedence[waiting[-1]] >= level:
-                right = operands.pop()
-                operands[-1] = _binary(waiting.pop(), operands[-1], right)
+                right = done.pop()
+                done[-1] = _binary(waiting.pop(), done[-1], right)
             waiting.append(operator)
+            done.append(operand)
         while waiting:
-            right = operands.pop()
-            operands[-1] = _binary(waiting.pop(), operands[-1], right)
-        return operands[0]
+            right = done.pop()
+            done[-1] = _binary(waiting.pop(), done[-1], right)
+        return done[0]
 
     def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
         return self._number(node.text, node.start)
@@ -420,13 +481,14 @@ def evaluate(tokens: list[Token], *, target: TargetInfo,
     parts = [token.text for token in tokens]
     starts = token_starts(parts)
     offset = starts[-1] + len(parts[-1]) + 1 if parts else 0
-    deep = too_deep(parts)
+    text = " ".join(parts)
+    deep = too_deep(parts, text)
     if deep is not None:
         raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
                               tokens[deep])
     with nesting_room():
         try:
-            value, message, where, warnings = _evaluate_text(" ".join(parts), target.name)
+            value, message, where, warnings = _evaluate_text(text, target.name)
         except RecursionError:  # nesting too_deep does not count (a chain of casts or conditionals)
             raise ExpressionError(f"#if expression nested more than {MAX_NESTING} levels deep (pegbind's limit)",
                                   tokens[0] if tokens else None) from None
