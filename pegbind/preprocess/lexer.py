@@ -98,6 +98,15 @@ def _compiled_lexer() -> re.Pattern[str]:
     return re.compile("|".join(branches))
 
 
+@functools.cache
+def _kinds_by_group(pattern: re.Pattern[str]) -> list[TokenKind | None]:
+    """The token kind of each group of the lexer's pattern, by group number (None: no token)."""
+    kinds: list[TokenKind | None] = [None] * (pattern.groups + 1)
+    for leaf, group in pattern.groupindex.items():
+        kinds[group] = _KIND_OF_LEAF.get(leaf)
+    return kinds
+
+
 def is_unterminated(token: Token) -> bool:
     """True for the "other" token GCC makes of a quote that never closes on its line."""
     if token.kind != "other":
@@ -151,10 +160,10 @@ def lex(text: str, file: str) -> LexedFile:
     # at each splice passed (physical() bisects, for every token of a file with one).
     spliced, shift = 0, 0
     next_splice = splice_at[0] if splice_at else len(text) + 1
-    kinds = _KIND_OF_LEAF
-    for m in _compiled_lexer().finditer(logical):
-        leaf = m.lastgroup
-        kind = kinds.get(leaf)  # type: ignore[arg-type]
+    pattern = _compiled_lexer()
+    kinds = _kinds_by_group(pattern)
+    for m in pattern.finditer(logical):
+        kind = kinds[m.lastindex]  # type: ignore[index]
         if kind is not None:
             offset = m.start()
             if offset >= next_splice:
@@ -166,10 +175,10 @@ def lex(text: str, file: str) -> LexedFile:
                 passed = bisect_right(line_ends, offset, line - 1)
                 line, line_start = passed + 1, line_ends[passed - 1]
                 line_end = line_ends[passed] if passed < len(line_ends) else len(text) + 1
-            current.append(Token(kind, m.group(), Coord(file, line, offset - line_start + 1), (), space))
+            current.append(Token(kind, m[0], Coord(file, line, offset - line_start + 1), (), space))
             last_token_line = line
             space = False
-        elif leaf == "SPACE":
+        elif (leaf := m.lastgroup) == "SPACE":
             space = True
         elif leaf == "NEWLINE":
             if current:
