@@ -751,6 +751,8 @@ class ModuleBuilder:
             return ref  # the same header read twice; enumerators are already known
         members: list[EnumMember] = []
         previous = -1
+        int_low, int_high = self.target.int_range("int")
+        types: dict[str, Primitive] = {}  # one Primitive for each type the enumerators take
         for enumerator in spec.members:
             # BNF: enumerator = IDENTIFIER noise* ('=' constant_expression)?
             if enumerator.name.text in self.enumerators:  # C11 6.7p3, as gcc says it
@@ -762,9 +764,13 @@ class ModuleBuilder:
                 value = previous + 1
             previous = value
             # C11 6.7.2.2p3: enumerators are ints; gcc widens the ones that do not fit
-            prim = next(p for p in ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
-                        if self.target.fits(value, p) or p == "unsigned long long")
-            self.values[enumerator.name.text] = Value(value, prim, Primitive(prim))
+            prim = "int" if int_low <= value <= int_high else next(
+                p for p in ("unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+                if self.target.fits(value, p) or p == "unsigned long long")
+            ctype = types.get(prim)
+            if ctype is None:
+                ctype = types[prim] = Primitive(prim)
+            self.values[enumerator.name.text] = Value(value, prim, ctype)
             members.append(EnumMember(enumerator.name.text, value, enumerator.name.coord,
                                       self.doc(enumerator.name, enumerator.last)))
         packed, _ = self._layout_attributes(spec.attributes)
