@@ -463,6 +463,18 @@ def test_self_including_file_stops_at_the_depth_limit(tmp_path: Path) -> None:
     assert "t.h:1:1: error: #include nested depth 200 exceeds maximum of 200" in rendered.replace(f"{tmp_path}/", "")
 
 
+def test_the_token_budget_is_for_each_macro_invoked_not_for_a_line(tmp_path: Path) -> None:
+    # 30,000 invocations on one line make 270,000 tokens, 9 each: gcc takes them, and so
+    # must pegbind; one invocation whose own expansion passes the budget is still stopped
+    calls = "+".join(["F(1,2)"] * 30_000)
+    result = run(tmp_path, f"#define F(a, b) ((a) + (b))\nenum {{ E = {calls} }};\n")
+    assert not result.diagnostics and len(result.tokens) == 4 + 30_000 * 9 + 29_999 + 2
+    lines = ["#define A0 x x x x x x x x x x"]
+    lines += [f"#define A{i} " + " ".join([f"A{i - 1}"] * 10) for i in range(1, 9)]
+    rendered = errors_of(tmp_path, "\n".join(lines) + "\nint a; A8 int b;\n")
+    assert 't.h:10:8: error: expansion of macro "A8" exceeds 200000 tokens' in rendered.replace(f"{tmp_path}/", "")
+
+
 def test_exploding_macro_is_stopped(tmp_path: Path) -> None:
     lines = ["#define A0 x x x x x x x x x x"]
     lines += [f"#define A{i} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1} A{i-1}" for i in range(1, 9)]

@@ -11,8 +11,9 @@ function-like one adds its name to ``HS(name) & HS(')')``.  The rescanning loop 
 iterative (an explicit stack holding the rest of the input, so a function-like
 name produced by a body can take its arguments from the text that follows, as GCC
 does); only the full expansion of an argument (6.10.3.1) recurses, bounded by
-:data:`MAX_NESTING`.  A budget of :data:`MAX_EXPANSION_TOKENS` produced tokens per
-top-level expansion stops macros whose expansion explodes.
+:data:`MAX_NESTING`.  A budget of :data:`MAX_EXPANSION_TOKENS` produced tokens for
+each macro invoked in the text (with all that its expansion invokes) stops macros
+whose expansion explodes.
 """
 from __future__ import annotations
 
@@ -189,10 +190,18 @@ class Expander:
 
     def _rescan(self, items: list[_Item], *, top: bool, final: bool, in_if: bool) -> tuple[list[_Item], list[_Item]]:
         stack = items[::-1]  # the next token is stack[-1]
+        # How many of the bottom items of the stack were given, not produced by an expansion.
+        # At the top level the budget is for each expansion: once the next token is one that
+        # was given, every expansion before it is complete.
+        given = len(stack)
         out: list[_Item] = []
         definitions = self.table.definitions
         dynamic_names = self.hooks.dynamic_names
         while stack:
+            if len(stack) <= given:
+                given = len(stack) - 1
+                if top:
+                    self._budget = 0
             item = stack.pop()
             token, hide = item
             if token.kind != "identifier":
@@ -201,11 +210,14 @@ class Expander:
             name = token.text
             if in_if and (name == "defined" or name in HAS_OPERATORS):
                 out.append((self._if_operator(token, stack), _EMPTY))
+                given = min(given, len(stack))
                 continue
             macro = definitions.get(name)
             if macro is None:
                 if name == "_Pragma" and top:
-                    if self._pragma_operator(token, stack, len(out)):
+                    taken = self._pragma_operator(token, stack, len(out))
+                    given = min(given, len(stack))
+                    if taken:
                         continue
                 dynamic = self.hooks.dynamic(token) if dynamic_names is None or name in dynamic_names else None
                 out.append((dynamic, hide) if dynamic is not None else item)
@@ -229,6 +241,7 @@ class Expander:
                 continue
             consumed: list[_Item] = []
             arguments = self._collect_arguments(stack, consumed)
+            given = min(given, len(stack))
             if arguments is None:
                 if top and not final:
                     return out, [item, *consumed]
