@@ -363,6 +363,37 @@ def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_
     capi.capi_db_close(db)
 
 
+def test_a_callable_kept_for_the_module_lives_until_the_same_function_replaces_it(capi):
+    # no handle or record to keep it with: the module keeps it, under the function's parameter
+    class Hook:
+        def __init__(self, add):
+            self.add = add
+
+        def __call__(self, value, user):
+            return value + self.add
+
+    first = Hook(1)
+    gone = weakref.ref(first)
+    for _ in range(3):  # given again and again: kept once
+        capi.capi_set_hook(first, None)
+    del first
+    gc.collect()
+    assert capi.capi_run_hook(41) == 42 and gone() is not None
+    second = Hook(2)
+    capi.capi_set_hook(second, capi.capi_alloc(8))
+    gone, second = weakref.ref(second), None
+    gc.collect()
+    assert capi.capi_run_hook(40) == 42 and gone() is not None
+    made = capi.capi_visit(Hook(3))  # a typedef class's pointer, given twice
+    capi.capi_set_hook(made, None)
+    capi.capi_set_hook(made, None)
+    del made
+    gc.collect()
+    assert gone() is None and capi.capi_run_hook(39) == 42  # the one it replaced is let go
+    capi.capi_set_hook(None, None)
+    assert capi.capi_run_hook(1) == -1
+
+
 def test_what_a_callable_raises_is_raised_by_the_call_that_gave_it(capi):
     def boom(value, user):
         raise KeyError("boom")

@@ -685,6 +685,9 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     return {
         **base_context(binding),
         "callbacks": callbacks,
+        # each function's callable parameter -> its slot of what the module keeps (_pb_module_kept)
+        "module_slots": {key: index for index, key in enumerate(dict.fromkeys(
+            f.callback_key(p) for f in binding.functions for p in f.params if p.kind == "callback"))},
         "views": views,
         "trampolines": trampolines,
         "va_call": lambda f, fn: va_call(binding, speller, f, fn),

@@ -354,6 +354,10 @@ static int capi_doubled(int value) { return 2 * value; }
 static int capi_negated(int value) { return -value; }
 capi_step *capi_pick_step(int which) { return which == 1 ? capi_doubled : which == 2 ? capi_negated : NULL; }
 int capi_applied(void) { return applied; }
+static capi_visit hook;
+static void *hook_user;
+void capi_set_hook(capi_visit f, void *user) { hook = f; hook_user = user; }
+int capi_run_hook(int x) { return hook ? hook(x, hook_user) : -1; }
 
 static int (*comparator)(const int *, const int *);
 static int compare(const void *a, const void *b) { return comparator(a, b); }

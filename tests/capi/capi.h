@@ -74,6 +74,10 @@ int **capi_rows(void);
 typedef int (*capi_visit)(int value, void *user);
 int capi_apply(capi_visit f, void *user, int x);  /* f(x, user) + 1; -1 for NULL */
 int capi_applied(void);  /* what f gave capi_apply last */
+/* A hook kept for the process with no handle (as libxml2's xmlSetGenericErrorFunc):
+   capi_run_hook(x) calls hook(x, user); -1 with none set. */
+void capi_set_hook(capi_visit hook, void *user);
+int capi_run_hook(int x);
 /* A parameter of function type is a pointer to a function (C11 6.7.6.3p8), as Z3 declares
    its error handler: directly, and through a typedef of the function type. */
 typedef int capi_step(int value);

@@ -19,7 +19,7 @@ from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from cpython.pystate cimport PyThreadState
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
@@ -959,21 +959,40 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     return 0
 
 
-cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+# What the calls that give no handle or record keep for the module's life, one C slot for each
+# function's parameter (its key's number, slot): a dictionary lookup under the key cost a call
+# through a user-data pointer about as much as all its other checks.
+cdef PyObject *_pb_module_kept[2]
+
+
+cdef int _pb_keep_callable(object keeper, object key, int slot, object closure) except -1:
+    # _pb_keep_callback, in slot where the module keeps it
+    cdef PyObject *before
+    if keeper is not None:
+        return _pb_keep_callback(keeper, key, closure)
+    before = _pb_module_kept[slot]
+    Py_INCREF(closure)
+    _pb_module_kept[slot] = <PyObject *>closure
+    Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key,
+                           int slot) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
     # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
-    # NULL is kept alive with keeper. Anything else gets the shared checks' error (spec: its
-    # "callback" spec).
+    # NULL is kept alive with keeper (None: the module, in slot). Anything else gets the shared
+    # checks' error (spec: its "callback" spec).
     cdef void *address = NULL
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-        _pb_keep_callback(keeper, key, value)  # it may hold a closure C calls after the caller dropped it
+        _pb_keep_callable(keeper, key, slot, value)  # it may hold a closure C calls after the caller dropped it
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
-        _pb_keep_callback(keeper, key, closure)
+        _pb_keep_callable(keeper, key, slot, closure)
         address = <void *><size_t>number
     else:
         _pb_fix_value(spec, value)  # raises
@@ -1900,7 +1919,7 @@ def integrate(f, from_, to, /):
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef double _pb_r
-    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, 'integrate 0')
+    _pb_callback_into(&_pb_a0, f, _pb_callback_0, ('callback', 'argument 1 (f)', 'double (*)(double)', True), None, 'integrate 0', 0)
 
     _pb_status = (<_pb_unchecked_to_double>_pb_to_double)(from_, &_pb_a1)
     if _pb_status < 0:
@@ -1938,7 +1957,7 @@ def signal_like(sig, handler, /):
     if _pb_status < 0:
         _pb_refused(_pb_take_error(), ('int', 'argument 1 (sig)', -2147483648, 2147483647), sig)
 
-    _pb_callback_into(&_pb_a1, handler, _pb_callback_1, ('callback', 'argument 2 (handler)', 'void (*)(int)', True), None, 'signal_like 1')
+    _pb_callback_into(&_pb_a1, handler, _pb_callback_1, ('callback', 'argument 2 (handler)', 'void (*)(int)', True), None, 'signal_like 1', 1)
 
     with nogil:
         _pb_r = _c_signal_like(_pb_a0, _pb_a1)

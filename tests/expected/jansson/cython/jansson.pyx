@@ -19,7 +19,7 @@ from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from cpython.pystate cimport PyThreadState
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
@@ -971,21 +971,40 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     return 0
 
 
-cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+# What the calls that give no handle or record keep for the module's life, one C slot for each
+# function's parameter (its key's number, slot): a dictionary lookup under the key cost a call
+# through a user-data pointer about as much as all its other checks.
+cdef PyObject *_pb_module_kept[4]
+
+
+cdef int _pb_keep_callable(object keeper, object key, int slot, object closure) except -1:
+    # _pb_keep_callback, in slot where the module keeps it
+    cdef PyObject *before
+    if keeper is not None:
+        return _pb_keep_callback(keeper, key, closure)
+    before = _pb_module_kept[slot]
+    Py_INCREF(closure)
+    _pb_module_kept[slot] = <PyObject *>closure
+    Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key,
+                           int slot) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
     # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
-    # NULL is kept alive with keeper. Anything else gets the shared checks' error (spec: its
-    # "callback" spec).
+    # NULL is kept alive with keeper (None: the module, in slot). Anything else gets the shared
+    # checks' error (spec: its "callback" spec).
     cdef void *address = NULL
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-        _pb_keep_callback(keeper, key, value)  # it may hold a closure C calls after the caller dropped it
+        _pb_keep_callable(keeper, key, slot, value)  # it may hold a closure C calls after the caller dropped it
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
-        _pb_keep_callback(keeper, key, closure)
+        _pb_keep_callable(keeper, key, slot, closure)
         address = <void *><size_t>number
     else:
         _pb_fix_value(spec, value)  # raises
@@ -1144,9 +1163,7 @@ cdef class _pb_UserData:
 
 
 cdef object _pb_kept(object keeper, object key):
-    # What _pb_keep_callback keeps with keeper under key (None: nothing).
-    if keeper is None:
-        return (<dict>_pb_callbacks).get(key)
+    # What _pb_keep_callback keeps with keeper (a handle or record) under key (None: nothing).
     if isinstance(keeper, Pointer):
         return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
     keep = keeper._pb_keep_dict()
@@ -1161,7 +1178,7 @@ cdef inline bint _pb_takes_user_data(object value):
 
 
 cdef int _pb_user_data_into(void *target, void *user_target, object value, void *trampoline, object factory,
-                            tuple spec, object keeper, object key) except -1:
+                            tuple spec, object keeper, object key, int slot) except -1:
     # A callable (or a typedef class's FunctionPointer made from one, of this type) given with
     # the function's user-data pointer, both converted (at target and user_target): C is given
     # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
@@ -1173,14 +1190,17 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     cdef _pb_UserData state
     if isinstance(value, _pb_TypedefFunctionPointer):
         if (<_pb_TypedefFunctionPointer>value)._factory is not factory:
-            return _pb_callback_into(target, value, factory, spec, keeper, key)
+            return _pb_callback_into(target, value, factory, spec, keeper, key, slot)
         function = (<_pb_TypedefFunctionPointer>value)._function
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         function = value
     if function is None:  # converted by its step
         return 0
     memcpy(&address, user_target, sizeof(void *))
-    kept = _pb_kept(keeper, key)
+    if keeper is None:
+        kept = <object>_pb_module_kept[slot] if _pb_module_kept[slot] != NULL else None
+    else:
+        kept = _pb_kept(keeper, key)
     if type(kept) is _pb_UserData and (<_pb_UserData>kept).function is function and (<_pb_UserData>kept).address == address:
         state = <_pb_UserData>kept  # the same again: nothing to make
     else:
@@ -1189,7 +1209,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
         state.function = function
         state.address = address
         state.user = _pb_new_pointer(address, "void *", None)
-        _pb_keep_callback(keeper, key, state)
+        _pb_keep_callable(keeper, key, slot, state)
     address = <void *>state
     memcpy(user_target, &address, sizeof(void *))
     memcpy(target, &trampoline, sizeof(void *))
@@ -4849,7 +4869,7 @@ def json_load_callback(callback, data, flags, error, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
-        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0')
+        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0', 0)
 
         _pb_t1 = _pb_buffer_in(data, 5, 1, "argument 2 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
@@ -5149,7 +5169,7 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
         if not _pb_takes_user_data(callback):
-            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
+            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1)
 
         _pb_t2 = _pb_buffer_in(data, 5, 1, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
@@ -5160,7 +5180,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1')
+        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1)
         with nogil:
             _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
         if _pb_maybe_pending:
@@ -5181,9 +5201,9 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     cdef _c_json_malloc_t _pb_a0
     cdef _c_json_free_t _pb_a1
     cdef Py_ssize_t _pb_k
-    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, 'json_set_alloc_funcs 0')
+    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, 'json_set_alloc_funcs 0', 2)
 
-    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, 'json_set_alloc_funcs 1')
+    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, 'json_set_alloc_funcs 1', 3)
 
     with nogil:
         _c_json_set_alloc_funcs(_pb_a0, _pb_a1)

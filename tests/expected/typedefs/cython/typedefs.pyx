@@ -19,7 +19,7 @@ from cpython.tuple cimport PyTuple_CheckExact
 from cpython.object cimport PyTypeObject
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from cpython.pystate cimport PyThreadState
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_INCREF, Py_XDECREF
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memchr, memcpy, memset
@@ -959,21 +959,40 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
     return 0
 
 
-cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key) except -1:
+# What the calls that give no handle or record keep for the module's life, one C slot for each
+# function's parameter (its key's number, slot): a dictionary lookup under the key cost a call
+# through a user-data pointer about as much as all its other checks.
+cdef PyObject *_pb_module_kept[2]
+
+
+cdef int _pb_keep_callable(object keeper, object key, int slot, object closure) except -1:
+    # _pb_keep_callback, in slot where the module keeps it
+    cdef PyObject *before
+    if keeper is not None:
+        return _pb_keep_callback(keeper, key, closure)
+    before = _pb_module_kept[slot]
+    Py_INCREF(closure)
+    _pb_module_kept[slot] = <PyObject *>closure
+    Py_XDECREF(before)  # after: what its finalizer does sees the new one kept
+    return 0
+
+
+cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key,
+                           int slot) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
     # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
-    # NULL is kept alive with keeper. Anything else gets the shared checks' error (spec: its
-    # "callback" spec).
+    # NULL is kept alive with keeper (None: the module, in slot). Anything else gets the shared
+    # checks' error (spec: its "callback" spec).
     cdef void *address = NULL
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-        _pb_keep_callback(keeper, key, value)  # it may hold a closure C calls after the caller dropped it
+        _pb_keep_callable(keeper, key, slot, value)  # it may hold a closure C calls after the caller dropped it
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
-        _pb_keep_callback(keeper, key, closure)
+        _pb_keep_callable(keeper, key, slot, closure)
         address = <void *><size_t>number
     else:
         _pb_fix_value(spec, value)  # raises
@@ -1132,9 +1151,7 @@ cdef class _pb_UserData:
 
 
 cdef object _pb_kept(object keeper, object key):
-    # What _pb_keep_callback keeps with keeper under key (None: nothing).
-    if keeper is None:
-        return (<dict>_pb_callbacks).get(key)
+    # What _pb_keep_callback keeps with keeper (a handle or record) under key (None: nothing).
     if isinstance(keeper, Pointer):
         return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
     keep = keeper._pb_keep_dict()
@@ -1149,7 +1166,7 @@ cdef inline bint _pb_takes_user_data(object value):
 
 
 cdef int _pb_user_data_into(void *target, void *user_target, object value, void *trampoline, object factory,
-                            tuple spec, object keeper, object key) except -1:
+                            tuple spec, object keeper, object key, int slot) except -1:
     # A callable (or a typedef class's FunctionPointer made from one, of this type) given with
     # the function's user-data pointer, both converted (at target and user_target): C is given
     # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
@@ -1161,14 +1178,17 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     cdef _pb_UserData state
     if isinstance(value, _pb_TypedefFunctionPointer):
         if (<_pb_TypedefFunctionPointer>value)._factory is not factory:
-            return _pb_callback_into(target, value, factory, spec, keeper, key)
+            return _pb_callback_into(target, value, factory, spec, keeper, key, slot)
         function = (<_pb_TypedefFunctionPointer>value)._function
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         function = value
     if function is None:  # converted by its step
         return 0
     memcpy(&address, user_target, sizeof(void *))
-    kept = _pb_kept(keeper, key)
+    if keeper is None:
+        kept = <object>_pb_module_kept[slot] if _pb_module_kept[slot] != NULL else None
+    else:
+        kept = _pb_kept(keeper, key)
     if type(kept) is _pb_UserData and (<_pb_UserData>kept).function is function and (<_pb_UserData>kept).address == address:
         state = <_pb_UserData>kept  # the same again: nothing to make
     else:
@@ -1177,7 +1197,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
         state.function = function
         state.address = address
         state.user = _pb_new_pointer(address, "void *", None)
-        _pb_keep_callback(keeper, key, state)
+        _pb_keep_callable(keeper, key, slot, state)
     address = <void *>state
     memcpy(user_target, &address, sizeof(void *))
     memcpy(target, &trampoline, sizeof(void *))
@@ -1774,7 +1794,7 @@ def apply(op, a, b, /):
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef int _pb_r
-    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, 'apply 0')
+    _pb_callback_into(&_pb_a0, op, _pb_callback_0, ('callback', 'argument 1 (op)', 'int (*)(int, int)', True), None, 'apply 0', 0)
 
     if PyLong_CheckExact(a):
         _pb_status = (<_pb_unchecked_to_int>_pb_to_int)(a, &_pb_a1)
@@ -1814,11 +1834,11 @@ def each(cb, user_data, /):
     cdef Py_ssize_t _pb_k
     try:
         if not _pb_takes_user_data(cb):
-            _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
+            _pb_callback_into(&_pb_a0, cb, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0', 1)
 
         _pb_t1 = _pb_buffer_in(user_data, 5, 1, "argument 2 (user_data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_1, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
-        _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0')
+        _pb_user_data_into(&_pb_a0, &_pb_a1, cb, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 1 (cb)', 'void (*)(void *, unsigned long)', True), None, 'each 0', 1)
         with nogil:
             _c_each(_pb_a0, _pb_a1)
         if _pb_maybe_pending:
