@@ -621,3 +621,44 @@ def test_the_run_of_plain_operands_takes_the_operators_binary_expressions_take()
     grammar = declaration_parser()
     binary = grammar["BINARY_OP"].pattern
     assert binary.endswith(" *") and binary[: -len(" *")] in grammar["OPERAND_RUN"].pattern
+
+
+def test_a_long_record_body_parsed_member_by_member_gives_the_syntax_of_the_whole(monkeypatch, tmp_path):
+    # A declaration with a long record body parses its members apart, so that members of one
+    # shape are remade from the first one's walk; the syntax must be what parsing the whole gives.
+    from pathlib import Path
+
+    from pegbind.parse import walker
+    from pegbind.preprocess.engine import preprocess
+
+    header = tmp_path / "long.h"
+    members = "".join(f"int m{i}; unsigned b{i} : 3; char *p{i}[4], q{i};\n" for i in range(200))
+    header.write_text(
+        "struct big {\n" + members + "  struct { int x; struct { double y; } deeper; } inner;\n"
+        "  _Static_assert(1, \"holds\");\n  ;\n  int (*callback)(int, struct big *);\n"
+        "} __attribute__((aligned(16))) big_one, *big_pointer;\n"
+        "typedef union { " + members + " } many;\n"
+        "struct outer { struct { " + members + " } nested; int after; };\n"
+        "struct missing { " + members + " int m };\n"  # a syntax error: said as for the whole
+    )
+    headers = [header, Path(__file__).parent / "capi" / "capi.h"] + [
+        Path(p) for p in ("/usr/include/zlib.h", "/usr/include/expat.h", "/usr/include/png.h",
+                          "/usr/include/libxml2/libxml/tree.h") if Path(p).exists()]
+    seen, split = 0, []
+    by_members = walker._by_members
+    monkeypatch.setattr(walker, "_by_members", lambda tokens, rule: split.append(by_members(tokens, rule)) or split[-1])
+    for path in headers:
+        include = [path.parent, Path("/usr/include/libxml2")]
+        pieces = split_declarations(preprocess([path], include_dirs=include).tokens)
+        for piece in pieces:
+            if not any(token.text == "{" for token in piece.tokens):
+                continue
+            monkeypatch.setattr(walker, "MEMBERS_APART", 10**9)
+            whole = walker.parse_syntax(piece.tokens)
+            monkeypatch.setattr(walker, "MEMBERS_APART", 0)
+            apart = walker.parse_syntax(piece.tokens)
+            assert apart == whole, " ".join(token.text for token in piece.tokens)[:200]
+            seen += 1
+            if path == header and piece.tokens[1].text == "missing":  # said as parsing the whole says it
+                assert isinstance(apart, walker.SyntaxProblem) and apart.message == "expected ';' before '}'"
+    assert seen > 50 and sum(result is not None for result in split) > 50

@@ -331,8 +331,22 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
     return result
 
 
+#: a declaration of more tokens than this whose record body is long parses its members apart
+#: (see :func:`_by_members`)
+MEMBERS_APART = 256
+
+
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
+    if rule in ("declaration", "member_declaration") and len(tokens) > MEMBERS_APART:
+        apart = _by_members(tokens, rule)
+        if apart is not None:
+            return apart
+    return _parse_whole(tokens, rule)
+
+
+def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
+    """:func:`parse_syntax`, of the tokens as one text."""
     text = TokenText(tokens)
     key = (rule, text.text)
     shared = _WALKS.get(key)
@@ -361,6 +375,56 @@ def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
         except RecursionError:  # nesting too_deep does not count (a chain of casts): the same limit, at its start
             message = f"{ending} nested more than {MAX_NESTING} levels deep (pegbind's limit)"
             return SyntaxProblem(tokens[0] if tokens else None, message, beyond_limit=True)
+
+
+def _by_members(tokens: Sequence[Token], rule: str) -> s.Declaration | s.MemberDeclaration | None:
+    """The syntax of a declaration (or a member, ``rule``) with a record body, its members
+    parsed one by one; None where that does not apply, or where any part does not parse.
+
+    Parsed as one text, every member of a long body descends the whole grammar (a
+    megabyte of ``int m1;`` ... took 3.6 s).  Apart, members of one shape are remade
+    from the first one's walk, as declarations of one shape are.  The declaration is
+    parsed with its body empty, each member by the ``member_declaration`` rule, and
+    the members put in the body's place: the syntax a parse of the whole gives.  Where
+    anything does not parse, the whole is parsed instead, so an error is told as before.
+    """
+    opening = next((i for i, token in enumerate(tokens) if token.text == "{" and token.kind == "punct"), None)
+    if opening is None:
+        return None
+    # the members: cut at each ';' of the body's own level, up to its '}'
+    pieces: list[Sequence[Token]] = []
+    depth, start, closing = 0, opening + 1, None
+    for index in range(opening + 1, len(tokens)):
+        token = tokens[index]
+        if token.kind != "punct":
+            continue
+        if token.text in ("(", "[", "{"):
+            depth += 1
+        elif token.text in (")", "]", "}"):
+            if depth == 0:
+                closing = index if token.text == "}" else None
+                break
+            depth -= 1
+        elif token.text == ";" and depth == 0:
+            pieces.append(tokens[start : index + 1])
+            start = index + 1
+    if closing is None or start != closing:
+        return None
+    outer = _parse_whole((*tokens[: opening + 1], *tokens[closing:]), rule)
+    record = outer.specifiers.record if isinstance(outer, (s.Declaration, s.MemberDeclaration)) else None
+    if record is None or record.lbrace is not tokens[opening] or record.members != ():
+        return None  # the first '{' is no record body of the declaration's specifiers
+    members: list[s.MemberDeclaration | s.StaticAssert] = []
+    for piece in pieces:
+        if len(piece) == 1:
+            continue  # ';' alone declares nothing (visit_record_specifier drops it too)
+        member = parse_syntax(piece, "member_declaration")  # a long one apart too
+        if not isinstance(member, (s.MemberDeclaration, s.StaticAssert)):
+            return None
+        members.append(member)
+    record = dataclasses.replace(record, members=tuple(members))
+    assert isinstance(outer, (s.Declaration, s.MemberDeclaration))
+    return dataclasses.replace(outer, specifiers=dataclasses.replace(outer.specifiers, record=record))
 
 
 def _flatten_attributes(items: Any) -> tuple[s.Attribute, ...]:
