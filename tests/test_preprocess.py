@@ -473,6 +473,11 @@ def test_the_token_budget_is_for_each_macro_invoked_not_for_a_line(tmp_path: Pat
     lines += [f"#define A{i} " + " ".join([f"A{i - 1}"] * 10) for i in range(1, 9)]
     rendered = errors_of(tmp_path, "\n".join(lines) + "\nint a; A8 int b;\n")
     assert 't.h:10:8: error: expansion of macro "A8" exceeds 200000 tokens' in rendered.replace(f"{tmp_path}/", "")
+    # each under the budget, together a hundred million: stopped as one would be, in linear time
+    rendered = errors_of(tmp_path, "\n".join(lines[:4]) + "\n" + "A3 " * 10_000 + "\n")
+    assert rendered.replace(f"{tmp_path}/", "").startswith(
+        "t.h:5:112: error: the macros of this line expand to more than 200000 tokens and 64 for each token "
+        "written (pegbind's limit)")
 
 
 def test_exploding_macro_is_stopped(tmp_path: Path) -> None:

@@ -29,6 +29,11 @@ from .token import ExpansionFrame, Token
 #: largest in the real headers of the suite is under 4,000 (curl's CURLOPT); reaching the
 #: limit costs about 2 µs a token, so an exploding macro is stopped within half a second
 MAX_EXPANSION_TOKENS = 200_000
+#: what the expansions in one top-level text may produce together, beyond that budget, for each
+#: token written in it: a line of many small expansions (a generated table) is taken, but one
+#: that calls a macro of 100,000 tokens a thousand times (a billion) is stopped, as it would be
+#: in one expansion, and the time stays linear in the input
+TOKENS_PER_WRITTEN = 64
 #: depth of arguments inside arguments (each level expands an argument fully first)
 MAX_NESTING = 200
 
@@ -149,6 +154,7 @@ class Expander:
         self.hooks = hooks or ExpansionHooks()
         self.included_from = included_from
         self._budget = 0
+        self._left = 0  #: what the expansions of the top-level text may still produce
         self._depth = 0
         #: where the top-level text being expanded ends (an invocation left open is reported there)
         self._end: Coord | None = None
@@ -165,8 +171,9 @@ class Expander:
                      end: Coord | None = None) -> tuple[list[_Item], list[_Item]]:
         """Expand top-level text; when ``final`` is False, an invocation whose arguments run
         past the end is handed back unexpanded (second value) so more lines can follow."""
-        saved = self._budget, self._depth, self._end  # a hook may expand while an expansion runs
+        saved = self._budget, self._left, self._depth, self._end  # a hook may expand while an expansion runs
         self._budget = 0
+        self._left = MAX_EXPANSION_TOKENS + TOKENS_PER_WRITTEN * len(items)
         self._depth = 0
         self._end = end
         try:
@@ -174,7 +181,7 @@ class Expander:
         except ExpansionAborted:
             return [], []
         finally:
-            self._budget, self._depth, self._end = saved
+            self._budget, self._left, self._depth, self._end = saved
 
     def changes_nothing(self, tokens: Sequence[Token]) -> bool:
         """Whether top-level text ``tokens``, with nothing before them waiting, is its own
@@ -489,10 +496,15 @@ class Expander:
 
     def _spend(self, count: int, site: Token) -> None:
         self._budget += count
-        if self._budget > MAX_EXPANSION_TOKENS:
+        self._left -= count
+        if self._budget > MAX_EXPANSION_TOKENS or self._left < 0:
             outermost = site.expansion[0].macro if site.expansion else site.text
             root = Token(site.kind, site.text, site.expansion[0].site, ()) if site.expansion else site
-            self._error(root, f'expansion of macro "{outermost}" exceeds {MAX_EXPANSION_TOKENS} tokens')
+            if self._budget > MAX_EXPANSION_TOKENS:
+                self._error(root, f'expansion of macro "{outermost}" exceeds {MAX_EXPANSION_TOKENS} tokens')
+            else:
+                self._error(root, f"the macros of this line expand to more than {MAX_EXPANSION_TOKENS} tokens and "
+                                  f"{TOKENS_PER_WRITTEN} for each token written (pegbind's limit)")
             raise ExpansionAborted
 
     # ---- operators of #if: defined, __has_include, __has_attribute ... --------------------------
