@@ -2,7 +2,8 @@
 
 Each input is generated at doubling sizes and read as ``pegbind dump`` reads it
 (preprocess, parse, model), in one warm process, median and p99 over rounds;
-the long line also through the whole ``generate`` of a ctypes module.
+the long line also through the whole ``generate`` of a ctypes module, and other
+shapes of a mebibyte once each.
 Linear growth shows as a steady time per unit (per term, per level, per KiB)
 down each table.  Nesting stops at pegbind's limit (``pegbind.peg.MAX_NESTING``):
 deeper input is a located error, also timed.
@@ -32,11 +33,12 @@ END = "<!-- front_end_scaling: end -->"
 SECTION_HEAD = """## Front end scaling — `benchmarks/front_end_scaling.py`
 
 Time to read a generated header (preprocess, parse, model) against its size, in
-one warm process: a flat `enum { E = 1 + 1 + ... }`, a macro nested in
-parentheses up to pegbind's limit of 256 levels (and past it: a located error),
-and one long line of declarations, also through the whole `generate` (planning
-and writing the ctypes module).  A steady time per unit down a table is linear
-growth.
+one warm process: a flat `enum { E = 1 + 1 + ... }` (and at its densest, up to
+a mebibyte, in an enum and in `#if`), a macro nested in parentheses up to
+pegbind's limit of 256 levels (and past it: a located error), one long line of
+declarations, also through the whole `generate` (planning and writing the
+ctypes module), and other shapes a megabyte of header may take.  A steady
+time per unit down a table is linear growth.
 """
 #: rounds of the whole generate, which takes several times as long as the read
 GENERATE_ROUNDS = 3
@@ -44,6 +46,50 @@ GENERATE_ROUNDS = 3
 
 def flat(terms: int) -> str:
     return "enum { E = " + " + ".join(["1"] * terms) + " };\n"
+
+
+def dense_enum(kib: int) -> str:
+    """A flat expression at its densest, ``1+1+...`` (two characters a term), of ``kib`` KiB."""
+    return "enum { E = " + "+".join(["1"] * (kib * 512)) + " };\n"
+
+
+def dense_if(kib: int) -> str:
+    return "#if " + "+".join(["1"] * (kib * 512)) + "\nint yes(void);\n#endif\n"
+
+
+def _mebibyte(make: Callable[[int], str]) -> str:
+    """The units ``make(0)``, ``make(1)``, ... up to a mebibyte."""
+    units, size, index = [], 0, 0
+    while size < 1 << 20:
+        units.append(make(index))
+        size += len(units[-1])
+        index += 1
+    return "".join(units)
+
+
+#: other shapes a megabyte of header may take: name -> its text
+SHAPES: dict[str, Callable[[], str]] = {
+    "`#define M_i i` lines": lambda: _mebibyte(lambda i: f"#define M_{i} {i}\n"),
+    "enumerators, one a line": lambda: "enum e {\n" + _mebibyte(lambda i: f"E{i},\n") + "};\n",
+    "members of one struct": lambda: "struct s {\n" + _mebibyte(lambda i: f"int m{i};\n") + "};\n",
+    "parameters of one function": lambda: "int f(" + _mebibyte(lambda i: f"int a{i}, ") + "int z);\n",
+    "a byte array's initializer": lambda: "static const unsigned char data[] = {\n"
+    + _mebibyte(lambda i: f"0x{i % 256:02x}, " + ("\n" if i % 12 == 11 else "")) + "0 };\n",
+    "typedefs of records with a callback": lambda: _mebibyte(
+        lambda i: f"typedef struct s{i} {{ int (*fp)(int, char *); unsigned b : 3; }} s{i}_t;\n"),
+    "a macro called in an enum, `F(1,2)+...`": lambda: "#define F(a, b) ((a) + (b))\nenum { E = "
+    + _mebibyte(lambda i: "F(1,2)+") + "1 };\n",
+    "parenthesized operands, `((1))+...`": lambda: "enum { E = " + _mebibyte(lambda i: "((1))+") + "1 };\n",
+    "negated operands, `-1+-1+...`": lambda: "enum { E = " + _mebibyte(lambda i: "-1+") + "1 };\n",
+}
+
+
+def shapes_table(folder: Path) -> list[str]:
+    lines = ["**Other shapes of a mebibyte (one round each)**", "", "| shape | s |", "|---|---:|"]
+    for name, make in SHAPES.items():
+        seconds, _ = time_read(make(), folder, 1)
+        lines.append(f"| {name} | {seconds:.2f} |")
+    return lines + [""]
 
 
 def nested(levels: int) -> str:
@@ -119,11 +165,16 @@ def main() -> int:
         time_read(flat(10), folder, 1)  # warm-up: grammars loaded, code paths taken
         lines = [f"{args.rounds} rounds each, one warm process; CPython {sys.version.split()[0]}.", ""]
         lines += table("Flat expression", "term", [1_000, 2_000, 4_000, 8_000, 16_000], flat, folder, args.rounds)
+        dense = [128, 256, 512, 1024]
+        lines += table("The same at its densest, `1+1+...`, two characters a term", "KiB", dense, dense_enum,
+                       folder, args.rounds)
+        lines += table("The same in `#if`", "KiB", dense, dense_if, folder, args.rounds)
         levels = [MAX_NESTING // 8, MAX_NESTING // 4, MAX_NESTING // 2, MAX_NESTING - 1, MAX_NESTING * 4]
         lines += table("Nested parentheses (the last row is past the limit: an error)", "level", levels, nested,
                        folder, args.rounds)
         lines += table("One long line of declarations", "KiB", [64, 128, 256, 512, 1024], long_line, folder,
                        args.rounds)
+        lines += shapes_table(folder)
         time_read(long_line(4), folder, 1, generate=True)  # warm-up: templates loaded
         lines += table(f"The same declarations, the whole generate of a ctypes module ({GENERATE_ROUNDS} rounds)",
                        "KiB", [64, 128, 256, 512, 1024], long_line, folder, GENERATE_ROUNDS, generate=True)
