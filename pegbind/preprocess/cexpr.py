@@ -179,9 +179,12 @@ def _run_part() -> re.Pattern[str]:
     """An OPERAND_RUN's parts: an operator, a number, a character constant or a name
     (cexpr.ppeg's own leaves)."""
     grammar = expression_parser()
-    leaves = [grammar[leaf] for leaf in ("NUMBER", "CHAR", "IDENTIFIER")]
-    assert all(isinstance(leaf, Regex) for leaf in leaves)
-    return re.compile("|".join([_operators(), *(leaf.pattern for leaf in leaves)]))  # type: ignore[attr-defined]
+    patterns = [_operators()]
+    for name in ("NUMBER", "CHAR", "IDENTIFIER"):
+        leaf = grammar[name]
+        assert isinstance(leaf, Regex)
+        patterns.append(leaf.pattern)
+    return re.compile("|".join(patterns))
 
 
 #: the operators whose result is the operands' own, wrapped to their type
