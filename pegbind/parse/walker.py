@@ -378,22 +378,23 @@ def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
 
 
 def _by_members(tokens: Sequence[Token], rule: str) -> s.Declaration | s.MemberDeclaration | None:
-    """The syntax of a declaration (or a member, ``rule``) with a record body, its members
-    parsed one by one; None where that does not apply, or where any part does not parse.
+    """The syntax of a declaration (or a member, ``rule``) with a record or enum body, its
+    members parsed one by one; None where that does not apply, or where any part does not parse.
 
     Parsed as one text, every member of a long body descends the whole grammar (a
     megabyte of ``int m1;`` ... took 3.6 s).  Apart, members of one shape are remade
     from the first one's walk, as declarations of one shape are.  The declaration is
-    parsed with its body empty, each member by the ``member_declaration`` rule, and
-    the members put in the body's place: the syntax a parse of the whole gives.  Where
-    anything does not parse, the whole is parsed instead, so an error is told as before.
+    parsed with its body empty, each member by its rule (``member_declaration``,
+    ``enumerator``), and the members put in the body's place: the syntax a parse of the
+    whole gives.  Where anything does not parse, the whole is parsed instead, so an
+    error is told as before.
     """
     opening = next((i for i, token in enumerate(tokens) if token.text == "{" and token.kind == "punct"), None)
     if opening is None:
         return None
-    # the members: cut at each ';' of the body's own level, up to its '}'
-    pieces: list[Sequence[Token]] = []
-    depth, start, closing = 0, opening + 1, None
+    # where the body ends, and where its own level has a ';' or a ','
+    marks: list[int] = []
+    depth, closing = 0, None
     for index in range(opening + 1, len(tokens)):
         token = tokens[index]
         if token.kind != "punct":
@@ -405,26 +406,45 @@ def _by_members(tokens: Sequence[Token], rule: str) -> s.Declaration | s.MemberD
                 closing = index if token.text == "}" else None
                 break
             depth -= 1
-        elif token.text == ";" and depth == 0:
-            pieces.append(tokens[start : index + 1])
-            start = index + 1
-    if closing is None or start != closing:
+        elif token.text in (";", ",") and depth == 0:
+            marks.append(index)
+    if closing is None:
         return None
     outer = _parse_whole((*tokens[: opening + 1], *tokens[closing:]), rule)
-    record = outer.specifiers.record if isinstance(outer, (s.Declaration, s.MemberDeclaration)) else None
-    if record is None or record.lbrace is not tokens[opening] or record.members != ():
-        return None  # the first '{' is no record body of the declaration's specifiers
-    members: list[s.MemberDeclaration | s.StaticAssert] = []
-    for piece in pieces:
-        if len(piece) == 1:
-            continue  # ';' alone declares nothing (visit_record_specifier drops it too)
-        member = parse_syntax(piece, "member_declaration")  # a long one apart too
-        if not isinstance(member, (s.MemberDeclaration, s.StaticAssert)):
+    specifiers = outer.specifiers if isinstance(outer, (s.Declaration, s.MemberDeclaration)) else None
+    if specifiers is None:
+        return None
+    record, enum = specifiers.record, specifiers.enum
+    if record is not None and record.lbrace is tokens[opening] and record.members == ():
+        # members end at each ';' (a ',' of the body's level parts declarators)
+        ends = [index for index in marks if tokens[index].text == ";"]
+        if (ends[-1] if ends else opening) != closing - 1:
+            return None  # a member without its ';': said as the whole says it
+        members: list[s.MemberDeclaration | s.StaticAssert] = []
+        for start, end in zip([opening, *ends], ends, strict=False):
+            if end == start + 1:
+                continue  # ';' alone declares nothing (visit_record_specifier drops it too)
+            member = parse_syntax(tokens[start + 1 : end + 1], "member_declaration")  # a long one apart too
+            if not isinstance(member, (s.MemberDeclaration, s.StaticAssert)):
+                return None
+            members.append(member)
+        specifiers = dataclasses.replace(specifiers, record=dataclasses.replace(record, members=tuple(members)))
+    elif enum is not None and enum.members == () and tokens[opening - 1] is (enum.tag or enum.keyword):
+        # enumerators between the ','s (the body has no ';'), the last one's optional
+        if any(tokens[index].text == ";" for index in marks):
             return None
-        members.append(member)
-    record = dataclasses.replace(record, members=tuple(members))
-    assert isinstance(outer, (s.Declaration, s.MemberDeclaration))
-    return dataclasses.replace(outer, specifiers=dataclasses.replace(outer.specifiers, record=record))
+        enumerators: list[s.Enumerator] = []
+        for start, end in zip([opening, *marks], [*marks, closing], strict=True):
+            if end == start + 1 and end == closing and enumerators:
+                break  # the ',' after the last one
+            enumerator = _parse_whole(tokens[start + 1 : end], "enumerator")
+            if not isinstance(enumerator, s.Enumerator):
+                return None
+            enumerators.append(enumerator)
+        specifiers = dataclasses.replace(specifiers, enum=dataclasses.replace(enum, members=tuple(enumerators)))
+    else:
+        return None  # the first '{' is no body of the declaration's specifiers
+    return dataclasses.replace(outer, specifiers=specifiers)
 
 
 def _flatten_attributes(items: Any) -> tuple[s.Attribute, ...]:
