@@ -8,7 +8,7 @@ the linker finds ``-l`` libraries; whether the compiler is GCC) and by
 compiler command for that target on this machine — the system compiler (``$CC``, else ``cc``) for the machine's
 own target, ``-m32`` for i386 on x86_64, Debian's cross compilers otherwise —
 and its search folders, read from one ``-print-search-dirs`` call and kept
-for the process.
+while the compiler's file is unchanged.
 
 pegbind reads headers without a compiler; where none is installed, the
 answers are empty and only what needs the compiler's own files is missing.
@@ -112,12 +112,24 @@ class SearchDirs:
 
 @functools.cache
 def _search_dirs(command: tuple[str, ...]) -> SearchDirs:
-    try:
-        found = subprocess.run([*command, "-print-search-dirs"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return SearchDirs((), ())
+    from . import regen
+
+    # kept in the cache folder while the compiler is the same file, unchanged: asking it
+    # cost every run a process (4 ms)
+    executable = shutil.which(command[0])
+    real = os.path.realpath(executable) if executable is not None else None
+    entry = regen.fact_key("compiler-search-dirs", (command, real))
+    said = regen.recall(entry) if real is not None else None
+    if not isinstance(said, str):
+        try:
+            found = subprocess.run([*command, "-print-search-dirs"], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return SearchDirs((), ())
+        said = found.stdout
+        if real is not None:
+            regen.remember(entry, said, [real])
     install, libraries = "", []
-    for line in found.stdout.splitlines():
+    for line in said.splitlines():
         key, _, value = line.partition(": ")
         if key == "install":
             install = value.strip()

@@ -277,3 +277,31 @@ def test_errno_names_are_the_c_librarys_all_of_them(tmp_path):
     assert len(gcc) > 100 and ours == gcc
     module = parse_declarations(result, get_target("linux-x86_64"))
     assert module.constant("UV_ENONET").value == -64
+
+
+def test_the_compilers_search_folders_are_asked_once_while_it_is_unchanged(tmp_path, monkeypatch):
+    # asking the compiler costs every run a process: its answer is kept beside the grammars,
+    # and asked again once the compiler's file changes
+    from pegbind import toolchain
+
+    log = tmp_path / "asked"
+    compiler = tmp_path / "fakecc"
+    script = "#!/bin/sh\necho asked >> {log}\necho 'install: {root}/one/'\necho 'libraries: ={root}/lib'\n"
+    compiler.write_text(script.format(log=log, root=tmp_path))
+    compiler.chmod(0o755)
+    for name in ("one", "one/include", "two", "two/include", "lib"):
+        (tmp_path / name).mkdir()
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+
+    def asked(command: tuple[str, ...]) -> toolchain.SearchDirs:
+        toolchain._search_dirs.cache_clear()
+        return toolchain._search_dirs(command)
+
+    first = asked((str(compiler),))
+    assert first.include == (str(tmp_path / "one" / "include"),) and first.libraries == (str(tmp_path / "lib"),)
+    assert asked((str(compiler),)) == first and log.read_text().count("asked") == 1
+    assert asked((str(compiler), "-m32")) == first and log.read_text().count("asked") == 2  # another command
+    compiler.write_text(script.format(log=log, root=tmp_path).replace("/one/", "/two/") + "# changed\n")
+    assert asked((str(compiler),)).include == (str(tmp_path / "two" / "include"),)
+    assert log.read_text().count("asked") == 3
+    toolchain._search_dirs.cache_clear()
