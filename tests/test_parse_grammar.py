@@ -601,6 +601,8 @@ def _shape(expr) -> str:
     ("(1 + 2) * 3 + 4", "(((1 + 2) * 3) + 4)"),
     ("1 + 2 ? 3 + 4 : 5 + 6", "((1 + 2) ? (3 + 4) : (5 + 6))"),
     ("sizeof * p + 1", "(<an indirection> + 1)"),
+    ("1 - 2 - 3 + v[1] - 4", "((((1 - 2) - 3) + <an array subscript>) - 4)"),  # one level: left to right
+    ("a << 1 >> (2 * 3) << 4", "(((a << 1) >> (2 * 3)) << 4)"),
 ])
 def test_a_run_of_plain_operands_reads_as_the_operands_one_by_one(source, tree):
     # A run of plain operands and binary operators is one leaf of the grammar (OPERAND_RUN);

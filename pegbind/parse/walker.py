@@ -967,12 +967,19 @@ class SyntaxWalker(NodeVisitor):
                 flat += operand.items
             else:
                 flat.append(operand)
+        precedence, binary = BINARY_PRECEDENCE, s.Binary
+        if len({precedence[text] for text in {token.text for token in flat[1::2]}}) == 1:
+            # operators of one level (a generated chain): applied left to right
+            tree = flat[0]
+            for index in range(1, len(flat), 2):
+                operator = flat[index]
+                tree = binary(operator.text, tree, flat[index + 1], operator)
+            return tree
         # Precedence climbing over the flat list: an operator waiting on the
         # stack is applied once the next one binds no tighter (all ten levels
         # are left-associative), giving the tree the C11 cascade describes.
         operands: list[s.Expr] = [flat[0]]
         waiting: list[tuple[int, Token]] = []  # operators, with their levels
-        precedence, binary = BINARY_PRECEDENCE, s.Binary
         for index in range(1, len(flat), 2):
             operator = flat[index]
             level = precedence[operator.text]
