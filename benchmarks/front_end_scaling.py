@@ -57,14 +57,18 @@ def dense_if(kib: int) -> str:
     return "#if " + "+".join(["1"] * (kib * 512)) + "\nint yes(void);\n#endif\n"
 
 
-def _mebibyte(make: Callable[[int], str]) -> str:
-    """The units ``make(0)``, ``make(1)``, ... up to a mebibyte."""
-    units, size, index = [], 0, 0
-    while size < 1 << 20:
+def _filled(size: int, make: Callable[[int], str]) -> str:
+    """The units ``make(0)``, ``make(1)``, ... up to ``size`` characters."""
+    units, held, index = [], 0, 0
+    while held < size:
         units.append(make(index))
-        size += len(units[-1])
+        held += len(units[-1])
         index += 1
     return "".join(units)
+
+
+def _mebibyte(make: Callable[[int], str]) -> str:
+    return _filled(1 << 20, make)
 
 
 #: other shapes a megabyte of header may take: name -> its text
@@ -97,13 +101,7 @@ def nested(levels: int) -> str:
 
 
 def long_line(kib: int) -> str:
-    declarations, size, index = [], 0, 0
-    while size < kib * 1024:
-        text = f"int f{index}(int a, const char *b); "
-        declarations.append(text)
-        size += len(text)
-        index += 1
-    return "".join(declarations) + "\n"
+    return _filled(kib * 1024, lambda i: f"int f{i}(int a, const char *b); ") + "\n"
 
 
 def time_read(source: str, folder: Path, rounds: int, *, generate: bool = False) -> tuple[float, float]:

@@ -55,7 +55,7 @@ from ..preprocess.literals import split_literal
 from ..preprocess.token import Token
 from ..target import TargetInfo
 from . import syntax as s
-from .constants import Evaluator, NotConstant, Value
+from .constants import Evaluator, NotConstant, Value, shared_primitive
 from .split import Piece
 from .walker import SyntaxProblem, parse_syntax
 
@@ -752,7 +752,6 @@ class ModuleBuilder:
         members: list[EnumMember] = []
         previous = -1
         int_low, int_high = self.target.int_range("int")
-        types: dict[str, Primitive] = {}  # one Primitive for each type the enumerators take
         for enumerator in spec.members:
             # BNF: enumerator = IDENTIFIER noise* ('=' constant_expression)?
             if enumerator.name.text in self.enumerators:  # C11 6.7p3, as gcc says it
@@ -767,10 +766,7 @@ class ModuleBuilder:
             prim = "int" if int_low <= value <= int_high else next(
                 p for p in ("unsigned int", "long", "unsigned long", "long long", "unsigned long long")
                 if self.target.fits(value, p) or p == "unsigned long long")
-            ctype = types.get(prim)
-            if ctype is None:
-                ctype = types[prim] = Primitive(prim)
-            self.values[enumerator.name.text] = Value(value, prim, ctype)
+            self.values[enumerator.name.text] = Value(value, prim, shared_primitive(prim))
             members.append(EnumMember(enumerator.name.text, value, enumerator.name.coord,
                                       self.doc(enumerator.name, enumerator.last)))
         packed, _ = self._layout_attributes(spec.attributes)

@@ -96,7 +96,8 @@ _FLOATING = ("float", "double", "long double")
 _PRIMITIVES: dict[str, Primitive] = {}
 
 
-def _primitive(prim: str) -> Primitive:
+def shared_primitive(prim: str) -> Primitive:
+    """The one Primitive of the arithmetic type ``prim`` (Primitives are immutable)."""
     found = _PRIMITIVES.get(prim)
     if found is None:
         found = _PRIMITIVES[prim] = Primitive(prim)
@@ -193,10 +194,10 @@ def integer_literal(text: str, target: TargetInfo) -> Value:
             candidates.append(f"unsigned {prim}")
     for prim in candidates:
         if target.fits(value, prim):
-            return Value(value, prim, _primitive(prim))
+            return Value(value, prim, shared_primitive(prim))
     # gcc: "integer constant is so large that it is unsigned" (C11 leaves it to the implementation)
     if 0 <= value < 1 << 64:
-        return Value(value, "unsigned long long", _primitive("unsigned long long"))
+        return Value(value, "unsigned long long", shared_primitive("unsigned long long"))
     raise NotConstant(f"integer constant '{text}' is too large for any integer type")
 
 
@@ -215,7 +216,7 @@ def floating_literal(text: str) -> Value:
         raise NotConstant(f"invalid floating constant '{text}'") from None
     except OverflowError:  # gcc: "floating constant exceeds range of 'double'", and the value is infinity
         value = math.inf
-    return Value(_round_float(value, prim), prim, _primitive(prim))
+    return Value(_round_float(value, prim), prim, shared_primitive(prim))
 
 
 def number(text: str, target: TargetInfo) -> Value:
@@ -232,7 +233,7 @@ def char_constant(text: str, target: TargetInfo) -> Value:
         constant = character_constant(text, target)
     except LiteralError as problem:
         raise NotConstant(problem.message) from None
-    return Value(constant.value, constant.type, _primitive(constant.type))
+    return Value(constant.value, constant.type, shared_primitive(constant.type))
 
 
 def string_literal(tokens: tuple[Token, ...], target: TargetInfo) -> Value:
@@ -359,11 +360,11 @@ class Evaluator:
             if expr.op == "~":
                 raise NotConstant("'~' applied to a floating value", expr.token)
             value = float(operand.value)
-            return Value(value if expr.op == "+" else -value, operand.prim, _primitive(operand.prim))
+            return Value(value if expr.op == "+" else -value, operand.prim, shared_primitive(operand.prim))
         prim = promote(operand.prim)  # type: ignore[arg-type]
         value = int(operand.value)
         result = {"+": value, "-": -value, "~": ~value}[expr.op]
-        return Value(self.target.wrap(result, prim), prim, _primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, shared_primitive(prim))
 
     def _eval_Binary(self, expr: s.Binary) -> Value:
         # A flat chain (1 + 1 + ... + 1) is a left-deep tree as deep as the chain is
@@ -391,11 +392,11 @@ class Evaluator:
                             total, ahead = result, True
                             continue
             if ahead:
-                value, ahead = Value(total, value.prim, _primitive(value.prim)), False  # type: ignore[arg-type]
+                value, ahead = Value(total, value.prim, shared_primitive(value.prim)), False  # type: ignore[arg-type]
             value = self._apply(node, value)
             total, span = value.value, ranges.get(value.prim)  # type: ignore[arg-type]
         if ahead:
-            value = Value(total, value.prim, _primitive(value.prim))  # type: ignore[arg-type]
+            value = Value(total, value.prim, shared_primitive(value.prim))  # type: ignore[arg-type]
         return value
 
     def _apply(self, expr: s.Binary, left: Value) -> Value:
@@ -434,7 +435,7 @@ class Evaluator:
                 value = a / b if b else math.copysign(math.inf, a) if a else math.nan
             else:
                 value = _INTEGER_OPS[op](a, b)
-            return Value(_round_float(value, prim), prim, _primitive(prim))
+            return Value(_round_float(value, prim), prim, shared_primitive(prim))
         a, b = int(a), int(b)
         if op in ("/", "%"):
             if b == 0:
@@ -442,7 +443,7 @@ class Evaluator:
             result = _c_div(a, b) if op == "/" else a - b * _c_div(a, b)
         else:
             result = _INTEGER_OPS[op](a, b)
-        return Value(self.target.wrap(result, prim), prim, _primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, shared_primitive(prim))
 
     def _shift(self, op: str, left: Value, right: Value, token: Token) -> Value:
         if left.prim in _FLOATING or right.prim in _FLOATING:
@@ -453,7 +454,7 @@ class Evaluator:
             raise NotConstant(f"shift count {count} is out of range for '{prim}'", token)
         value = int(left.value)
         result = value << count if op == "<<" else value >> count
-        return Value(self.target.wrap(result, prim), prim, _primitive(prim))
+        return Value(self.target.wrap(result, prim), prim, shared_primitive(prim))
 
     def _eval_Conditional(self, expr: s.Conditional) -> Value:
         condition = self._arith(expr.condition)
@@ -467,7 +468,7 @@ class Evaluator:
         if result.prim is None or other_value.prim is None:
             return result
         prim = usual_arithmetic(result.prim, other_value.prim, self.target)
-        return Value(convert(result.value, prim, self.target), prim, _primitive(prim))  # type: ignore[arg-type]
+        return Value(convert(result.value, prim, self.target), prim, shared_primitive(prim))  # type: ignore[arg-type]
 
     def _eval_Cast(self, expr: s.Cast) -> Value:
         spec = expr.type_name.specifiers
@@ -518,7 +519,7 @@ class Evaluator:
 
     def _size_value(self, value: int) -> Value:
         prim = self.target.size_type
-        return Value(value, prim, _primitive(prim))
+        return Value(value, prim, shared_primitive(prim))
 
 
 #: Evaluator's method for each kind of expression node, found on first use
@@ -541,7 +542,7 @@ _INTEGER_OPS: dict[str, Callable[[Any, Any], Any]] = {
 
 
 def _int(value: int) -> Value:
-    return Value(value, "int", _primitive("int"))
+    return Value(value, "int", shared_primitive("int"))
 
 
 def _token_of(expr: s.Expr) -> Token | None:

@@ -199,7 +199,9 @@ class Expander:
         stack = items[::-1]  # the next token is stack[-1]
         # How many of the bottom items of the stack were given, not produced by an expansion.
         # At the top level the budget is for each expansion: once the next token is one that
-        # was given, every expansion before it is complete.
+        # was given, every expansion before it is complete.  Taking given items shrinks the
+        # stack below the count, which the next turn sees; only arguments taken before a
+        # replacement is pushed over them need the count set at once.
         given = len(stack)
         out: list[_Item] = []
         definitions = self.table.definitions
@@ -217,14 +219,11 @@ class Expander:
             name = token.text
             if in_if and (name == "defined" or name in HAS_OPERATORS):
                 out.append((self._if_operator(token, stack), _EMPTY))
-                given = min(given, len(stack))
                 continue
             macro = definitions.get(name)
             if macro is None:
                 if name == "_Pragma" and top:
-                    taken = self._pragma_operator(token, stack, len(out))
-                    given = min(given, len(stack))
-                    if taken:
+                    if self._pragma_operator(token, stack, len(out)):
                         continue
                 dynamic = self.hooks.dynamic(token) if dynamic_names is None or name in dynamic_names else None
                 out.append((dynamic, hide) if dynamic is not None else item)
