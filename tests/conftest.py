@@ -187,3 +187,43 @@ def outside_env(bin_dir: Path, **extra: str) -> dict[str, str]:
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
     env.update(extra)
     return env
+
+
+#: the binary operators, for random expressions
+BINARY_OPERATORS = ("+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&", "||")
+
+
+def random_expression(rng, leaves: list[str], odd: list[str], depth: int = 0) -> str:
+    """A C expression, tokens spaced, of ``leaves``, groups, prefix operators, the binary
+    operators and now and then a conditional; ``odd`` are operands to try now and then
+    (casts, calls, members...), written before an operand where they end in ")"."""
+    def operand() -> str:
+        pick = rng.random()
+        if depth < 5 and pick < 0.3:
+            return "( " + random_expression(rng, leaves, odd, depth + 1) + " )"
+        if pick < 0.4 and odd:
+            chosen = rng.choice(odd)
+            return chosen + " " + operand() if chosen.endswith(")") and rng.random() < 0.5 else chosen
+        if pick < 0.5:
+            return rng.choice("-+~!") + " " + operand()
+        return rng.choice(leaves)
+    parts = [operand()]
+    for _ in range(rng.randrange(0, 6)):
+        parts += [rng.choice(BINARY_OPERATORS), operand()]
+    text = " ".join(parts)
+    if rng.random() < 0.05:
+        text += " ? " + operand() + " : " + operand()
+    return text
+
+
+def parser_without_run_leaf(name: str):
+    """The parser of ``grammars/<name>.ppeg`` with its OPERAND_RUN leaf matching nothing: each
+    operand goes through the grammar's rules (to check what the leaf gives against)."""
+    from parsimonious.grammar import Grammar
+
+    from pegbind import pegcode
+    from pegbind.peg import read_grammar
+
+    lines = [line if not line.startswith("OPERAND_RUN ") else 'OPERAND_RUN = ~r"(?!)"'
+             for line in read_grammar(name).splitlines()]
+    return pegcode.Parser(compile(pegcode.source(Grammar("\n".join(lines))), f"<{name} without runs>", "exec"))

@@ -669,3 +669,39 @@ def test_a_long_record_body_parsed_member_by_member_gives_the_syntax_of_the_whol
                 assert isinstance(apart, walker.SyntaxProblem)
     assert seen > 50 and sum(result is not None for result in split) > 50
     assert sum(result is not None and result.specifiers.enum is not None for result in split) >= 2
+
+
+def test_the_run_leaf_gives_the_syntax_the_rules_give(monkeypatch):
+    # OPERAND_RUN matches runs whose operands may be groups and have prefix operators; the
+    # syntax must be what the grammar without the leaf gives, operand by operand, on every
+    # expression, casts to typedef names and postfix operators among them.
+    import random
+
+    from conftest import parser_without_run_leaf, random_expression
+
+    from pegbind.parse import walker
+
+    reference = parser_without_run_leaf("declarations")
+    rng = random.Random(17)
+    leaf = walker.declaration_parser()
+    seen = {"group": 0, "prefix": 0}
+    run_items = walker._run_items
+
+    def counted(tokens, index, end):  # what the leaf matched: groups, and operands with prefixes
+        seen["group"] += tokens[index - 1].text == "("
+        seen["prefix"] += tokens[index].text in "-+~!"
+        return run_items(tokens, index, end)
+    monkeypatch.setattr(walker, "_run_items", counted)
+    for _ in range(1500):
+        source = random_expression(rng, ["1", "0x10U", "'c'", "a", "b", "T", "EA", "2.5"],
+                                   ["f ( 1 )", "v [ 2 ]", "s . m", "p -> m", "n ++", "sizeof x", "( a )", "( T )",
+                                    "( unsigned )", "( T * )"])
+        tokens = tokenize("typedef int T; enum { EA = " + source + " };", "t.h")
+        results = []
+        for which in (leaf, reference):
+            monkeypatch.setattr(walker, "declaration_parser", lambda which=which: which)
+            walker.forget_shapes()
+            results.append(walker.parse_syntax(tokens[4:]))
+        assert results[0] == results[1], source
+    walker.forget_shapes()
+    assert seen["group"] > 200 and seen["prefix"] > 100, seen

@@ -554,6 +554,39 @@ def test_an_if_run_written_without_spaces_is_read_alike():
     assert _evaluate_new("1 +\t2  * 3", "linux-x86_64")[0] == 7
 
 
+def test_the_if_run_leaf_gives_what_the_rules_give(monkeypatch):
+    # cexpr.ppeg's OPERAND_RUN matches runs whose operands may be groups and have prefix
+    # operators; every outcome (value, error and where, warnings) must be what the grammar
+    # without the leaf gives, as evaluate() writes the text and written without spaces.
+    import random
+
+    from conftest import parser_without_run_leaf, random_expression
+
+    from pegbind.preprocess import cexpr
+
+    reference = parser_without_run_leaf("cexpr")
+    leaf = cexpr.expression_parser()
+    seen = {"group": 0, "run": 0}
+    visit = cexpr.ExpressionVisitor.visit_OPERAND_RUN
+
+    def counted(self, node, children):
+        seen["run"] += 1
+        seen["group"] += "(" in node.text
+        return visit(self, node, children)
+    monkeypatch.setattr(cexpr.ExpressionVisitor, "visit_OPERAND_RUN", counted)
+    rng = random.Random(23)
+    for _ in range(1500):
+        spaced = random_expression(rng, ["1", "0", "7u", "0x10", "9223372036854775807", "0xFFFFFFFFFFFFFFFF", "'a'",
+                                         "' '", "'+'", "NAME", "1.5", "08", "1x", "2"], [])
+        for text in (spaced, spaced.replace(" ", "") if "' '" not in spaced else spaced):
+            outcomes = []
+            for which in (leaf, reference):
+                monkeypatch.setattr(cexpr, "expression_parser", lambda which=which: which)
+                outcomes.append(cexpr._evaluate_new(text, "linux-x86_64"))
+            assert outcomes[0] == outcomes[1], text
+    assert seen["run"] > 1000 and seen["group"] > 300, seen
+
+
 def test_the_if_run_says_where_a_bad_operand_is():
     from pegbind.preprocess.cexpr import ExpressionError, evaluate
     from pegbind.target import get_target

@@ -191,3 +191,32 @@ def test_the_nesting_bound_read_from_the_text_agrees_with_the_tokens(tmp_path):
         outcomes.add(found is None)
     assert outcomes == {True, False}
     assert too_deep(["1", "+", "1"] * 200_000, " ".join(["1", "+", "1"] * 200_000)) is None
+
+
+def test_the_run_leaves_give_back_a_long_run_that_fails_in_linear_time():
+    # OPERAND_RUN is one regular expression: an operand is a plain one or one after prefix
+    # operators or in parentheses, and those branches must not overlap, or a run that fails
+    # at its end is tried in two ways an operand (2**n for n operands: a hang).
+    import re
+
+    from pegbind.parse.walker import declaration_parser
+    from pegbind.preprocess import cexpr
+
+    leaves = [(re.compile(declaration_parser()["OPERAND_RUN"].pattern), "ID"),
+              (re.compile(cexpr.expression_parser()["OPERAND_RUN"].pattern), "x")]
+    for unit in ("- ( 0 ) + ", "( - 0 + ( 0 ) ) * ", "~ ID + ", "( ( ( 0 + 0 ) ) ) - "):
+        for leaf, name in leaves:
+            whole = unit.replace("ID", name) * 3000  # ends in an operator
+            run = whole[: -len(unit.split()[-1]) - 1]
+            for tail in ("( ID ) ", ") ", "+ ", "? "):
+                match = leaf.match(whole + tail.replace("ID", name))
+                if name == "ID":  # the run up to its last whole operand
+                    assert match is not None and match.group() == run
+                elif tail == "( ID ) ":  # in #if, a name in parentheses is an operand
+                    assert match is not None and match.group() == whole + "( x )"
+                else:  # an #if run is all there is before a "?", ":", "," or ")"
+                    assert match is None
+                    if tail != "+ ":
+                        assert leaf.match(run + tail).group() == run.rstrip()
+            # a group that fails at its end, after many operands
+            assert leaf.match("0 + ( " + whole + ") ") is None

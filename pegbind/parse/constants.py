@@ -363,8 +363,12 @@ class Evaluator:
             return Value(value if expr.op == "+" else -value, operand.prim, shared_primitive(operand.prim))
         prim = promote(operand.prim)  # type: ignore[arg-type]
         value = int(operand.value)
-        result = {"+": value, "-": -value, "~": ~value}[expr.op]
-        return Value(self.target.wrap(result, prim), prim, shared_primitive(prim))
+        op = expr.op
+        result = -value if op == "-" else ~value if op == "~" else value
+        span = self._ranges.get(prim)
+        if span is None or not span[0] <= result <= span[1]:
+            result = self.target.wrap(result, prim)
+        return Value(result, prim, shared_primitive(prim))
 
     def _eval_Binary(self, expr: s.Binary) -> Value:
         # A flat chain (1 + 1 + ... + 1) is a left-deep tree as deep as the chain is
@@ -374,33 +378,50 @@ class Evaluator:
         while isinstance(spine[-1].left, s.Binary):
             spine.append(spine[-1].left)
         value = self._arith(spine[-1].left)
-        # The common step, taken here without a call or a Value: a literal of the running
+        # The common step, taken here without a call or a Value: an operand of the running
         # value's type (of int's rank or above), both in its range and the result too,
-        # needs no conversion.  ``total`` runs ahead of ``value`` while ``ahead``.
+        # needs no conversion.  ``total`` runs ahead of ``value`` while ``ahead``.  A
+        # literal seen before is looked up; any other operand is evaluated, as _apply would
+        # (these operators always evaluate both), and handed to it where the step is not plain.
         numbers, ranges = self._numbers, self._ranges
         total: Any = value.value
         span, ahead = ranges.get(value.prim), False  # type: ignore[arg-type]
         for node in reversed(spine):
+            right_value: Value | None = None
             if span is not None and span[0] <= total <= span[1]:
                 plain, right = _INTEGER_OPS.get(node.op), node.right
-                if plain is not None and type(right) is s.Number:
-                    known = numbers.get(right.token.text)
-                    operand: Any = known.value if known is not None and known.prim == value.prim else None
-                    if operand is not None and span[0] <= operand <= span[1]:
+                if plain is not None:
+                    kind = type(right)
+                    if isinstance(right, s.Unary) and isinstance(right.operand, s.Number) and right.op in _NEGATIONS:
+                        # a negated literal of the running type is in its range negated, or wraps in it
+                        known = numbers.get(right.operand.token.text)
+                        literal: Any = known.value if known is not None and known.prim == value.prim else None
+                        if literal is not None and span[0] <= literal <= span[1]:
+                            operand: Any = _NEGATIONS[right.op](literal)
+                            result = plain(total, operand)
+                            if span[0] <= operand <= span[1] and span[0] <= result <= span[1]:
+                                total, ahead = result, True
+                                continue
+                    right_value = numbers.get(right.token.text) if kind is s.Number else None
+                    if right_value is None:
+                        right_value = self._arith(right)
+                    operand = right_value.value
+                    if right_value.prim == value.prim and span[0] <= operand <= span[1]:
                         result = plain(total, operand)
                         if span[0] <= result <= span[1]:
                             total, ahead = result, True
                             continue
             if ahead:
                 value, ahead = Value(total, value.prim, shared_primitive(value.prim)), False  # type: ignore[arg-type]
-            value = self._apply(node, value)
+            value = self._apply(node, value, right_value)
             total, span = value.value, ranges.get(value.prim)  # type: ignore[arg-type]
         if ahead:
             value = Value(total, value.prim, shared_primitive(value.prim))  # type: ignore[arg-type]
         return value
 
-    def _apply(self, expr: s.Binary, left: Value) -> Value:
-        """``expr``'s operator applied to its left operand's value ``left`` and its right operand."""
+    def _apply(self, expr: s.Binary, left: Value, right: Value | None = None) -> Value:
+        """``expr``'s operator applied to its left operand's value ``left`` and its right
+        operand (``right``, where it was evaluated already)."""
         op = expr.op
         if op in ("&&", "||"):
             if op == "&&" and not left.value:
@@ -408,7 +429,8 @@ class Evaluator:
             if op == "||" and left.value:
                 return _int(1)
             return _int(int(bool(self._arith(expr.right).value)))
-        right = self._arith(expr.right)
+        if right is None:
+            right = self._arith(expr.right)
         if op in ("<<", ">>"):
             return self._shift(op, left, right, expr.token)
         # _arith's values are numbers of an arithmetic type
@@ -535,6 +557,9 @@ _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 #: the operators that cannot fail, on two integers (and, the first three, on two floating values)
+#: the prefix operators whose integer result is the operand's own type, with no promotion
+#: where that type is of int's rank or above
+_NEGATIONS: dict[str, Callable[[Any], Any]] = {"-": operator.neg, "~": operator.invert, "+": operator.pos}
 _INTEGER_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "&": operator.and_, "|": operator.or_,
     "^": operator.xor,

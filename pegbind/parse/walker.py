@@ -514,6 +514,72 @@ class _Body:
     lbrace: Token
 
 
+def _fold(flat: list[Any]) -> s.Expr:
+    """The tree of operands and operator tokens, alternating, by C's precedence."""
+    if len(flat) == 1:
+        return flat[0]
+    precedence, binary = BINARY_PRECEDENCE, s.Binary
+    if len({precedence[text] for text in {token.text for token in flat[1::2]}}) == 1:
+        # operators of one level (a generated chain): applied left to right
+        tree = flat[0]
+        for index in range(1, len(flat), 2):
+            operator = flat[index]
+            tree = binary(operator.text, tree, flat[index + 1], operator)
+        return tree
+    # Precedence climbing over the flat list: an operator waiting on the
+    # stack is applied once the next one binds no tighter (all ten levels
+    # are left-associative), giving the tree the C11 cascade describes.
+    operands: list[s.Expr] = [flat[0]]
+    waiting: list[tuple[int, Token]] = []  # operators, with their levels
+    for index in range(1, len(flat), 2):
+        operator = flat[index]
+        level = precedence[operator.text]
+        while waiting and waiting[-1][0] >= level:
+            token = waiting.pop()[1]
+            right = operands.pop()
+            operands[-1] = binary(token.text, operands[-1], right, token)
+        waiting.append((level, operator))
+        operands.append(flat[index + 1])
+    while waiting:
+        token = waiting.pop()[1]
+        right = operands.pop()
+        operands[-1] = binary(token.text, operands[-1], right, token)
+    return operands[0]
+
+
+#: the prefix operators a run's operand may have (OPERAND_RUN)
+_RUN_PREFIXES = frozenset({"-", "+", "~", "!"})
+
+
+def _run_items(tokens: Sequence[Token], index: int, end: int) -> tuple[list[Any], int]:
+    """The operands (syntax) and operators (tokens), alternating, of the run at ``tokens[index]``
+    up to ``end`` or its closing parenthesis, and the index where it stopped.  The syntax is
+    what the grammar's rules give each operand: a group is its run's tree, a prefix a Unary."""
+    items: list[Any] = []
+    while True:
+        prefixes = []
+        token = tokens[index]
+        while token.kind == "punct" and token.text in _RUN_PREFIXES:
+            prefixes.append(token)
+            index += 1
+            token = tokens[index]
+        kind = token.kind
+        if kind == "punct":  # a group: "(" run ")"
+            inner, index = _run_items(tokens, index + 1, end)
+            operand = _fold(inner)
+        else:
+            operand = s.Number(token) if kind == "number" else s.CharConstant(token) if kind == "char" \
+                else s.Name(token)
+        index += 1
+        for prefix in reversed(prefixes):
+            operand = s.Unary(prefix.text, operand, prefix)
+        items.append(operand)
+        if index == end or tokens[index].text == ")":
+            return items, index
+        items.append(tokens[index])
+        index += 1
+
+
 def _reads_node_only(method: Any) -> Any:
     """Mark a ``visit_<rule>`` that looks at its node's text or first token only:
     the walker then leaves the subtree below it unvisited."""
@@ -967,45 +1033,14 @@ class SyntaxWalker(NodeVisitor):
                 flat += operand.items
             else:
                 flat.append(operand)
-        precedence, binary = BINARY_PRECEDENCE, s.Binary
-        if len({precedence[text] for text in {token.text for token in flat[1::2]}}) == 1:
-            # operators of one level (a generated chain): applied left to right
-            tree = flat[0]
-            for index in range(1, len(flat), 2):
-                operator = flat[index]
-                tree = binary(operator.text, tree, flat[index + 1], operator)
-            return tree
-        # Precedence climbing over the flat list: an operator waiting on the
-        # stack is applied once the next one binds no tighter (all ten levels
-        # are left-associative), giving the tree the C11 cascade describes.
-        operands: list[s.Expr] = [flat[0]]
-        waiting: list[tuple[int, Token]] = []  # operators, with their levels
-        for index in range(1, len(flat), 2):
-            operator = flat[index]
-            level = precedence[operator.text]
-            while waiting and waiting[-1][0] >= level:
-                token = waiting.pop()[1]
-                right = operands.pop()
-                operands[-1] = binary(token.text, operands[-1], right, token)
-            waiting.append((level, operator))
-            operands.append(flat[index + 1])
-        while waiting:
-            token = waiting.pop()[1]
-            right = operands.pop()
-            operands[-1] = binary(token.text, operands[-1], right, token)
-        return operands[0]
+        return _fold(flat)
 
-    # OPERAND_RUN (a leaf: plain operands with binary operators between them)
+    # OPERAND_RUN (a leaf: operands, plain or parenthesized runs, after prefix operators, with
+    # binary operators between them)
     def visit_OPERAND_RUN(self, node: Node, visited_children: list[Any]) -> _Run:
         source = self.source
         first, last = source.index_at(node.start), source.index_at(node.end - 1)
-        items: list[Any] = source.tokens[first : last + 1]  # type: ignore[assignment]
-        items = list(items)
-        for index in range(0, len(items), 2):
-            token = items[index]
-            kind = token.kind
-            items[index] = s.Number(token) if kind == "number" else s.CharConstant(token) if kind == "char" \
-                else s.Name(token)
+        items, _ = _run_items(source.tokens, first, last + 1)
         return _Run(items)
 
     # cast_expression = (LPAREN type_name RPAREN cast_expression) / unary_expression

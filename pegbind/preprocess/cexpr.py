@@ -177,14 +177,18 @@ BINARY_PRECEDENCE = {
 @functools.cache
 def _run_part() -> re.Pattern[str]:
     """An OPERAND_RUN's parts: an operator, a number, a character constant or a name
-    (cexpr.ppeg's own leaves)."""
+    (cexpr.ppeg's own leaves), a parenthesis or a prefix operator."""
     grammar = expression_parser()
     patterns = [_operators()]
     for name in ("NUMBER", "CHAR", "IDENTIFIER"):
         leaf = grammar[name]
         assert isinstance(leaf, Regex)
         patterns.append(leaf.pattern)
-    return re.compile("|".join(patterns))
+    return re.compile("|".join([*patterns, r"[()~!]"]))
+
+
+#: the operators an OPERAND_RUN's operand may have before it (cexpr.ppeg's UNARY_OP)
+_PREFIXES = frozenset({"-", "+", "~", "!"})
 
 
 #: the operators whose result is the operands' own, wrapped to their type
@@ -217,19 +221,57 @@ def _chain(operators: list[str], operands: list[_Result]) -> _Result:
 
 
 @functools.cache
-def _spaced_run() -> re.Pattern[str]:
+def _spaced_run(plain: bool) -> re.Pattern[str]:
     """An OPERAND_RUN as evaluate() writes one (tokens joined by single spaces) with no
-    character constant, which may hold a space: its spaces cut it into its parts."""
+    character constant, which may hold a space: its spaces cut it into its parts.  With
+    ``plain``, only one of operands and operators alternating, with no prefix or parenthesis."""
     grammar = expression_parser()
     number, name = grammar["NUMBER"], grammar["IDENTIFIER"]
     assert isinstance(number, Regex) and isinstance(name, Regex)
     operand = f"(?:{number.pattern}|{name.pattern})"
-    return re.compile(f"(?:{operand} (?:{_operators()}) )*{operand}")
+    if plain:
+        return re.compile(f"(?:{operand} (?:{_operators()}) )*{operand}")
+    part = f"(?:{operand}|{_operators()}|[()~!])"
+    return re.compile(f"(?:{part} )*{part}")
 
 
 def _operators() -> str:
     """The binary operators as one alternation, longest first."""
     return "|".join(re.escape(op) for op in sorted(BINARY_PRECEDENCE, key=len, reverse=True))
+
+
+def _unary(op: str, operand: _Result) -> _Result:
+    """``op operand``, for one of UNARY_OP's operators."""
+    if isinstance(operand, _Poison):
+        return operand
+    if op == "-":
+        return _wrap(-operand.value, operand.unsigned)
+    if op == "~":
+        return _wrap(~operand.value, operand.unsigned)
+    if op == "!":
+        return _Value(int(operand.value == 0))
+    return operand
+
+
+def _applied(operators: list[str], operands: list[_Result]) -> _Result:
+    """``operands`` joined by binary ``operators``, by C's precedence."""
+    precedence = BINARY_PRECEDENCE
+    if len({precedence[operator] for operator in set(operators)}) <= 1:
+        return _chain(operators, operands)
+    # precedence climbing: an operator waits until the next one binds no tighter
+    done: list[_Result] = [operands[0]]
+    waiting: list[str] = []
+    for operator, operand in zip(operators, operands[1:], strict=True):
+        level = precedence[operator]
+        while waiting and precedence[waiting[-1]] >= level:
+            right = done.pop()
+            done[-1] = _binary(waiting.pop(), done[-1], right)
+        waiting.append(operator)
+        done.append(operand)
+    while waiting:
+        right = done.pop()
+        done[-1] = _binary(waiting.pop(), done[-1], right)
+    return done[0]
 
 
 def _binary(op: str, a: _Result, b: _Result) -> _Result:
@@ -344,15 +386,7 @@ class ExpressionVisitor(NodeVisitor):
         if not isinstance(branch, list):
             return branch
         op, _blank, operand = branch
-        if isinstance(operand, _Poison):
-            return operand
-        if op == "-":
-            return _wrap(-operand.value, operand.unsigned)
-        if op == "~":
-            return _wrap(~operand.value, operand.unsigned)
-        if op == "!":
-            return _Value(int(operand.value == 0))
-        return operand
+        return _unary(op, operand)
 
     # primary = NUMBER / CHAR / IDENTIFIER / parenthesized
     def visit_primary(self, node: Node, visited_children: list) -> _Result:
@@ -364,11 +398,13 @@ class ExpressionVisitor(NodeVisitor):
         _open, _b1, value, _b2, _close = visited_children
         return value
 
-    # OPERAND_RUN: operands and binary operators, applied by precedence climbing (the
-    # cascade of rules from logical_or down to multiplicative gives the same tree)
+    # OPERAND_RUN: operands (after prefix operators, parenthesized runs among them) and binary
+    # operators, applied by precedence climbing (the cascade of rules from logical_or down to
+    # unary gives the same tree)
     def visit_OPERAND_RUN(self, node: Node, visited_children: list) -> _Result:
         text = node.text
-        if _spaced_run().fullmatch(text):  # as evaluate() joins tokens: cut at each space, in C
+        plain = _spaced_run(True).fullmatch(text) is not None
+        if plain or _spaced_run(False).fullmatch(text):  # as evaluate() joins tokens: cut at each space, in C
             pieces = text.split(" ")
             starts = token_starts(pieces)
         else:
@@ -376,40 +412,50 @@ class ExpressionVisitor(NodeVisitor):
             pieces, starts = [part.group() for part in parts], [part.start() for part in parts]
         # the operands' values: a number's or a name's found once, if no word was said
         known: dict[str, _Result] = {}
-        operands: list[_Result] = []
-        for index in range(0, len(pieces), 2):
-            piece = pieces[index]
-            value = known.get(piece)
-            if value is None:
-                at = node.start + starts[index]
-                if piece[-1] == "'":
-                    value = self._char(piece, at)
-                elif piece[0].isdigit() or piece[0] == ".":
-                    said = len(self.warnings)
-                    value = self._number(piece, at)
-                    if len(self.warnings) == said:
-                        known[piece] = value
-                else:  # an identifier
-                    value = known[piece] = _FALSE
-            operands.append(value)
-        precedence = BINARY_PRECEDENCE
-        operators = pieces[1::2]
-        if len({precedence[operator] for operator in set(operators)}) == 1:
-            return _chain(operators, operands)
-        # precedence climbing: an operator waits until the next one binds no tighter
-        done: list[_Result] = [operands[0]]
-        waiting: list[str] = []
-        for operator, operand in zip(operators, operands[1:], strict=True):
-            level = precedence[operator]
-            while waiting and precedence[waiting[-1]] >= level:
-                right = done.pop()
-                done[-1] = _binary(waiting.pop(), done[-1], right)
-            waiting.append(operator)
-            done.append(operand)
-        while waiting:
-            right = done.pop()
-            done[-1] = _binary(waiting.pop(), done[-1], right)
-        return done[0]
+        at = node.start
+
+        def value_of(piece: str, index: int) -> _Result:
+            """The value of the operand ``pieces[index]``, not known yet."""
+            if piece[-1] == "'":
+                return self._char(piece, at + starts[index])
+            if piece[0].isdigit() or piece[0] == ".":
+                said = len(self.warnings)
+                value = self._number(piece, at + starts[index])
+                if len(self.warnings) == said:
+                    known[piece] = value
+                return value
+            value = known[piece] = _FALSE  # an identifier
+            return value
+
+        if plain or ("(" not in text and _PREFIXES.isdisjoint(pieces[::2])):  # operands and operators alternating
+            operands = [known.get(piece) or value_of(piece, 2 * index) for index, piece in enumerate(pieces[::2])]
+            return _applied(pieces[1::2], operands)
+
+        def run(index: int) -> tuple[_Result, int]:
+            """The value of the run at ``pieces[index]``, up to the end or its ")", and where it ends."""
+            operators: list[str] = []
+            operands: list[_Result] = []
+            while True:
+                piece = pieces[index]
+                prefixes = []
+                while piece in _PREFIXES:
+                    prefixes.append(piece)
+                    index += 1
+                    piece = pieces[index]
+                if piece == "(":
+                    value, index = run(index + 1)
+                else:
+                    value = known.get(piece) or value_of(piece, index)
+                for prefix in reversed(prefixes):
+                    value = _unary(prefix, value)
+                operands.append(value)
+                index += 1
+                if index == len(pieces) or pieces[index] == ")":
+                    return _applied(operators, operands), index
+                operators.append(pieces[index])
+                index += 1
+
+        return run(0)[0]
 
     def visit_NUMBER(self, node: Node, visited_children: list) -> _Result:
         return self._number(node.text, node.start)
