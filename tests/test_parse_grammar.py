@@ -705,3 +705,54 @@ def test_the_run_leaf_gives_the_syntax_the_rules_give(monkeypatch):
         assert results[0] == results[1], source
     walker.forget_shapes()
     assert seen["group"] > 200 and seen["prefix"] > 100, seen
+
+
+def test_a_long_parameter_list_parsed_parameter_by_parameter_gives_the_syntax_of_the_whole(monkeypatch, tmp_path):
+    # A long declaration parses its longest parameter list apart, as it does a long body;
+    # the syntax must be what parsing the whole gives, and an error is told as the whole tells it.
+    from pathlib import Path
+
+    from pegbind.parse import walker
+    from pegbind.preprocess.engine import preprocess
+
+    params = ", ".join(f"int a{i}, const char *b{i}, int (*cb{i})(int, char *), T t{i}[3], unsigned" for i in range(60))
+    header = tmp_path / "long.h"
+    header.write_text(
+        "typedef int T;\n"
+        f"int plain({params});\n"
+        f"int variadic({params}, ...);\n"
+        f"void (*returns_pointer(int first, {params}))(int, int);\n"
+        f"int (*pointer_to)({params}) __attribute__((nonnull(1, 2, 3, 4)));\n"
+        f"int knr(" + ", ".join(f"k{i}" for i in range(300)) + ");\n"
+        f"struct s {{ int (*member)({params}); int after; }};\n"
+        f"int attribute_only(int a) __attribute__((format(printf, 1, 2), nonnull(" + ", ".join(["1"] * 200) + ")));\n"
+        f"int missing({params}, int x y);\n"  # a syntax error: said as for the whole
+        f"int empty_one({params}, , int z);\n"
+    )
+    headers = [header, Path(__file__).parent / "capi" / "capi.h"] + [
+        Path(p) for p in ("/usr/include/zlib.h", "/usr/include/sqlite3.h", "/usr/include/png.h",
+                          "/usr/include/libxml2/libxml/tree.h") if Path(p).exists()]
+    seen = apart = 0
+    monkeypatch.setattr(walker, "PARAMETERS_APART", 3)
+    for path in headers:
+        include = [path.parent, Path("/usr/include/libxml2")]
+        for piece in split_declarations(preprocess([path], include_dirs=include).tokens):
+            if sum(token.text == "," for token in piece.tokens) < 2:
+                continue
+            whole = walker._parse_whole(piece.tokens, "declaration")
+            split = walker._by_parameters(piece.tokens, "declaration")
+            seen += 1
+            if split is not None:
+                apart += 1
+                assert split == whole, " ".join(token.text for token in piece.tokens)[:200]
+            if path == header and piece.tokens[1].text in ("missing", "empty_one"):
+                assert split is None and isinstance(whole, walker.SyntaxProblem)
+            if path == header and piece.tokens[1].text in ("plain", "variadic", "knr"):
+                assert split is not None
+    assert seen > 100 and apart > 50, (seen, apart)
+    # through parse_syntax, a long one takes the split
+    tokens = split_declarations(preprocess([header]).tokens)[1].tokens
+    calls = []
+    by_parameters = walker._by_parameters
+    monkeypatch.setattr(walker, "_by_parameters", lambda tokens, rule: calls.append(rule) or by_parameters(tokens, rule))
+    assert walker.parse_syntax(tokens) == walker._parse_whole(tokens, "declaration") and calls

@@ -332,17 +332,112 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
 
 
 #: a declaration of more tokens than this whose record body is long parses its members apart
-#: (see :func:`_by_members`)
+#: (see :func:`_by_members`), or whose longest parameter list is, its parameters apart
+#: (:func:`_by_parameters`)
 MEMBERS_APART = 256
+#: the fewest parameters a list parsed apart has (a short list parses faster whole)
+PARAMETERS_APART = 16
 
 
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
     if rule in ("declaration", "member_declaration") and len(tokens) > MEMBERS_APART:
         apart = _by_members(tokens, rule)
+        if apart is None:
+            apart = _by_parameters(tokens, rule)
         if apart is not None:
             return apart
     return _parse_whole(tokens, rule)
+
+
+def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
+    """The syntax of a declaration (or a member, ``rule``) whose longest parameter list is
+    parsed parameter by parameter, as :func:`_by_members` parses a body; None where that
+    does not apply, or where any part does not parse (the whole is parsed then).
+
+    The parenthesized group with the most commas of its own level is taken for the list.
+    The declaration is parsed with its first parameter alone there, each parameter by the
+    ``parameter`` rule, and the list put in place of the one-parameter list the parse
+    made at that parenthesis: what a parse of the whole gives, as a parameter ends only
+    at a comma of the list's level.
+    """
+    # each '(' of the tokens -> the ',' of its own level, and its ')'
+    opened: list[int] = []
+    commas: dict[int, list[int]] = {}
+    closing: dict[int, int] = {}
+    for index, token in enumerate(tokens):
+        if token.kind != "punct":
+            continue
+        text = token.text
+        if text in ("(", "[", "{"):
+            opened.append(index)
+            if text == "(":
+                commas[index] = []
+        elif text in (")", "]", "}"):
+            if not opened:
+                return None
+            start = opened.pop()
+            if text == ")":
+                closing[start] = index
+        elif text == "," and opened and opened[-1] in commas:
+            commas[opened[-1]].append(index)
+    if opened or not commas:
+        return None
+    opening = max(commas, key=lambda index: len(commas[index]))
+    if opening not in closing or len(commas[opening]) + 1 < PARAMETERS_APART:
+        return None
+    marks, end = commas[opening], closing[opening]
+    pieces = [tokens[start + 1 : stop] for start, stop in zip([opening, *marks], [*marks, end], strict=True)]
+    variadic = len(pieces[-1]) == 1 and pieces[-1][0].text == "..."
+    if variadic:
+        pieces.pop()
+    outer = parse_syntax((*tokens[: marks[0]], *tokens[end:]), rule)
+    with nesting_room():  # the syntax nests as deep as its declarators
+        found = _params_at(outer, tokens[opening])
+        if found is None or len(found.params) != 1 or found.variadic:
+            return None
+        params = [found.params[0]]
+        for piece in pieces[1:]:
+            param = _parse_whole(piece, "parameter")
+            if not isinstance(param, s.ParamSyntax):
+                return None
+            params.append(param)
+        return _replaced(outer, found, dataclasses.replace(found, params=tuple(params), variadic=variadic))
+
+
+def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
+    """The parameter list of ``syntax`` that opens at ``opening``, if any."""
+    if isinstance(syntax, s.ParamsSuffix) and syntax.token is opening:
+        return syntax
+    if isinstance(syntax, tuple):
+        values: Any = syntax
+    elif dataclasses.is_dataclass(syntax) and not isinstance(syntax, (Token, type)):
+        values = (getattr(syntax, field.name) for field in dataclasses.fields(syntax))
+    else:
+        return None
+    for value in values:
+        found = _params_at(value, opening)
+        if found is not None:
+            return found
+    return None
+
+
+def _replaced(syntax: Any, old: Any, new: Any) -> Any:
+    """``syntax`` with the node ``old`` (by identity) in it replaced by ``new``."""
+    if syntax is old:
+        return new
+    if isinstance(syntax, tuple):
+        items = tuple(_replaced(item, old, new) for item in syntax)
+        return syntax if all(a is b for a, b in zip(items, syntax, strict=True)) else items
+    if dataclasses.is_dataclass(syntax) and not isinstance(syntax, (Token, type)):
+        changes = {}
+        for field in dataclasses.fields(syntax):
+            value = getattr(syntax, field.name)
+            replaced = _replaced(value, old, new)
+            if replaced is not value:
+                changes[field.name] = replaced
+        return dataclasses.replace(syntax, **changes) if changes else syntax
+    return syntax
 
 
 def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
