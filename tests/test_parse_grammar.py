@@ -617,12 +617,21 @@ def test_a_run_of_plain_operands_reads_as_the_operands_one_by_one(source, tree):
 
 
 def test_the_run_of_plain_operands_takes_the_operators_binary_expressions_take():
-    # one alternation, written in two leaves of declarations.ppeg
+    # two leaves of declarations.ppeg spell the binary operators; in the run, each token is
+    # followed by its blank, which refuses `<<=` or `++` as BINARY_OP's lookaheads do
+    import re
+
     from pegbind.parse.walker import declaration_parser
+    from pegbind.preprocess.cexpr import BINARY_PRECEDENCE
 
     grammar = declaration_parser()
-    binary = grammar["BINARY_OP"].pattern
-    assert binary.endswith(" *") and binary[: -len(" *")] in grammar["OPERAND_RUN"].pattern
+    binary, run = re.compile(grammar["BINARY_OP"].pattern), re.compile(grammar["OPERAND_RUN"].pattern)
+    spellings = [*BINARY_PRECEDENCE, "<<=", ">>=", "|=", "&=", "^=", "+=", "-=", "*=", "/=", "%=", "++", "--",
+                 "=", "->", ".", "?", ":", ",", "!", "~", "(", "["]
+    for spelling in spellings:
+        takes = binary.fullmatch(spelling + " ") is not None
+        assert takes == (spelling in BINARY_PRECEDENCE), spelling
+        assert (run.fullmatch(f"0 {spelling} 0 ") is not None) == takes, spelling
 
 
 def test_a_long_record_body_parsed_member_by_member_gives_the_syntax_of_the_whole(monkeypatch, tmp_path):

@@ -204,7 +204,7 @@ def test_the_run_leaves_give_back_a_long_run_that_fails_in_linear_time():
 
     leaves = [(re.compile(declaration_parser()["OPERAND_RUN"].pattern), "ID"),
               (re.compile(cexpr.expression_parser()["OPERAND_RUN"].pattern), "x")]
-    for unit in ("- ( 0 ) + ", "( - 0 + ( 0 ) ) * ", "~ ID + ", "( ( ( 0 + 0 ) ) ) - "):
+    for unit in ("- ( 0 ) + ", "( - 0 + ( 0 ) ) * ", "~ ID + ", "( ( 0 + ~ 0 ) ) - "):
         for leaf, name in leaves:
             whole = unit.replace("ID", name) * 3000  # ends in an operator
             run = whole[: -len(unit.split()[-1]) - 1]

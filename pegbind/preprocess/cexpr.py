@@ -221,18 +221,14 @@ def _chain(operators: list[str], operands: list[_Result]) -> _Result:
 
 
 @functools.cache
-def _spaced_run(plain: bool) -> re.Pattern[str]:
-    """An OPERAND_RUN as evaluate() writes one (tokens joined by single spaces) with no
-    character constant, which may hold a space: its spaces cut it into its parts.  With
-    ``plain``, only one of operands and operators alternating, with no prefix or parenthesis."""
+def _spaced_run() -> re.Pattern[str]:
+    """An OPERAND_RUN of plain operands as evaluate() writes one (tokens joined by single
+    spaces) with no character constant, which may hold a space: its spaces cut it into its parts."""
     grammar = expression_parser()
     number, name = grammar["NUMBER"], grammar["IDENTIFIER"]
     assert isinstance(number, Regex) and isinstance(name, Regex)
     operand = f"(?:{number.pattern}|{name.pattern})"
-    if plain:
-        return re.compile(f"(?:{operand} (?:{_operators()}) )*{operand}")
-    part = f"(?:{operand}|{_operators()}|[()~!])"
-    return re.compile(f"(?:{part} )*{part}")
+    return re.compile(f"(?:{operand} (?:{_operators()}) )*{operand}")
 
 
 def _operators() -> str:
@@ -403,8 +399,8 @@ class ExpressionVisitor(NodeVisitor):
     # unary gives the same tree)
     def visit_OPERAND_RUN(self, node: Node, visited_children: list) -> _Result:
         text = node.text
-        plain = _spaced_run(True).fullmatch(text) is not None
-        if plain or _spaced_run(False).fullmatch(text):  # as evaluate() joins tokens: cut at each space, in C
+        plain = _spaced_run().fullmatch(text) is not None
+        if plain:  # as evaluate() joins tokens: cut at each space, in C
             pieces = text.split(" ")
             starts = token_starts(pieces)
         else:
