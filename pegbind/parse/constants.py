@@ -391,8 +391,9 @@ class Evaluator:
             if span is not None and span[0] <= total <= span[1]:
                 plain, right = _INTEGER_OPS.get(node.op), node.right
                 if plain is not None:
-                    kind = type(right)
-                    if isinstance(right, s.Unary) and isinstance(right.operand, s.Number) and right.op in _NEGATIONS:
+                    if type(right) is s.Number:
+                        right_value = numbers.get(right.token.text)
+                    elif isinstance(right, s.Unary) and type(right.operand) is s.Number and right.op in _NEGATIONS:
                         # a negated literal of the running type is in its range negated, or wraps in it
                         known = numbers.get(right.operand.token.text)
                         literal: Any = known.value if known is not None and known.prim == value.prim else None
@@ -402,7 +403,6 @@ class Evaluator:
                             if span[0] <= operand <= span[1] and span[0] <= result <= span[1]:
                                 total, ahead = result, True
                                 continue
-                    right_value = numbers.get(right.token.text) if kind is s.Number else None
                     if right_value is None:
                         right_value = self._arith(right)
                     operand = right_value.value

@@ -31,6 +31,7 @@ import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from ..frozen import frozen_dataclass
@@ -642,6 +643,7 @@ def _fold(flat: list[Any]) -> s.Expr:
     return operands[0]
 
 
+_KIND = attrgetter("kind")
 #: the prefix operators a run's operand may have (OPERAND_RUN)
 _RUN_PREFIXES = frozenset({"-", "+", "~", "!"})
 
@@ -1135,7 +1137,15 @@ class SyntaxWalker(NodeVisitor):
     def visit_OPERAND_RUN(self, node: Node, visited_children: list[Any]) -> _Run:
         source = self.source
         first, last = source.index_at(node.start), source.index_at(node.end - 1)
-        items, _ = _run_items(source.tokens, first, last + 1)
+        items: list[Any] = list(source.tokens[first : last + 1])
+        if "(" in node.text or "punct" in map(_KIND, items[::2]):  # groups or prefixes
+            items, _ = _run_items(source.tokens, first, last + 1)
+            return _Run(items)
+        for index in range(0, len(items), 2):  # operands and operators alternating (a generated chain)
+            token = items[index]
+            kind = token.kind
+            items[index] = s.Number(token) if kind == "number" else s.CharConstant(token) if kind == "char" \
+                else s.Name(token)
         return _Run(items)
 
     # cast_expression = (LPAREN type_name RPAREN cast_expression) / unary_expression
