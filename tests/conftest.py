@@ -216,6 +216,18 @@ def random_expression(rng, leaves: list[str], odd: list[str], depth: int = 0) ->
     return text
 
 
+def long_run(rng, leaves: list[str], operands: int = 2500) -> str:
+    """A run of ``operands`` operands (plain, prefixed, in parentheses) and binary operators,
+    spaced: longer than one match of a run leaf takes."""
+    shapes = ("{0}", "- {0}", "~ {0}", "( {0} + {1} )", "( ( {0} ) )", "! ( {0} << {1} )")
+    parts = []
+    for index in range(operands):
+        if index:
+            parts.append(rng.choice(BINARY_OPERATORS))
+        parts.append(rng.choice(shapes).format(rng.choice(leaves), rng.choice(leaves)))
+    return " ".join(parts)
+
+
 def parser_without_run_leaf(name: str):
     """The parser of ``grammars/<name>.ppeg`` with its OPERAND_RUN leaf matching nothing: each
     operand goes through the grammar's rules (to check what the leaf gives against)."""

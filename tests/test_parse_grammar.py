@@ -686,7 +686,7 @@ def test_the_run_leaf_gives_the_syntax_the_rules_give(monkeypatch):
     # expression, casts to typedef names and postfix operators among them.
     import random
 
-    from conftest import parser_without_run_leaf, random_expression
+    from conftest import long_run, parser_without_run_leaf, random_expression
 
     from pegbind.parse import walker
 
@@ -701,10 +701,11 @@ def test_the_run_leaf_gives_the_syntax_the_rules_give(monkeypatch):
         seen["prefix"] += tokens[index].text in "-+~!"
         return run_items(tokens, index, end)
     monkeypatch.setattr(walker, "_run_items", counted)
-    for _ in range(1500):
-        source = random_expression(rng, ["1", "0x10U", "'c'", "a", "b", "T", "EA", "2.5"],
-                                   ["f ( 1 )", "v [ 2 ]", "s . m", "p -> m", "n ++", "sizeof x", "( a )", "( T )",
-                                    "( unsigned )", "( T * )"])
+    leaves = ["1", "0x10U", "'c'", "a", "b", "T", "EA", "2.5"]
+    sources = [random_expression(rng, leaves, ["f ( 1 )", "v [ 2 ]", "s . m", "p -> m", "n ++", "sizeof x", "( a )",
+                                               "( T )", "( unsigned )", "( T * )"]) for _ in range(1500)]
+    sources += [long_run(rng, leaves) for _ in range(4)]  # longer than one match of the leaf takes
+    for source in sources:
         tokens = tokenize("typedef int T; enum { EA = " + source + " };", "t.h")
         results = []
         for which in (leaf, reference):

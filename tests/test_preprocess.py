@@ -560,24 +560,27 @@ def test_the_if_run_leaf_gives_what_the_rules_give(monkeypatch):
     # without the leaf gives, as evaluate() writes the text and written without spaces.
     import random
 
-    from conftest import parser_without_run_leaf, random_expression
+    from conftest import long_run, parser_without_run_leaf, random_expression
 
     from pegbind.preprocess import cexpr
 
     reference = parser_without_run_leaf("cexpr")
     leaf = cexpr.expression_parser()
     seen = {"group": 0, "run": 0}
-    visit = cexpr.ExpressionVisitor.visit_OPERAND_RUN
+    visit = cexpr.ExpressionVisitor.visit_operand_runs
 
     def counted(self, node, children):
         seen["run"] += 1
         seen["group"] += "(" in node.text
         return visit(self, node, children)
-    monkeypatch.setattr(cexpr.ExpressionVisitor, "visit_OPERAND_RUN", counted)
+    monkeypatch.setattr(cexpr.ExpressionVisitor, "visit_operand_runs", counted)
     rng = random.Random(23)
-    for _ in range(1500):
-        spaced = random_expression(rng, ["1", "0", "7u", "0x10", "9223372036854775807", "0xFFFFFFFFFFFFFFFF", "'a'",
-                                         "' '", "'+'", "NAME", "1.5", "08", "1x", "2"], [])
+    leaves = ["1", "0", "7u", "0x10", "9223372036854775807", "0xFFFFFFFFFFFFFFFF", "'a'", "' '", "'+'", "NAME", "1.5",
+              "08", "1x", "2"]
+    texts = [random_expression(rng, leaves, []) for _ in range(1500)]
+    # runs longer than one match of the leaf takes, a bad operand in some
+    texts += [long_run(rng, leaves[:4] + leaves[6:10]) for _ in range(3)] + [long_run(rng, leaves) for _ in range(3)]
+    for spaced in texts:
         for text in (spaced, spaced.replace(" ", "") if "' '" not in spaced else spaced):
             outcomes = []
             for which in (leaf, reference):

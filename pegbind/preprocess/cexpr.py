@@ -176,7 +176,7 @@ BINARY_PRECEDENCE = {
 
 @functools.cache
 def _run_part() -> re.Pattern[str]:
-    """An OPERAND_RUN's parts: an operator, a number, a character constant or a name
+    """A run's parts (operand_runs): an operator, a number, a character constant or a name
     (cexpr.ppeg's own leaves), a parenthesis or a prefix operator."""
     grammar = expression_parser()
     patterns = [_operators()]
@@ -187,7 +187,7 @@ def _run_part() -> re.Pattern[str]:
     return re.compile("|".join([*patterns, r"[()~!]"]))
 
 
-#: the operators an OPERAND_RUN's operand may have before it (cexpr.ppeg's UNARY_OP)
+#: the operators an operand of a run may have before it (cexpr.ppeg's UNARY_OP)
 _PREFIXES = frozenset({"-", "+", "~", "!"})
 
 
@@ -222,7 +222,7 @@ def _chain(operators: list[str], operands: list[_Result]) -> _Result:
 
 @functools.cache
 def _spaced_run() -> re.Pattern[str]:
-    """An OPERAND_RUN of plain operands as evaluate() writes one (tokens joined by single
+    """A run (operand_runs) of plain operands as evaluate() writes one (tokens joined by single
     spaces) with no character constant, which may hold a space: its spaces cut it into its parts."""
     grammar = expression_parser()
     number, name = grammar["NUMBER"], grammar["IDENTIFIER"]
@@ -313,7 +313,7 @@ class ExpressionVisitor(NodeVisitor):
             value = operand
         return value
 
-    # conditional = (OPERAND_RUN / logical_or) (_ "?" _ comma_expr _ ":" _ conditional)?
+    # conditional = (operand_runs / logical_or) (_ "?" _ comma_expr _ ":" _ conditional)?
     def visit_conditional(self, node: Node, visited_children: list) -> _Result:
         (condition,), branches = visited_children
         if not isinstance(branches, list):
@@ -394,10 +394,10 @@ class ExpressionVisitor(NodeVisitor):
         _open, _b1, value, _b2, _close = visited_children
         return value
 
-    # OPERAND_RUN: operands (after prefix operators, parenthesized runs among them) and binary
-    # operators, applied by precedence climbing (the cascade of rules from logical_or down to
-    # unary gives the same tree)
-    def visit_OPERAND_RUN(self, node: Node, visited_children: list) -> _Result:
+    # operand_runs = OPERAND_RUN MORE_OPERANDS* RUN_END: operands (after prefix operators,
+    # parenthesized runs among them) and binary operators, applied by precedence climbing
+    # (the cascade of rules from logical_or down to unary gives the same tree)
+    def visit_operand_runs(self, node: Node, visited_children: list) -> _Result:
         text = node.text
         plain = _spaced_run().fullmatch(text) is not None
         if plain:  # as evaluate() joins tokens: cut at each space, in C
