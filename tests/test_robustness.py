@@ -216,3 +216,15 @@ def test_the_run_leaves_give_back_a_long_run_that_fails_in_linear_time():
                     assert match is not None and match.group().rstrip() == run.rstrip()
             # a group that fails at its end, after many operands
             assert leaf.match("0 + ( " + whole + ") ") is None
+
+
+def test_a_long_parameter_list_beside_a_long_chain_is_read(tmp_path, capsys):
+    # A long parameter list is parsed apart and put back in the declaration's syntax; the
+    # search for its place once went down a chain of 50,000 terms in an array size, as deep
+    # as the chain is long, and ended in RecursionError.
+    chain = "+".join(["1"] * 50_000)
+    params = ", ".join(f"int b{i}" for i in range(20))
+    status, model, _ = _model(tmp_path, f"int (*g({params}))[{chain}];\n"
+                                        f"int f(int a __attribute__((aligned({chain}))), {params});\n", capsys)
+    assert status == 0 and set(model["functions"]) == {"f", "g"}
+    assert len(model["functions"]["f"]["args"]) == 21 and len(model["functions"]["g"]["args"]) == 20

@@ -557,13 +557,13 @@ _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 #: the operators that cannot fail, on two integers (and, the first three, on two floating values)
-#: the prefix operators whose integer result is the operand's own type, with no promotion
-#: where that type is of int's rank or above
-_NEGATIONS: dict[str, Callable[[Any], Any]] = {"-": operator.neg, "~": operator.invert, "+": operator.pos}
 _INTEGER_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "&": operator.and_, "|": operator.or_,
     "^": operator.xor,
 }
+#: the prefix operators whose integer result is the operand's own type, with no promotion
+#: where that type is of int's rank or above
+_NEGATIONS: dict[str, Callable[[Any], Any]] = {"-": operator.neg, "~": operator.invert, "+": operator.pos}
 
 
 def _int(value: int) -> Value:

@@ -407,9 +407,12 @@ def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
 
 
 def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
-    """The parameter list of ``syntax`` that opens at ``opening``, if any."""
+    """The parameter list of ``syntax`` that opens at ``opening``, if any, outside expressions
+    (which may nest as deep as a chain is long)."""
     if isinstance(syntax, s.ParamsSuffix) and syntax.token is opening:
         return syntax
+    if isinstance(syntax, s.Expr):
+        return None
     if isinstance(syntax, tuple):
         values: Any = syntax
     elif dataclasses.is_dataclass(syntax) and not isinstance(syntax, (Token, type)):
@@ -424,9 +427,11 @@ def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
 
 
 def _replaced(syntax: Any, old: Any, new: Any) -> Any:
-    """``syntax`` with the node ``old`` (by identity) in it replaced by ``new``."""
+    """``syntax`` with the node ``old`` (by identity, outside expressions) replaced by ``new``."""
     if syntax is old:
         return new
+    if isinstance(syntax, s.Expr):
+        return syntax
     if isinstance(syntax, tuple):
         items = tuple(_replaced(item, old, new) for item in syntax)
         return syntax if all(a is b for a, b in zip(items, syntax, strict=True)) else items
