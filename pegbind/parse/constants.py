@@ -391,22 +391,21 @@ class Evaluator:
             if span is not None and span[0] <= total <= span[1]:
                 plain, right = _INTEGER_OPS.get(node.op), node.right
                 if plain is not None:
+                    operand: Any = None
                     if type(right) is s.Number:
                         right_value = numbers.get(right.token.text)
                     elif isinstance(right, s.Unary) and type(right.operand) is s.Number and right.op in _NEGATIONS:
-                        # a negated literal of the running type is in its range negated, or wraps in it
+                        # a negated literal of the running type: its type's, unpromoted (out of
+                        # the range negated, it is applied as _apply does)
                         known = numbers.get(right.operand.token.text)
                         literal: Any = known.value if known is not None and known.prim == value.prim else None
                         if literal is not None and span[0] <= literal <= span[1]:
-                            operand: Any = _NEGATIONS[right.op](literal)
-                            result = plain(total, operand)
-                            if span[0] <= operand <= span[1] and span[0] <= result <= span[1]:
-                                total, ahead = result, True
-                                continue
-                    if right_value is None:
-                        right_value = self._arith(right)
-                    operand = right_value.value
-                    if right_value.prim == value.prim and span[0] <= operand <= span[1]:
+                            operand = _NEGATIONS[right.op](literal)
+                    if operand is None:
+                        if right_value is None:
+                            right_value = self._arith(right)
+                        operand = right_value.value if right_value.prim == value.prim else None
+                    if operand is not None and span[0] <= operand <= span[1]:
                         result = plain(total, operand)
                         if span[0] <= result <= span[1]:
                             total, ahead = result, True

@@ -362,32 +362,17 @@ def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
     made at that parenthesis: what a parse of the whole gives, as a parameter ends only
     at a comma of the list's level.
     """
-    # each '(' of the tokens -> the ',' of its own level, and its ')'
-    opened: list[int] = []
-    commas: dict[int, list[int]] = {}
-    closing: dict[int, int] = {}
-    for index, token in enumerate(tokens):
-        if token.kind != "punct":
-            continue
-        text = token.text
-        if text in ("(", "[", "{"):
-            opened.append(index)
-            if text == "(":
-                commas[index] = []
-        elif text in (")", "]", "}"):
-            if not opened:
-                return None
-            start = opened.pop()
-            if text == ")":
-                closing[start] = index
-        elif text == "," and opened and opened[-1] in commas:
-            commas[opened[-1]].append(index)
-    if opened or not commas:
+    brackets = _brackets(tokens)
+    if brackets is None:
         return None
-    opening = max(commas, key=lambda index: len(commas[index]))
-    if opening not in closing or len(commas[opening]) + 1 < PARAMETERS_APART:
+    closing, marks_of = brackets
+    opening = max((index for index in marks_of if tokens[index].text == "("), key=lambda index: len(marks_of[index]),
+                  default=None)
+    if opening is None or len(marks_of[opening]) + 1 < PARAMETERS_APART:
         return None
-    marks, end = commas[opening], closing[opening]
+    marks, end = marks_of[opening], closing[opening]
+    if any(tokens[index].text == ";" for index in marks):
+        return None  # no parameter list
     pieces = [tokens[start + 1 : stop] for start, stop in zip([opening, *marks], [*marks, end], strict=True)]
     variadic = len(pieces[-1]) == 1 and pieces[-1][0].text == "..."
     if variadic:
@@ -406,19 +391,38 @@ def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
         return _replaced(outer, found, dataclasses.replace(found, params=tuple(params), variadic=variadic))
 
 
+def _brackets(tokens: Sequence[Token]) -> tuple[dict[int, int], dict[int, list[int]]] | None:
+    """Where each ``(``, ``[`` or ``{`` of ``tokens`` closes, and where its own level has a
+    ``,`` or a ``;`` (each by index); None where the brackets do not pair."""
+    closers = {"(": ")", "[": "]", "{": "}"}
+    opened: list[int] = []
+    closing: dict[int, int] = {}
+    marks: dict[int, list[int]] = {}
+    for index, token in enumerate(tokens):
+        if token.kind != "punct":
+            continue
+        text = token.text
+        if text in closers:
+            opened.append(index)
+            marks[index] = []
+        elif text in (")", "]", "}"):
+            if not opened or closers[tokens[opened[-1]].text] != text:
+                return None
+            closing[opened.pop()] = index
+        elif text in (",", ";") and opened:
+            marks[opened[-1]].append(index)
+    return None if opened else (closing, marks)
+
+
 def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
     """The parameter list of ``syntax`` that opens at ``opening``, if any, outside expressions
     (which may nest as deep as a chain is long)."""
-    if isinstance(syntax, s.ParamsSuffix) and syntax.token is opening:
+    kind = type(syntax)
+    if kind is s.ParamsSuffix and syntax.token is opening:
         return syntax
-    if isinstance(syntax, s.Expr):
+    if kind is Token or isinstance(syntax, s.Expr):
         return None
-    if isinstance(syntax, tuple):
-        values: Any = syntax
-    elif dataclasses.is_dataclass(syntax) and not isinstance(syntax, (Token, type)):
-        values = (getattr(syntax, field.name) for field in dataclasses.fields(syntax))
-    else:
-        return None
+    values = syntax if kind is tuple or kind is list else [getattr(syntax, name) for name in _field_names(kind)]
     for value in values:
         found = _params_at(value, opening)
         if found is not None:
@@ -430,20 +434,16 @@ def _replaced(syntax: Any, old: Any, new: Any) -> Any:
     """``syntax`` with the node ``old`` (by identity, outside expressions) replaced by ``new``."""
     if syntax is old:
         return new
-    if isinstance(syntax, s.Expr):
+    kind = type(syntax)
+    if kind is Token or isinstance(syntax, s.Expr):
         return syntax
-    if isinstance(syntax, tuple):
-        items = tuple(_replaced(item, old, new) for item in syntax)
-        return syntax if all(a is b for a, b in zip(items, syntax, strict=True)) else items
-    if dataclasses.is_dataclass(syntax) and not isinstance(syntax, (Token, type)):
-        changes = {}
-        for field in dataclasses.fields(syntax):
-            value = getattr(syntax, field.name)
-            replaced = _replaced(value, old, new)
-            if replaced is not value:
-                changes[field.name] = replaced
-        return dataclasses.replace(syntax, **changes) if changes else syntax
-    return syntax
+    values = syntax if kind is tuple or kind is list else [getattr(syntax, name) for name in _field_names(kind)]
+    if not values:
+        return syntax  # a string, a number, None, or empty
+    replaced = [_replaced(value, old, new) for value in values]
+    if all(a is b for a, b in zip(replaced, values, strict=True)):
+        return syntax
+    return kind(replaced) if kind is tuple or kind is list else kind(*replaced)
 
 
 def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
@@ -491,26 +491,11 @@ def _by_members(tokens: Sequence[Token], rule: str) -> s.Declaration | s.MemberD
     error is told as before.
     """
     opening = next((i for i, token in enumerate(tokens) if token.text == "{" and token.kind == "punct"), None)
-    if opening is None:
+    brackets = _brackets(tokens) if opening is not None else None
+    if opening is None or brackets is None:
         return None
     # where the body ends, and where its own level has a ';' or a ','
-    marks: list[int] = []
-    depth, closing = 0, None
-    for index in range(opening + 1, len(tokens)):
-        token = tokens[index]
-        if token.kind != "punct":
-            continue
-        if token.text in ("(", "[", "{"):
-            depth += 1
-        elif token.text in (")", "]", "}"):
-            if depth == 0:
-                closing = index if token.text == "}" else None
-                break
-            depth -= 1
-        elif token.text in (";", ",") and depth == 0:
-            marks.append(index)
-    if closing is None:
-        return None
+    closing, marks = brackets[0][opening], brackets[1][opening]
     outer = _parse_whole((*tokens[: opening + 1], *tokens[closing:]), rule)
     specifiers = outer.specifiers if isinstance(outer, (s.Declaration, s.MemberDeclaration)) else None
     if specifiers is None:
@@ -649,6 +634,8 @@ def _fold(flat: list[Any]) -> s.Expr:
 
 
 _KIND = attrgetter("kind")
+#: a plain operand's syntax by its token's kind (an identifier's is a Name)
+_OPERAND: dict[str, Callable[[Token], s.Expr]] = {"number": s.Number, "char": s.CharConstant}
 #: the prefix operators a run's operand may have (OPERAND_RUN)
 _RUN_PREFIXES = frozenset({"-", "+", "~", "!"})
 
@@ -670,8 +657,7 @@ def _run_items(tokens: Sequence[Token], index: int, end: int) -> tuple[list[Any]
             inner, index = _run_items(tokens, index + 1, end)
             operand = _fold(inner)
         else:
-            operand = s.Number(token) if kind == "number" else s.CharConstant(token) if kind == "char" \
-                else s.Name(token)
+            operand = _OPERAND.get(kind, s.Name)(token)
         index += 1
         for prefix in reversed(prefixes):
             operand = s.Unary(prefix.text, operand, prefix)
@@ -1146,11 +1132,10 @@ class SyntaxWalker(NodeVisitor):
         if "(" in node.text or "punct" in map(_KIND, items[::2]):  # groups or prefixes
             items, _ = _run_items(source.tokens, first, last + 1)
             return _Run(items)
+        operand = _OPERAND.get
         for index in range(0, len(items), 2):  # operands and operators alternating (a generated chain)
             token = items[index]
-            kind = token.kind
-            items[index] = s.Number(token) if kind == "number" else s.CharConstant(token) if kind == "char" \
-                else s.Name(token)
+            items[index] = operand(token.kind, s.Name)(token)
         return _Run(items)
 
     # cast_expression = (LPAREN type_name RPAREN cast_expression) / unary_expression
