@@ -21,6 +21,7 @@ from typing import Any
 from .backends import backend_names
 from .diagnostics import ConfigError, Coord, Diagnostic
 from .frozen import frozen_dataclass
+from .patterns import compiled
 from .tomlkeys import locate
 
 
@@ -401,11 +402,11 @@ def _error_policy(reader: _Reader, key: str, value: Mapping[str, Any]) -> ErrorP
     return ErrorPolicy(value["return_type"], success, codes)
 
 
-_OWNED = re.compile(r"owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
-_OWNED_AT_END = re.compile(r"(?:^|\s)owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)$")
+_OWNED = compiled(r"owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
+_OWNED_AT_END = compiled(r"(?:^|\s)owned\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)$")
 #: a constant's name or a number (``-1``, ``0xFFFFFFFF``, ``1.5``)
-_ON_ERROR = re.compile(r"on_error\(\s*(-?[A-Za-z0-9_.+]+)\s*\)")
-_ON_ERROR_AT_END = re.compile(r"(?:^|\s)on_error\(\s*(-?[A-Za-z0-9_.+]+)\s*\)$")
+_ON_ERROR = compiled(r"on_error\(\s*(-?[A-Za-z0-9_.+]+)\s*\)")
+_ON_ERROR_AT_END = compiled(r"(?:^|\s)on_error\(\s*(-?[A-Za-z0-9_.+]+)\s*\)$")
 
 
 def parse_owner(text: str) -> str:

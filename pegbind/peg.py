@@ -26,7 +26,6 @@ import hashlib
 import importlib.util
 import marshal
 import os
-import re
 import sys
 import tempfile
 from collections import OrderedDict
@@ -38,6 +37,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, TypeVar
 
 from . import __version__, pegcode
+from .patterns import compiled
 from .pegcode import Parser
 from .regen import cache_dir
 from .resources import read_grammar
@@ -139,7 +139,7 @@ def grammar_words(name: str) -> frozenset[str]:
     # a leaf that matches the placeholders themselves names them, as text the grammar parses
     # holds them, not as words of its own
     text = "\n".join(line for line in text.splitlines() if not line.startswith(_MATCHES_PLACEHOLDERS))
-    words = frozenset(re.findall(r"[A-Za-z_$][\w$]*", text))
+    words = frozenset(compiled(r"[A-Za-z_$][\w$]*").findall(text))
     assert PLACEHOLDER not in words, f"{name}.ppeg names the placeholder {PLACEHOLDER!r}"
     return words
 
@@ -183,7 +183,7 @@ _PREFIXES = frozenset({"*", "&", "-", "+", "!", "~"})
 
 
 #: a run of two or more prefix operators in tokens joined by single spaces
-_PREFIX_RUN = re.compile(r"(?<!\S)[-*&+!~](?: [-*&+!~])+(?!\S)")
+_PREFIX_RUN = compiled(r"(?<!\S)[-*&+!~](?: [-*&+!~])+(?!\S)")
 
 
 def too_deep(texts: Iterable[str], joined: str) -> int | None:

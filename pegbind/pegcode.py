@@ -40,6 +40,8 @@ from collections.abc import Iterator
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
+from . import patterns
+
 if TYPE_CHECKING:
     from parsimonious.grammar import Grammar
 
@@ -86,8 +88,10 @@ class Regex(Expression):
         """The compiled pattern."""
         compiled = getattr(self, "_compiled", None)
         if compiled is None:
-            compiled = self._compiled = (re if self.engine == "re" else __import__("regex")).compile(
-                self.pattern, self.flags)
+            if self.engine == "re":
+                compiled = self._compiled = patterns.compiled(self.pattern, self.flags)
+            else:
+                compiled = self._compiled = __import__("regex").compile(self.pattern, self.flags)
         return compiled
 
 

@@ -9,10 +9,11 @@ Everything that reads one of them goes through this module.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
+
+from .patterns import compiled
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -78,7 +79,7 @@ def read_grammar(name: str) -> str:
 
 
 #: ``# pegbind-paste: begin NAME`` / ``# pegbind-paste: end NAME``, each on a line of its own
-_PASTE_MARKER = re.compile(r"# pegbind-paste: (begin|end) (\w+)")
+_PASTE_MARKER = compiled(r"# pegbind-paste: (begin|end) (\w+)")
 
 
 def paste_sections(source: str, where: str) -> dict[str, str]:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import functools
 import json
-import re
+
+from .patterns import compiled
 
 Path = tuple[str | int, ...]
 Position = tuple[int, int]
 
-_BARE = re.compile(r"[A-Za-z0-9_-]+")
-_NAME = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_BARE = compiled(r"[A-Za-z0-9_-]+")
+_NAME = compiled(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 class _Scanner:

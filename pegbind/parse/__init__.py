@@ -13,12 +13,12 @@ macros evaluated as constants (:func:`macro_constants`).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic
 from ..model import Constant, FunctionAlias, Module, TypedefRef
+from ..patterns import compiled
 from ..preprocess.engine import DYNAMIC_MACROS
 from ..preprocess.token import Token
 from ..target import TargetInfo
@@ -215,7 +215,7 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
         )
 
 
-_UNKNOWN_NAME = re.compile(r"'(\w+)' is not a constant\Z")
+_UNKNOWN_NAME = compiled(r"'(\w+)' is not a constant\Z")
 
 
 def _dynamic_use(macro: Any, table: Any) -> str | None:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 import struct
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..frozen import frozen_dataclass
 from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
+from ..patterns import compiled
 from ..peg import MAX_NESTING, nesting_room
 from ..preprocess.literals import (
     LiteralError,
@@ -160,7 +160,7 @@ def convert(value: int | float, prim: str, target: TargetInfo) -> int | float:
 # Literals (C11 6.4.4)
 # --------------------------------------------------------------------------
 
-_INTEGER = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)\Z")
+_INTEGER = compiled(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)\Z")
 _SUFFIXES = {"": "", "u": "u", "l": "l", "ul": "ul", "lu": "ul", "ll": "ll", "ull": "ull", "llu": "ull"}
 
 

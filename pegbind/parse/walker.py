@@ -35,6 +35,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..frozen import frozen_dataclass
+from ..patterns import compiled
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, token_starts, too_deep
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
 from ..pegcode import ParseError as PegParseError
@@ -122,8 +123,8 @@ def _literal_shapes() -> dict[str, tuple[Callable[[str], Any], str]]:
     for kind, leaf, placeholder in (("number", "NUMBER", "0"), ("char", "CHAR", "'0'"), ("string", "STRING", '""')):
         expression = grammar[leaf]
         assert isinstance(expression, Regex) and expression.pattern.endswith(" *")
-        assert re.fullmatch(expression.pattern, placeholder), f"{leaf} must take {placeholder}"
-        shapes[kind] = (re.compile(expression.pattern[: -len(" *")]).fullmatch, placeholder)
+        assert expression.re.fullmatch(placeholder), f"{leaf} must take {placeholder}"
+        shapes[kind] = (compiled(expression.pattern[: -len(" *")]).fullmatch, placeholder)
     return shapes
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Literal
@@ -36,6 +35,7 @@ from ..model import (
     canonical_type,
     unnamed,
 )
+from ..patterns import compiled
 from ..target import LayoutError, TargetInfo, bit_range, integer_primitive, integer_range, size_align
 from .binding import (
     ANY_CELL,
@@ -659,9 +659,13 @@ def _named_after(name: str, stem: str) -> bool:
     return not rest or rest[0] == "_" or (rest[0].isupper() and not stem[-1:].isupper())
 
 
+#: a word of a name: a run of capitals not starting a capitalised word, or an optionally capitalised word
+_WORD = compiled(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
+
+
 def _words(name: str) -> list[str]:
     """The words of a name, lower-cased: ``targetDstSize`` -> target, dst, size; ``out_buf`` -> out, buf."""
-    return [word.lower() for word in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+    return [word.lower() for word in _WORD.findall(name)]
 
 
 def _ends_with(stem: str, name: str) -> bool:

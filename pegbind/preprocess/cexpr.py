@@ -22,6 +22,7 @@ from collections.abc import Callable
 from operator import add, and_, mul, or_, sub, xor
 
 from ..frozen import frozen_dataclass
+from ..patterns import compiled
 from ..peg import MAX_NESTING, Parser, TextCache, nesting_room, parser, token_starts, too_deep
 from ..pegcode import Node, NodeVisitor, Regex, VisitationError
 from ..pegcode import ParseError as GrammarParseError
@@ -75,7 +76,7 @@ def expression_parser() -> Parser:
     return parser("cexpr")
 
 
-_INTEGER = re.compile(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)")
+_INTEGER = compiled(r"(0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)")
 _SUFFIXES = {"", "u", "l", "ul", "lu", "ll", "ull", "llu"}
 
 
@@ -184,7 +185,7 @@ def _run_part() -> re.Pattern[str]:
         leaf = grammar[name]
         assert isinstance(leaf, Regex)
         patterns.append(leaf.pattern)
-    return re.compile("|".join([*patterns, r"[()~!]"]))
+    return compiled("|".join([*patterns, r"[()~!]"]))
 
 
 #: the operators an operand of a run may have before it (cexpr.ppeg's UNARY_OP)
@@ -228,7 +229,7 @@ def _spaced_run() -> re.Pattern[str]:
     number, name = grammar["NUMBER"], grammar["IDENTIFIER"]
     assert isinstance(number, Regex) and isinstance(name, Regex)
     operand = f"(?:{number.pattern}|{name.pattern})"
-    return re.compile(f"(?:{operand} (?:{_operators()}) )*{operand}")
+    return compiled(f"(?:{operand} (?:{_operators()}) )*{operand}")
 
 
 def _operators() -> str:

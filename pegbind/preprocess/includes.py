@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..frozen import frozen_dataclass
 from ..packages import package_files
+from ..patterns import compiled
 from ..resources import fallback_include_dir, standard_include_dir
 from ..toolchain import CROSS_TRIPLES, MULTIARCH, host_target, search_dirs
 
@@ -245,7 +245,7 @@ def read_source(path: str) -> str:
 
 
 #: a byte of a header that is not UTF-8, as :func:`read_source` keeps it (U+DC80..U+DCFF)
-NOT_UTF8 = re.compile("[\udc80-\udcff]")
+NOT_UTF8 = compiled("[\udc80-\udcff]")
 
 
 def as_legacy_text(text: str) -> str:

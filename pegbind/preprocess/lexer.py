@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Coord, Diagnostic
 from ..frozen import frozen_dataclass
+from ..patterns import compiled
 from ..peg import Parser, parser
 from ..pegcode import OneOf, Regex
 from .token import Token, TokenKind
@@ -95,7 +96,7 @@ def _compiled_lexer() -> re.Pattern[str]:
             if member.flags & re.DOTALL:
                 pattern = f"(?s:{pattern})"
             branches.append(f"(?P<{member.name}>{pattern})")
-    return re.compile("|".join(branches))
+    return compiled("|".join(branches))
 
 
 @functools.cache
