@@ -34,6 +34,7 @@ import inspect
 import reprlib
 from collections.abc import Callable
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
+from dataclasses import field as dataclass_field
 from operator import attrgetter
 from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform
@@ -55,18 +56,84 @@ def frozen_dataclass(*, order: bool = False) -> Callable[[C], C]:
         undocumented = not cls.__doc__
         if undocumented:  # or dataclasses reads object's own signature from its text (a compile each time)
             cls.__doc__ = cls.__name__
-        # dataclasses still makes the fields, the slots and __match_args__
-        made: C = dataclass(slots=True, init=False, repr=False, eq=False)(cls)  # type: ignore[assignment]
-        every = fields(made)
-        for field in every:
-            if not field.init:
-                raise TypeError(f"{cls.__name__}.{field.name}: every field of a frozen_dataclass is given to __init__")
+        made, every = _slotted(cls)
         _add_init(made, every)
         _add_methods(made, every, order)
         if undocumented:  # as dataclasses words it
             made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
         return made
     return make
+
+
+#: what every frozen_dataclass records as its dataclass parameters (only a stdlib dataclass
+#: deriving from one would read them), and the kind dataclasses gives a field that is one
+#: (neither a ClassVar nor an InitVar): both taken from a class dataclasses declares once
+_DECLARED: Any = dataclass(slots=True, init=False, repr=False, eq=False)(
+    type("_Declared", (), {"__annotations__": {"x": int}}))
+_PARAMETERS = _DECLARED.__dataclass_params__
+_FIELD_KIND = fields(_DECLARED)[0]._field_type  # type: ignore[attr-defined]
+
+
+def _slotted(cls: C) -> tuple[C, tuple[Field[Any], ...]]:
+    """The class again, with a slot for each field it declares; and its fields, as
+    ``dataclass(slots=True, init=False, repr=False, eq=False)`` makes them.
+
+    dataclasses asks of each annotation, written as text under
+    ``from __future__ import annotations``, whether it names ``ClassVar``,
+    ``InitVar`` or ``KW_ONLY``, three regular expression matches and module
+    lookups a field: with everything else it does, that was half the time of
+    declaring a class, and some 7 ms of every run's imports.  pegbind's classes
+    declare none of the three, which are refused here.
+    """
+    every: dict[str, Field[Any]] = {}  # a base cannot be a dataclass: it would write __init__
+    body = dict(cls.__dict__)
+    keyword_only = False
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        kind = _special(annotation)
+        if kind == "ClassVar":
+            continue  # a class attribute, as it is
+        if kind == "KW_ONLY":  # the fields after it are keyword-only
+            keyword_only = True
+            body.pop(name, None)
+            continue
+        if kind == "InitVar":
+            raise TypeError(f"{cls.__name__}.{name}: a frozen_dataclass has no InitVar (it writes no __post_init__)")
+        default = body.pop(name, MISSING)
+        made: Field[Any] = default if isinstance(default, Field) else dataclass_field(default=default)
+        if made.default is not MISSING and made.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(made.default)} for field {name} is not allowed: "
+                             "use default_factory")
+        if not made.init:
+            raise TypeError(f"{cls.__name__}.{name}: every field of a frozen_dataclass is given to __init__")
+        made.name, made.type = name, annotation
+        made._field_type = _FIELD_KIND  # type: ignore[attr-defined]
+        if made.kw_only is MISSING:
+            made.kw_only = keyword_only
+        every[name] = made
+    inherited = {slot for base in cls.__mro__[1:-1] for slot in _slots_of(base)}
+    body["__slots__"] = tuple(name for name in every if name not in inherited)
+    body.pop("__dict__", None)
+    body.pop("__weakref__", None)
+    body["__dataclass_fields__"] = every
+    body["__dataclass_params__"] = _PARAMETERS
+    body["__match_args__"] = tuple(name for name, made in every.items() if not made.kw_only)
+    slotted: C = type(cls)(cls.__name__, cls.__bases__, body)
+    slotted.__qualname__ = cls.__qualname__
+    return slotted, tuple(every.values())
+
+
+def _special(annotation: object) -> str:
+    """"ClassVar", "InitVar" or "KW_ONLY" for an annotation naming one (as text, too:
+    ``"dataclasses.KW_ONLY"``, ``"ClassVar[int]"``), else ""."""
+    if not isinstance(annotation, str):
+        annotation = getattr(annotation, "__name__", None) or repr(annotation)
+    head = annotation.split("[", 1)[0].strip().rsplit(".", 1)[-1]
+    return head if head in ("ClassVar", "InitVar", "KW_ONLY") else ""
+
+
+def _slots_of(cls: type) -> tuple[str, ...]:
+    slots = cls.__dict__.get("__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
 
 
 def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:

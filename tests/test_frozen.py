@@ -5,6 +5,7 @@ import copy
 import dataclasses
 import inspect
 import pickle
+import typing
 
 import pytest
 
@@ -182,3 +183,42 @@ def test_classes_of_as_many_fields_share_init_code_yet_keep_their_own_signatures
 
     with pytest.raises(TypeError, match="non-default argument 'missing' follows default argument"):
         frozen_dataclass()(Disordered)
+
+
+def _field_facts(cls):
+    return [(f.name, f.type, f.default, f.default_factory, f.init, f.repr, f.hash, f.compare, f.kw_only,
+             dict(f.metadata)) for f in dataclasses.fields(cls)]
+
+
+def test_its_fields_slots_and_metadata_are_the_dataclass_ones():
+    assert _field_facts(Fast) == _field_facts(Plain)
+    assert Fast.__slots__ == Plain.__slots__ and not hasattr(Fast("a"), "__dict__")
+    assert dataclasses.is_dataclass(Fast) and dataclasses.asdict(Fast("a")) == dataclasses.asdict(Plain("a"))
+    assert (Fast.__module__, Fast.__qualname__) == (__name__, "Fast")
+
+    def declare(decorator):
+        class Counted:
+            """Class attributes beside its fields."""
+
+            kind: str
+            limit: typing.ClassVar[int] = 3
+            shown: typing.ClassVar[str] = "x"
+            extra: int = 0
+
+        return decorator(Counted)
+
+    fast, plain = declare(frozen_dataclass()), declare(dataclasses.dataclass(frozen=True, slots=True))
+    assert [f[:3] for f in _field_facts(fast)] == [f[:3] for f in _field_facts(plain)] == [
+        ("kind", "str", dataclasses.MISSING), ("extra", "int", 0)]
+    assert fast.__slots__ == plain.__slots__ == ("kind", "extra")
+    assert (fast.limit, fast.shown, fast("k").kind, fast("k", 2).extra) == (3, "x", "k", 2)
+    assert fast("k") == fast("k") != fast("k", 1)
+
+
+def test_a_mutable_default_is_refused_as_dataclasses_refuses_it():
+    class Listed:
+        items: list[int] = []  # noqa: RUF012
+
+    for decorator in (frozen_dataclass(), dataclasses.dataclass(frozen=True, slots=True)):
+        with pytest.raises(ValueError, match="mutable default <class 'list'> for field items"):
+            decorator(Listed)
