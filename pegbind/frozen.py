@@ -69,7 +69,7 @@ def frozen_dataclass(*, order: bool = False) -> Callable[[C], C]:
 #: deriving from one would read them), and the kind dataclasses gives a field that is one
 #: (neither a ClassVar nor an InitVar): both taken from a class dataclasses declares once
 _DECLARED: Any = dataclass(slots=True, init=False, repr=False, eq=False)(
-    type("_Declared", (), {"__annotations__": {"x": int}}))
+    type("_Declared", (), {"__annotations__": {"x": int}, "__doc__": "documented: no signature read"}))
 _PARAMETERS = _DECLARED.__dataclass_params__
 _FIELD_KIND = fields(_DECLARED)[0]._field_type  # type: ignore[attr-defined]
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
+from .frozen import frozen_dataclass
 from .model import Module
 from .target import TargetInfo, get_target
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # the preprocessor's and the passes' result types; imported l
     from .preprocess import PreprocessResult
 
 
-@dataclass(frozen=True)
+@frozen_dataclass()
 class ReadResult:
     """What reading a binding's headers produced."""
 
