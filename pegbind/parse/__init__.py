@@ -188,19 +188,24 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
             builder.diagnostics.append(_note(macro,
                                              f"it expands to {dynamic}, whose value depends on where it is used"))
             continue
-        # the macro's name expanded, as C code naming it is: the macro itself is not expanded
-        # again inside (ICU's ucol_open is U_ICU_ENTRY_POINT_RENAME(ucol_open), ucol_open_72)
-        problems: list[Diagnostic] = []
-        expanded = pp.expand([Token("identifier", macro.name, macro.coord)], problems)
-        if problems:  # what C code naming it would stop at (_Pragma(1))
-            builder.diagnostics.append(_note(macro, f"its expansion is in error: {problems[0].message}"))
-            continue
-        named = _named_function(expanded, builder)
-        if named is not None and named != macro.name:
-            doc = builder.comments.doc_before(macro.coord) if builder.comments else ""
-            builder.function_aliases[macro.name] = FunctionAlias(macro.name, named, macro.coord, doc)
-            continue
-        result = _evaluate(expanded, builder)
+        if _names_nothing(macro.body):
+            # nothing in it to expand: its name expands to its replacement list (PKCS#11's
+            # thousand numbers), which names no function
+            result = _evaluate(macro.body, builder)
+        else:
+            # the macro's name expanded, as C code naming it is: the macro itself is not expanded
+            # again inside (ICU's ucol_open is U_ICU_ENTRY_POINT_RENAME(ucol_open), ucol_open_72)
+            problems: list[Diagnostic] = []
+            expanded = pp.expand([Token("identifier", macro.name, macro.coord)], problems)
+            if problems:  # what C code naming it would stop at (_Pragma(1))
+                builder.diagnostics.append(_note(macro, f"its expansion is in error: {problems[0].message}"))
+                continue
+            named = _named_function(expanded, builder)
+            if named is not None and named != macro.name:
+                doc = builder.comments.doc_before(macro.coord) if builder.comments else ""
+                builder.function_aliases[macro.name] = FunctionAlias(macro.name, named, macro.coord, doc)
+                continue
+            result = _evaluate(expanded, builder)
         if isinstance(result, str):
             unknown = _UNKNOWN_NAME.match(result)
             named = pp.macros.get(unknown.group(1)) if unknown else None
@@ -216,6 +221,12 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
 
 
 _UNKNOWN_NAME = compiled(r"'(\w+)' is not a constant\Z")
+
+
+def _names_nothing(body: Sequence[Token]) -> bool:
+    """Whether a replacement list holds no identifier (no macro, no ``_Pragma``, no
+    ``__LINE__``) and no ``##``: what expanding its macro's name gives is the list itself."""
+    return all(token.kind != "identifier" and token.text not in ("##", "%:%:") for token in body)
 
 
 def _dynamic_use(macro: Any, table: Any) -> str | None:
