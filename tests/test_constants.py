@@ -56,6 +56,10 @@ EXPRESSIONS = [
     "(1UL + -1 + -1)", "(1 + -1L + -1)", "(2 * -2147483647 * -1)", "(~0 ^ ~1 & ~2 | ~3)",
     # bodies naming no macro are taken as they stand, unless they paste
     "1 ## 2", "0x ## 1F ## u", "3 %:%: 4", "(2 ## 5 + 1)",
+    # long chains of + and -, summed at once where no partial sum leaves the type
+    "(1" + " + 1" * 40 + ")", "(0" + " - 7" * 30 + " + 3" * 10 + ")", "(1UL" + " + 1UL" * 30 + " - 5UL" * 9 + ")",
+    "(2147483647" + " + 1" * 20 + " - 1" * 20 + ")", "(1" + " + 1" * 20 + " + 1U" + " + 1" * 10 + ")",
+    "(0U" + " - 1U" * 20 + ")", "(1" + " + 0x7fffffff" * 17 + ")", "(2" + " * 2" * 10 + " + 1" * 20 + ")",
 ]
 
 _TYPE_NAMES = [
