@@ -133,7 +133,10 @@ def test_what_it_would_write_itself_or_cannot_give_init_is_refused():
     class NotGiven:
         a: int = dataclasses.field(default=0, init=False)
 
-    for cls in (OwnInit, OwnEquality, AfterInit, NotGiven):
+    class OnlyForInit:
+        a: dataclasses.InitVar[int]
+
+    for cls in (OwnInit, OwnEquality, AfterInit, NotGiven, OnlyForInit):
         with pytest.raises(TypeError):
             frozen_dataclass()(cls)
 
