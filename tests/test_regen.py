@@ -140,3 +140,34 @@ def test_the_folder_is_looked_through_for_old_entries_once_a_day(tmp_path, monke
     os.utime(runs / ".pruned", (yesterday, yesterday))
     regen.store("third", [tmp_path / "in.h"], [tmp_path], [], [], [])
     assert sorted(p.stem for p in runs.glob("*.json")) == ["first", "second", "third"]
+
+
+def test_a_file_a_valid_entry_recorded_is_not_hashed_again_unless_it_changed(tmp_path, monkeypatch):
+    import hashlib
+    import os
+
+    from pegbind import regen
+
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(regen, "_known_digests", {})
+    library = tmp_path / "libx.so"
+    library.write_bytes(b"\x7fELF symbols")
+    regen.remember("symbols", ["f"], [library])
+    regen._known_digests.clear()  # a new process: it knows the file only from the fact's entry
+    assert regen.recall("symbols") == ["f"]
+
+    hashed: list[str] = []
+    real = regen._digest
+    monkeypatch.setattr(regen, "_digest", lambda path: hashed.append(str(path)) or real(path))
+    regen.store("run", [library], [], [], [], [])
+    assert hashed == []
+    entry = json.loads((tmp_path / "cache" / "runs" / "run.json").read_text())
+    assert entry["read"][0][3] == hashlib.sha256(library.read_bytes()).hexdigest()
+
+    library.write_bytes(b"\x7fELF symbols, more of them")  # another size, another time
+    os.utime(library, ns=(1, 1))
+    regen.store("run", [library], [], [], [], [])
+    assert hashed == [str(library)]
+    entry = json.loads((tmp_path / "cache" / "runs" / "run.json").read_text())
+    assert entry["read"][0][3] == hashlib.sha256(library.read_bytes()).hexdigest()
+    assert regen.recall("symbols") is None  # the fact it was worked out from changed
