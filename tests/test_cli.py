@@ -44,6 +44,24 @@ def test_every_flag_says_what_it_does():
         assert not silent, f"pegbind {name}: no help for {silent}"
 
 
+def test_a_commands_own_parser_declares_what_the_whole_one_does_for_it():
+    from pegbind.cli import build_parser
+
+    def flags(parser, name):
+        commands = next(a for a in parser._actions if a.dest == "command")
+        return [(a.option_strings, a.dest, a.default, a.help) for a in commands.choices[name]._actions]
+
+    whole = build_parser()
+    names = list(next(a for a in whole._actions if a.dest == "command").choices)
+    assert names == ["generate", "build", "dump", "verify", "bench"]
+    for name in names:
+        own = build_parser(name)
+        assert flags(own, name) == flags(whole, name)
+        assert len(flags(whole, name)) > 20
+        argv = [name, "a.h", "-I", "inc", "-l", "z", "--backend", "ctypes", "-q"]
+        assert vars(own.parse_args(argv)) == vars(whole.parse_args(argv))
+
+
 def test_generated_files_follow_the_umask(tmp_path):
     (tmp_path / "m.h").write_text("int f(int x);\n")
     result = run_pegbind("generate", "m.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
