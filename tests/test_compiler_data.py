@@ -91,3 +91,24 @@ def test_each_target_answers_as_its_compiler(tmp_path):
     assert _defined(tmp_path, text, "linux-x86_64") == {"R_X86": "1"}
     assert _defined(tmp_path, text, "win-x86_64") == {"R_X86": "1", "R_WIN": "1"}
     assert _defined(tmp_path, text, "linux-aarch64") == {}
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+def test_each_predefined_macro_is_what_its_define_line_gives(target):
+    """Only the replacement lists of object-like macros are lexed, each where it stands on its
+    ``#define`` line: the macros, their tokens and where each was written are those of the lines."""
+    from pegbind.preprocess.directives import parse_directive
+    from pegbind.preprocess.engine import _predefined_macros
+    from pegbind.preprocess.lexer import lex
+    from pegbind.preprocess.macros import Macro
+
+    predefines = TARGETS[target].predefines
+    lines = lex("\n".join(f"#define {name} {value}" for name, value in predefines.items()), "<built-in>").lines
+    expected = []
+    for line in lines:
+        directive = parse_directive(line)
+        expected.append(Macro(directive.identifier.text, directive.params, directive.variadic,
+                              tuple(directive.rest), directive.identifier.coord, "builtin"))
+    made = _predefined_macros(target)
+    assert made == tuple(expected)
+    assert any(not macro.body for macro in made) and any(macro.params is not None for macro in made)
