@@ -113,7 +113,7 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``command`` (one of the commands), only that command's
     flags are declared and the others are only named: declaring some 150 flags for every
-    command took 5 ms of each run, 2% of sqlite3.h's ``generate``."""
+    command took 2 to 5 ms of a cold run (0.4% of sqlite3.h's ``generate`` in instructions)."""
     parser = _Parser(
         prog="pegbind",
         description="Generate Python bindings (Cython, cffi, ctypes) from raw C headers.",
