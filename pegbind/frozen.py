@@ -91,6 +91,8 @@ def _slotted(cls: C) -> tuple[C, tuple[Field[Any], ...]]:
     the fields after ``KW_ONLY`` are keyword-only, and an ``InitVar`` (which
     needs a ``__post_init__``) is refused.
     """
+    if "__slots__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} already specifies __slots__")  # as dataclasses refuses it
     every: dict[str, Field[Any]] = {}  # a base cannot be a dataclass: it would write __init__
     body = dict(cls.__dict__)
     keyword_only = False

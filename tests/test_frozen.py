@@ -136,7 +136,11 @@ def test_what_it_would_write_itself_or_cannot_give_init_is_refused():
     class OnlyForInit:
         a: dataclasses.InitVar[int]
 
-    for cls in (OwnInit, OwnEquality, AfterInit, NotGiven, OnlyForInit):
+    class OwnSlots:
+        __slots__ = ("a",)
+        a: int
+
+    for cls in (OwnInit, OwnEquality, AfterInit, NotGiven, OnlyForInit, OwnSlots):
         with pytest.raises(TypeError):
             frozen_dataclass()(cls)
 
