@@ -90,7 +90,11 @@ def _from_kept(pattern: str, flags: int) -> re.Pattern[str]:
             pass
     made = re.compile(pattern, flags)
     entry = _code(pattern, flags)
-    if entry is None or _engine(pattern, entry) != made:
+    try:
+        same = entry is not None and _engine(pattern, entry) == made
+    except Exception:  # an engine that takes its code otherwise: nothing is kept
+        same = False
+    if entry is None or not same:
         return made
     _kept[pattern, flags] = entry
     _write(path, (pattern, flags), entry)

@@ -114,6 +114,15 @@ def test_code_the_engine_refuses_is_compiled_again(cache: Path) -> None:
     same(patterns.compiled(pattern, flags), pattern, flags)
 
 
+def test_an_engine_that_takes_its_code_otherwise_keeps_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuses(*args: object) -> None:
+        raise TypeError("compile() takes other arguments")
+    monkeypatch.setattr(patterns, "_engine", refuses)
+    for pattern, flags in SAMPLES:
+        same(patterns.compiled(pattern, flags), pattern, flags)
+    assert not list(cache.glob("patterns-*.marshal"))
+
+
 def test_without_a_cache_folder_patterns_are_compiled_as_re_does(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PEGBIND_CACHE_DIR", "")
