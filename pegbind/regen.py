@@ -10,9 +10,9 @@ An entry is found by a digest of the settings and pegbind's own files; it is
 valid while each file read has the same content (size and modification time
 first, the SHA-256 when they differ), each folder searched has the same
 modification time (a header added or removed changes it), and each file the run
-wrote is still there with the content it was given.  Entries are written
-whole and renamed into place, so a concurrent run sees an old entry or a new
-one, never half of one.  They live in the cache folder the grammars use
+wrote is still there with the content it was given (judged as a file read is).
+Entries are written whole and renamed into place, so a concurrent run sees an
+old entry or a new one, never half of one.  They live in the cache folder the grammars use
 (``$PEGBIND_CACHE_DIR`` ...); an unreadable cache is a miss, never an error.
 
 Facts a run would otherwise work out from files every time (the feature macros
@@ -176,9 +176,10 @@ def _valid_entry(name: str, kind: str) -> dict[str, Any] | None:
             return None
         for path_read, size, mtime, digest in entry["read"]:
             _known_digests.setdefault((str(path_read), size, mtime), str(digest))
-        # what the run wrote: still there, as it was written
-        if not all(os.path.exists(str(record[0])) and _digest(str(record[0])) == record[3]
-                   for record in entry["wrote"]):
+        # what the run wrote: still there, as it was written (judged as a file read is: its size
+        # and time, its content where the time changed; hashing 1.2 MB of sqlite3.h's module
+        # again was a twentieth of the answer)
+        if not all(_unchanged(record) for record in entry["wrote"]):
             return None
         os.utime(path)  # used: the pruning in store() goes by the time of last use
         return entry

@@ -171,3 +171,26 @@ def test_a_file_a_valid_entry_recorded_is_not_hashed_again_unless_it_changed(tmp
     entry = json.loads((tmp_path / "cache" / "runs" / "run.json").read_text())
     assert entry["read"][0][3] == hashlib.sha256(library.read_bytes()).hexdigest()
     assert regen.recall("symbols") is None  # the fact it was worked out from changed
+
+
+def test_what_a_run_wrote_is_hashed_again_only_where_its_time_changed(tmp_path, monkeypatch):
+    import os
+
+    from pegbind import regen
+
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    header, written = tmp_path / "in.h", tmp_path / "out.py"
+    header.write_text("int f(void);\n")
+    written.write_text("def f(): ...\n")
+    regen.store("run", [header], [], [written], ["out.py"], [])
+    hashed: list[str] = []
+    real = regen._digest
+    monkeypatch.setattr(regen, "_digest", lambda path: hashed.append(str(path)) or real(path))
+    assert regen.lookup("run") == (["out.py"], [])
+    assert hashed == []
+    stat = written.stat()
+    os.utime(written, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # touched, the same content
+    assert regen.lookup("run") == (["out.py"], [])
+    assert hashed == [str(written)]
+    written.write_text("def f(): return 1\n")  # edited by hand
+    assert regen.lookup("run") is None
