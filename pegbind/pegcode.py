@@ -88,10 +88,8 @@ class Regex(Expression):
         """The compiled pattern."""
         compiled = getattr(self, "_compiled", None)
         if compiled is None:
-            if self.engine == "re":
-                compiled = self._compiled = patterns.compiled(self.pattern, self.flags)
-            else:
-                compiled = self._compiled = __import__("regex").compile(self.pattern, self.flags)
+            engine = patterns.compiled if self.engine == "re" else __import__("regex").compile
+            compiled = self._compiled = engine(self.pattern, self.flags)
         return compiled
 
 

@@ -661,7 +661,8 @@ def test_a_long_record_body_parsed_member_by_member_gives_the_syntax_of_the_whol
                           "/usr/include/libxml2/libxml/tree.h") if Path(p).exists()]
     seen, split = 0, []
     by_members = walker._by_members
-    monkeypatch.setattr(walker, "_by_members", lambda tokens, rule: split.append(by_members(tokens, rule)) or split[-1])
+    monkeypatch.setattr(walker, "_by_members",
+                        lambda tokens, rule, brackets: split.append(by_members(tokens, rule, brackets)) or split[-1])
     for path in headers:
         include = [path.parent, Path("/usr/include/libxml2")]
         pieces = split_declarations(preprocess([path], include_dirs=include).tokens)
@@ -750,7 +751,8 @@ def test_a_long_parameter_list_parsed_parameter_by_parameter_gives_the_syntax_of
             if sum(token.text == "," for token in piece.tokens) < 2:
                 continue
             whole = walker._parse_whole(piece.tokens, "declaration")
-            split = walker._by_parameters(piece.tokens, "declaration")
+            brackets = walker._brackets(piece.tokens)
+            split = None if brackets is None else walker._by_parameters(piece.tokens, "declaration", brackets)
             seen += 1
             if split is not None:
                 apart += 1
@@ -764,5 +766,6 @@ def test_a_long_parameter_list_parsed_parameter_by_parameter_gives_the_syntax_of
     tokens = split_declarations(preprocess([header]).tokens)[1].tokens
     calls = []
     by_parameters = walker._by_parameters
-    monkeypatch.setattr(walker, "_by_parameters", lambda tokens, rule: calls.append(rule) or by_parameters(tokens, rule))
+    monkeypatch.setattr(walker, "_by_parameters",
+                        lambda tokens, rule, brackets: calls.append(rule) or by_parameters(tokens, rule, brackets))
     assert walker.parse_syntax(tokens) == walker._parse_whole(tokens, "declaration") and calls

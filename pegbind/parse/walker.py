@@ -40,7 +40,7 @@ from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, p
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
 from ..pegcode import ParseError as PegParseError
 from ..pegcode import Sequence as PegSequence
-from ..preprocess.cexpr import BINARY_PRECEDENCE
+from ..preprocess.cexpr import BINARY_PRECEDENCE, by_precedence
 from ..preprocess.token import Token
 from . import syntax as s
 
@@ -344,15 +344,17 @@ PARAMETERS_APART = 16
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
     if rule in ("declaration", "member_declaration") and len(tokens) > MEMBERS_APART:
-        apart = _by_members(tokens, rule)
-        if apart is None:
-            apart = _by_parameters(tokens, rule)
-        if apart is not None:
-            return apart
+        brackets = _brackets(tokens)  # scanned once, for either way of parsing apart
+        if brackets is not None:
+            apart = _by_members(tokens, rule, brackets)
+            if apart is None:
+                apart = _by_parameters(tokens, rule, brackets)
+            if apart is not None:
+                return apart
     return _parse_whole(tokens, rule)
 
 
-def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
+def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> Any:
     """The syntax of a declaration (or a member, ``rule``) whose longest parameter list is
     parsed parameter by parameter, as :func:`_by_members` parses a body; None where that
     does not apply, or where any part does not parse (the whole is parsed then).
@@ -363,9 +365,6 @@ def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
     made at that parenthesis: what a parse of the whole gives, as a parameter ends only
     at a comma of the list's level.
     """
-    brackets = _brackets(tokens)
-    if brackets is None:
-        return None
     closing, marks_of = brackets
     opening = max((index for index in marks_of if tokens[index].text == "("), key=lambda index: len(marks_of[index]),
                   default=None)
@@ -392,7 +391,11 @@ def _by_parameters(tokens: Sequence[Token], rule: str) -> Any:
         return _replaced(outer, found, dataclasses.replace(found, params=tuple(params), variadic=variadic))
 
 
-def _brackets(tokens: Sequence[Token]) -> tuple[dict[int, int], dict[int, list[int]]] | None:
+#: where each bracket of a declaration closes, and where its own level has a "," or a ";" (by index)
+_Brackets = tuple[dict[int, int], dict[int, list[int]]]
+
+
+def _brackets(tokens: Sequence[Token]) -> _Brackets | None:
     """Where each ``(``, ``[`` or ``{`` of ``tokens`` closes, and where its own level has a
     ``,`` or a ``;`` (each by index); None where the brackets do not pair."""
     closers = {"(": ")", "[": "]", "{": "}"}
@@ -415,16 +418,22 @@ def _brackets(tokens: Sequence[Token]) -> tuple[dict[int, int], dict[int, list[i
     return None if opened else (closing, marks)
 
 
-def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
-    """The parameter list of ``syntax`` that opens at ``opening``, if any, outside expressions
-    (which may nest as deep as a chain is long)."""
+def _parts(syntax: Any) -> Sequence[Any]:
+    """What a syntax node, tuple or list holds, to search it; nothing for a token, a value or
+    an expression (which may nest as deep as a chain is long)."""
     kind = type(syntax)
-    if kind is s.ParamsSuffix and syntax.token is opening:
+    if kind is tuple or kind is list:
         return syntax
     if kind is Token or isinstance(syntax, s.Expr):
-        return None
-    values = syntax if kind is tuple or kind is list else [getattr(syntax, name) for name in _field_names(kind)]
-    for value in values:
+        return ()
+    return [getattr(syntax, name) for name in _field_names(kind)]
+
+
+def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
+    """The parameter list of ``syntax`` that opens at ``opening``, if any, outside expressions."""
+    if type(syntax) is s.ParamsSuffix and syntax.token is opening:
+        return syntax
+    for value in _parts(syntax):
         found = _params_at(value, opening)
         if found is not None:
             return found
@@ -435,15 +444,13 @@ def _replaced(syntax: Any, old: Any, new: Any) -> Any:
     """``syntax`` with the node ``old`` (by identity, outside expressions) replaced by ``new``."""
     if syntax is old:
         return new
-    kind = type(syntax)
-    if kind is Token or isinstance(syntax, s.Expr):
-        return syntax
-    values = syntax if kind is tuple or kind is list else [getattr(syntax, name) for name in _field_names(kind)]
+    values = _parts(syntax)
     if not values:
-        return syntax  # a string, a number, None, or empty
+        return syntax  # a token, an expression, a string, a number, None, or empty
     replaced = [_replaced(value, old, new) for value in values]
     if all(a is b for a, b in zip(replaced, values, strict=True)):
         return syntax
+    kind = type(syntax)
     return kind(replaced) if kind is tuple or kind is list else kind(*replaced)
 
 
@@ -479,7 +486,8 @@ def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
             return SyntaxProblem(tokens[0] if tokens else None, message, beyond_limit=True)
 
 
-def _by_members(tokens: Sequence[Token], rule: str) -> s.Declaration | s.MemberDeclaration | None:
+def _by_members(tokens: Sequence[Token], rule: str,
+                brackets: _Brackets) -> s.Declaration | s.MemberDeclaration | None:
     """The syntax of a declaration (or a member, ``rule``) with a record or enum body, its
     members parsed one by one; None where that does not apply, or where any part does not parse.
 
@@ -492,8 +500,7 @@ def _by_members(tokens: Sequence[Token], rule: str) -> s.Declaration | s.MemberD
     error is told as before.
     """
     opening = next((i for i, token in enumerate(tokens) if token.text == "{" and token.kind == "punct"), None)
-    brackets = _brackets(tokens) if opening is not None else None
-    if opening is None or brackets is None:
+    if opening is None:
         return None
     # where the body ends, and where its own level has a ';' or a ','
     closing, marks = brackets[0][opening], brackets[1][opening]
@@ -613,25 +620,8 @@ def _fold(flat: list[Any]) -> s.Expr:
             operator = flat[index]
             tree = binary(operator.text, tree, flat[index + 1], operator)
         return tree
-    # Precedence climbing over the flat list: an operator waiting on the
-    # stack is applied once the next one binds no tighter (all ten levels
-    # are left-associative), giving the tree the C11 cascade describes.
-    operands: list[s.Expr] = [flat[0]]
-    waiting: list[tuple[int, Token]] = []  # operators, with their levels
-    for index in range(1, len(flat), 2):
-        operator = flat[index]
-        level = precedence[operator.text]
-        while waiting and waiting[-1][0] >= level:
-            token = waiting.pop()[1]
-            right = operands.pop()
-            operands[-1] = binary(token.text, operands[-1], right, token)
-        waiting.append((level, operator))
-        operands.append(flat[index + 1])
-    while waiting:
-        token = waiting.pop()[1]
-        right = operands.pop()
-        operands[-1] = binary(token.text, operands[-1], right, token)
-    return operands[0]
+    return by_precedence(flat[1::2], flat[::2], lambda operator: precedence[operator.text],
+                         lambda operator, left, right: binary(operator.text, left, right, operator))
 
 
 _KIND = attrgetter("kind")

@@ -18,8 +18,9 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import add, and_, mul, or_, sub, xor
+from typing import TypeVar
 
 from ..frozen import frozen_dataclass
 from ..patterns import compiled
@@ -252,22 +253,33 @@ def _unary(op: str, operand: _Result) -> _Result:
 
 def _applied(operators: list[str], operands: list[_Result]) -> _Result:
     """``operands`` joined by binary ``operators``, by C's precedence."""
-    precedence = BINARY_PRECEDENCE
-    if len({precedence[operator] for operator in set(operators)}) <= 1:
+    if len({BINARY_PRECEDENCE[operator] for operator in set(operators)}) <= 1:
         return _chain(operators, operands)
-    # precedence climbing: an operator waits until the next one binds no tighter
-    done: list[_Result] = [operands[0]]
-    waiting: list[str] = []
+    return by_precedence(operators, operands, BINARY_PRECEDENCE.__getitem__, _binary)
+
+
+_Operator = TypeVar("_Operator")
+_Operand = TypeVar("_Operand")
+
+
+def by_precedence(operators: Sequence[_Operator], operands: Sequence[_Operand], level: Callable[[_Operator], int],
+                  apply: Callable[[_Operator, _Operand, _Operand], _Operand]) -> _Operand:
+    """``operands`` joined by the binary ``operators`` between them, applied by precedence
+    climbing: an operator waits until the next one binds no tighter (all of C's binary
+    levels are left-associative), which gives the tree the cascade of rules gives.  The
+    ``#if`` evaluator applies values here, the declarations' walker builds syntax."""
+    done = [operands[0]]
+    waiting: list[tuple[int, _Operator]] = []
     for operator, operand in zip(operators, operands[1:], strict=True):
-        level = precedence[operator]
-        while waiting and precedence[waiting[-1]] >= level:
+        rank = level(operator)
+        while waiting and waiting[-1][0] >= rank:
             right = done.pop()
-            done[-1] = _binary(waiting.pop(), done[-1], right)
-        waiting.append(operator)
+            done[-1] = apply(waiting.pop()[1], done[-1], right)
+        waiting.append((rank, operator))
         done.append(operand)
     while waiting:
         right = done.pop()
-        done[-1] = _binary(waiting.pop(), done[-1], right)
+        done[-1] = apply(waiting.pop()[1], done[-1], right)
     return done[0]
 
 

@@ -697,23 +697,20 @@ def _predefined_macros(target: str) -> tuple[Macro, ...]:
     """
     predefines = get_target(target).predefines
     assert not any("\n" in value for value in predefines.values()), "the compiler data holds a multi-line definition"
-    # one line a macro in both texts, so that each keeps its line: the object-like macros'
-    # replacement lists in one, the function-like macros' whole directives in the other
+    # a line a macro, each on the line and at the column its #define gives it: an object-like
+    # macro's replacement list alone, a function-like macro's whole directive
     object_like = [name.isidentifier() for name in predefines]
-    bodies = lex("\n".join(" " * (len("#define ") + len(name) + 1) + value if plain else ""
-                           for (name, value), plain in zip(predefines.items(), object_like, strict=True)),
-                 "<built-in>").lines
-    directives = lex("\n".join("" if plain else f"#define {name} {value}"
-                                for (name, value), plain in zip(predefines.items(), object_like, strict=True)),
-                     "<built-in>").lines
-    body_of = {line[0].coord.line: tuple(line) for line in bodies}
-    directive_of = {line[0].coord.line: line for line in directives}
+    lines = lex("\n".join(" " * (len("#define ") + len(name) + 1) + value if plain else f"#define {name} {value}"
+                          for (name, value), plain in zip(predefines.items(), object_like, strict=True)),
+                "<built-in>").lines
+    line_of = {line[0].coord.line: line for line in lines}
     macros = []
     for number, (name, plain) in enumerate(zip(predefines, object_like, strict=True), 1):
         if plain:
-            macros.append(Macro(name, None, False, body_of.get(number, ()), Coord("<built-in>", number, 9), "builtin"))
+            macros.append(Macro(name, None, False, tuple(line_of.get(number, ())), Coord("<built-in>", number, 9),
+                                "builtin"))
             continue
-        directive = parse_directive(directive_of[number])
+        directive = parse_directive(line_of[number])
         assert directive.identifier is not None, f"the compiler data defines {name!r}"
         macros.append(Macro(directive.identifier.text, directive.params, directive.variadic, directive.rest,
                             directive.identifier.coord, "builtin"))
