@@ -19,11 +19,11 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal
 
-from .frozen import frozen_dataclass
+from .frozen import frozen_dataclass, mutable_dataclass
 
 Severity = Literal["error", "warning", "note"]
 
@@ -119,7 +119,7 @@ def render_all(diagnostics: Iterable[Diagnostic], *, excerpt: bool = True) -> st
     return "\n".join(lines)
 
 
-@dataclass
+@mutable_dataclass()
 class DiagnosticSink:
     """Collects diagnostics of one run; layers append, the front end reports."""
 

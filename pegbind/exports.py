@@ -31,12 +31,11 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .config import BindingConfig
 from .diagnostics import Diagnostic
-from .frozen import frozen_dataclass
+from .frozen import frozen_dataclass, mutable_dataclass
 from .target import get_target
 from .toolchain import host_target, search_dirs
 
@@ -258,7 +257,7 @@ def _read_summary(path: Path) -> Summary:
     return "other", frozenset(), (), ()
 
 
-@dataclass
+@mutable_dataclass()
 class _Reading:
     """What reading the linked libraries has found so far."""
 

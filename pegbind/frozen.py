@@ -31,6 +31,9 @@ a name that is no field, where CPython 3.11's own slotted class raises a
 alike, and replaced, copied and pickled as before (tests compare both kinds
 of class).  :mod:`dataclasses` records the class as not frozen, so a plain
 ``@dataclass(frozen=True)`` cannot derive from it.
+
+:func:`mutable_dataclass` declares the run's mutable state objects the same
+way, as ``@dataclass(slots=True)``.
 """
 from __future__ import annotations
 
@@ -54,19 +57,43 @@ _WRITTEN = frozenset({"__init__", "__repr__", "__eq__", "__hash__", "__lt__", "_
 def frozen_dataclass(*, order: bool = False) -> Callable[[C], C]:
     """``@dataclass(frozen=True, slots=True, order=order)``, made and declared faster."""
     def make(cls: C) -> C:
-        written = sorted(_WRITTEN & {name for klass in cls.__mro__[:-1] for name in vars(klass)})
-        if written:
-            raise TypeError(f"{cls.__name__}: a frozen_dataclass writes {', '.join(written)} itself")
-        undocumented = not cls.__doc__
-        if undocumented:  # or dataclasses reads object's own signature from its text (a compile each time)
-            cls.__doc__ = cls.__name__
-        made, every = _slotted(cls)
-        _add_init(made, every)
-        _add_methods(made, every, order)
-        if undocumented:  # as dataclasses words it
-            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
-        return made
+        return _declared(cls, frozen=True, order=order)
     return make
+
+
+@dataclass_transform()
+def mutable_dataclass() -> Callable[[C], C]:
+    """``@dataclass(slots=True)``, declared faster: the state objects of one run (the
+    preprocessor's open files and groups, the diagnostics sink, the include resolver).
+
+    Declaring one with :mod:`dataclasses` compiled its ``__init__``, ``__repr__`` and
+    ``__eq__`` from source, half a millisecond a class: some 6 ms of every run's
+    imports for a dozen classes.  Made as :func:`frozen_dataclass` makes its classes,
+    without the frozen ``__setattr__``, and unhashable, as dataclasses leaves a
+    mutable class that compares.  Unlike a frozen_dataclass, a field may be left out
+    of ``__init__`` (``field(init=False)``, set from its default, its factory, or by
+    ``__post_init__``), which ``__init__`` calls where the class defines one.
+    """
+    def make(cls: C) -> C:
+        return _declared(cls, frozen=False, order=False)
+    return make
+
+
+def _declared(cls: C, *, frozen: bool, order: bool) -> C:
+    written = _WRITTEN if frozen else _WRITTEN - {"__post_init__"}
+    found = sorted(written & {name for klass in cls.__mro__[:-1] for name in vars(klass)})
+    if found:
+        kind = "frozen_dataclass" if frozen else "mutable_dataclass"
+        raise TypeError(f"{cls.__name__}: a {kind} writes {', '.join(found)} itself")
+    undocumented = not cls.__doc__
+    if undocumented:  # or dataclasses reads object's own signature from its text (a compile each time)
+        cls.__doc__ = cls.__name__
+    made, every = _slotted(cls, frozen=frozen)
+    _add_init(made, every)
+    _add_methods(made, every, order, frozen)
+    if undocumented:  # as dataclasses words it
+        made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
+    return made
 
 
 #: what every frozen_dataclass records as its dataclass parameters (only a stdlib dataclass
@@ -78,7 +105,7 @@ _PARAMETERS = _DECLARED.__dataclass_params__
 _FIELD_KIND = fields(_DECLARED)[0]._field_type  # type: ignore[attr-defined]
 
 
-def _slotted(cls: C) -> tuple[C, tuple[Field[Any], ...]]:
+def _slotted(cls: C, *, frozen: bool = True) -> tuple[C, tuple[Field[Any], ...]]:
     """The class again, with a slot for each field it declares; and its fields, as
     ``dataclass(slots=True, init=False, repr=False, eq=False)`` makes them.
 
@@ -105,13 +132,14 @@ def _slotted(cls: C) -> tuple[C, tuple[Field[Any], ...]]:
             body.pop(name, None)
             continue
         if kind == "InitVar":
-            raise TypeError(f"{cls.__name__}.{name}: a frozen_dataclass has no InitVar (it writes no __post_init__)")
+            refused = "a frozen_dataclass has no InitVar (it writes no __post_init__)" if frozen else "no InitVar"
+            raise TypeError(f"{cls.__name__}.{name}: {refused}")
         default = body.pop(name, MISSING)
         made: Field[Any] = default if isinstance(default, Field) else dataclass_field(default=default)
         if made.default is not MISSING and made.default.__class__.__hash__ is None:
             raise ValueError(f"mutable default {type(made.default)} for field {name} is not allowed: "
                              "use default_factory")
-        if not made.init:
+        if not made.init and frozen:
             raise TypeError(f"{cls.__name__}.{name}: every field of a frozen_dataclass is given to __init__")
         made.name, made.type = name, annotation
         made._field_type = _FIELD_KIND  # type: ignore[attr-defined]
@@ -124,7 +152,7 @@ def _slotted(cls: C) -> tuple[C, tuple[Field[Any], ...]]:
     body.pop("__weakref__", None)
     body["__dataclass_fields__"] = every
     body["__dataclass_params__"] = _PARAMETERS
-    body["__match_args__"] = tuple(name for name, made in every.items() if not made.kw_only)
+    body["__match_args__"] = tuple(name for name, made in every.items() if made.init and not made.kw_only)
     slotted: C = type(cls)(cls.__name__, cls.__bases__, body)
     slotted.__qualname__ = cls.__qualname__
     return slotted, tuple(every.values())
@@ -166,8 +194,9 @@ _INIT_CODE: dict[int, CodeType] = {}
 
 
 def _add_init(cls: type, every: tuple[Field[Any], ...]) -> None:
-    factories = [field for field in every if field.default_factory is not MISSING]
-    init = _init_with_factories(cls, every) if factories else _init_without_factories(cls, every)
+    compiled = any(field.default_factory is not MISSING or not field.init for field in every) or hasattr(
+        cls, "__post_init__")
+    init = _init_compiled(cls, every) if compiled else _init_without_factories(cls, every)
     init.__annotations__ = {**{field.name: field.type for field in every}, "return": None}
     _attach(cls, init)
 
@@ -201,8 +230,9 @@ def _init_without_factories(cls: type, every: tuple[Field[Any], ...]) -> Functio
     return init
 
 
-def _init_with_factories(cls: type, every: tuple[Field[Any], ...]) -> FunctionType:
-    """``__init__`` of a class with a field whose default is made for each instance, compiled for it."""
+def _init_compiled(cls: type, every: tuple[Field[Any], ...]) -> FunctionType:
+    """``__init__`` of a class with a field whose default is made for each instance, or one
+    ``__init__`` is not given, or a ``__post_init__``: compiled for it."""
     namespace: dict[str, Any] = {"_made": _Made()}
     parameters: list[str] = []
     keyword_only: list[str] = []
@@ -219,16 +249,24 @@ def _init_with_factories(cls: type, every: tuple[Field[Any], ...]) -> FunctionTy
             parameter = f"{field.name}=_default{index}"
         else:
             parameter = field.name
+        if not field.init:  # set from its default or factory, else left for __post_init__
+            if field.default_factory is not MISSING:
+                body.append(f"    _set{index}(self, _factory{index}())\n")
+            elif field.default is not MISSING:
+                body.append(f"    _set{index}(self, _default{index})\n")
+            continue
         (keyword_only if field.kw_only else parameters).append(parameter)
         body.append(f"    _set{index}(self, {value})\n")
     if keyword_only:
         parameters += ["*", *keyword_only]
-    exec(f"def __init__(self, {', '.join(parameters)}):\n{''.join(body)}\n", namespace)  # noqa: S102
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()\n")
+    exec(f"def __init__(self, {', '.join(parameters)}):\n{''.join(body) or '    pass'}\n", namespace)  # noqa: S102
     init: FunctionType = namespace["__init__"]
     return init
 
 
-def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool) -> None:
+def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool, frozen: bool) -> None:
     shown = [(field.name, attrgetter(field.name)) for field in every if field.repr]
     compared = _values([field.name for field in every if field.compare])
     hashed = _values([field.name for field in every if (field.compare if field.hash is None else field.hash)])
@@ -241,6 +279,12 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool) -> None:
         if other.__class__ is self.__class__:
             return compared(self) == compared(other)
         return NotImplemented
+
+    _attach(cls, __repr__)
+    _attach(cls, __eq__)
+    if not frozen:  # unhashable, as a dataclass that compares and may change; pickled as slots are
+        cls.__hash__ = None  # type: ignore[assignment]
+        return
 
     def __hash__(self: Any) -> int:
         return hash(hashed(self))
@@ -270,7 +314,7 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool) -> None:
         for set_field, value in zip(setters, state, strict=True):
             set_field(self, value)
 
-    for method in (__repr__, __eq__, __hash__, __setattr__, __delattr__, __getstate__, __setstate__):
+    for method in (__hash__, __setattr__, __delattr__, __getstate__, __setstate__):
         _attach(cls, method)
     if order:
         def __lt__(self: Any, other: Any) -> Any:

@@ -14,14 +14,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
-from .frozen import frozen_dataclass
+from .frozen import frozen_dataclass, mutable_dataclass
 from .model import Module
 from .target import TargetInfo, get_target
 
@@ -45,7 +45,7 @@ class ReadResult:
     module: Module
 
 
-@dataclass
+@mutable_dataclass()
 class Inputs:
     """What a run read, for the regeneration cache (:mod:`pegbind.regen`): the files whose
     content the output depends on, and the folders whose listing does (a header added to a

@@ -10,7 +10,7 @@ import typing
 import pytest
 
 from pegbind.diagnostics import Coord
-from pegbind.frozen import frozen_dataclass
+from pegbind.frozen import frozen_dataclass, mutable_dataclass
 from pegbind.preprocess.token import ExpansionFrame, Token
 
 
@@ -229,3 +229,62 @@ def test_a_mutable_default_is_refused_as_dataclasses_refuses_it():
     for decorator in (frozen_dataclass(), dataclasses.dataclass(frozen=True, slots=True)):
         with pytest.raises(ValueError, match="mutable default <class 'list'> for field items"):
             decorator(Listed)
+
+
+def _declare_mutable(decorator, name):
+    """A mutable state class under ``decorator``: a field left to ``__post_init__``, others
+    given, defaulted, made by a factory or left out of ``__init__`` with a default."""
+    class State:
+        """The state of one run."""
+
+        path: str
+        index: int = 0
+        groups: list[int] = dataclasses.field(default_factory=list)
+        hidden: str = dataclasses.field(default="h", repr=False, compare=False)
+        made: list[str] = dataclasses.field(init=False, default_factory=list)
+        counted: int = dataclasses.field(init=False, default=5)
+        derived: str = dataclasses.field(init=False)
+
+        def __post_init__(self) -> None:
+            self.derived = self.path.upper()
+
+    State.__name__ = State.__qualname__ = name
+    globals()[name] = made = decorator(State)
+    return made
+
+
+MutableFast = _declare_mutable(mutable_dataclass(), "MutableFast")
+MutablePlain = _declare_mutable(dataclasses.dataclass(slots=True), "MutablePlain")
+
+
+def test_a_mutable_dataclass_behaves_as_the_dataclass():
+    fast, plain = MutableFast("a.h", 2, hidden="x"), MutablePlain("a.h", 2, hidden="x")
+    assert repr(fast) == repr(plain).replace("MutablePlain(", "MutableFast(")
+    assert _field_facts(MutableFast) == _field_facts(MutablePlain)
+    assert MutableFast.__slots__ == MutablePlain.__slots__ and not hasattr(fast, "__dict__")
+    assert MutableFast.__match_args__ == MutablePlain.__match_args__ == ("path", "index", "groups", "hidden")
+    assert str(inspect.signature(MutableFast)) == str(inspect.signature(MutablePlain))
+    assert (fast.derived, fast.made, fast.counted) == ("A.H", [], 5) == (plain.derived, plain.made, plain.counted)
+    assert fast.groups is not MutableFast("b.h").groups and fast.made is not MutableFast("b.h").made
+    fast.index += 1
+    fast.groups.append(3)
+    assert fast.index == 3 and fast.groups == [3]
+    assert fast == MutableFast("a.h", 3, [3], hidden="ignored by ==") != MutableFast("a.h", 3)
+    assert MutableFast.__hash__ is None and MutablePlain.__hash__ is None
+    with pytest.raises(AttributeError):
+        fast.unknown = 1  # slotted: no other attribute
+    for kept in (pickle.loads(pickle.dumps(fast)), copy.copy(fast), copy.deepcopy(fast)):
+        assert kept == fast and kept.hidden == fast.hidden and type(kept) is MutableFast
+    with pytest.raises(TypeError):
+        MutableFast("a.h", made=[])  # not given to __init__
+
+
+def test_a_mutable_dataclass_refuses_what_it_writes_itself():
+    class OwnRepr:
+        name: str
+
+        def __repr__(self) -> str:
+            return "mine"
+
+    with pytest.raises(TypeError, match="a mutable_dataclass writes __repr__ itself"):
+        mutable_dataclass()(OwnRepr)

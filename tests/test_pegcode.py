@@ -104,7 +104,9 @@ def parsed(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[pegcode.Parse
 def test_the_front_end_parses_real_headers_through_the_compiled_parsers(parsed) -> None:
     grammars = {id(compiled) for compiled, _, _ in parsed}
     assert len(grammars) == 3  # declarations, #if expressions, directives
-    assert len(parsed) > 700  # distinct texts: literals, like names, do not make new ones
+    # distinct texts: literals, like names, do not make new ones, and parameters parsed
+    # apart share their shapes (over 700 before that)
+    assert len(parsed) > 600
 
 
 def test_every_text_read_gives_parsimonious_s_tree(parsed) -> None:

@@ -318,6 +318,20 @@ def test_comments_are_dedented_as_textwrap_dedents() -> None:
         assert clean_comment(starred) == textwrap.dedent(unstarred).strip("\n").rstrip()
 
 
+@pytest.mark.parametrize(("raw", "cleaned"), [
+    ("/*\n * a\n\x0c\n * b */", "a\n\x0c\nb"),  # a line of other white space has no column to strip
+    ("/* head\n * a\n   b\n */", "head\n* a\n  b"),  # a line with text but no column: none stripped
+    ("/* head\n * a\n *\n * b\n */", "head\na\n\nb"),
+    ("/*\n\u2028 * y */", "y"),  # white space Python's str.isspace() knows, as gcc's text has it
+    ("/*\n ** x\n ** y\n*/", "* x\n* y"),  # sqlite3.h's "**" column: one star is the column's
+    ("/**\n * a */b\n */", "a */b"),
+])
+def test_a_comments_star_column_is_stripped_only_when_every_line_with_text_has_it(raw: str, cleaned: str) -> None:
+    from pegbind.preprocess.comments import clean_comment
+
+    assert clean_comment(raw) == cleaned
+
+
 def test_pragma_pack_regions(tmp_path: Path) -> None:
     source = (
         "struct a { int x; };\n#pragma pack(push, 1)\nstruct b { int x; };\n#pragma pack(2)\nstruct c;\n"

@@ -8,6 +8,7 @@ messages are compared exactly, since every backend raises them.
 from __future__ import annotations
 
 import array
+import ast
 import builtins
 import copy
 import fractions
@@ -17,7 +18,7 @@ from decimal import Decimal
 
 import pytest
 
-from pegbind.emit.env import make_environment
+from pegbind.emit.env import defined_functions, make_environment
 from pegbind.resources import paste_sections, runtime_sections
 from pegbind.runtime import pyffi as rt
 
@@ -61,6 +62,15 @@ def test_the_sections_are_what_templates_get():
     assert ffi_only.endswith('return _pb_missing(f"no loaded library defines {name!r}")')
     assert "pegbind-paste" not in shared + ffi_only
     assert make_environment().globals["ffi_runtime"] == sections
+
+
+def test_the_functions_a_section_defines_are_what_a_parse_finds():
+    # the Cython module defers each argument check by its name, read from the section's text
+    for source in runtime_sections("pyffi").values():
+        parsed = tuple(node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef))
+        assert defined_functions(source) == parsed
+    assert defined_functions("def a():\n    def inner():\n        pass\n\nclass B:\n    def m(self): ...\n"
+                             "@decorated\ndef c(x): ...\n") == ("a", "c")
 
 
 @pytest.mark.parametrize(("names", "outside"), [

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
 import jinja2
 
+from ..patterns import compiled
 from ..regen import cache_dir
 from ..resources import runtime_sections, templates_dir
 
@@ -37,13 +39,17 @@ def weak_lines(names: Iterable[str]) -> str:
     return f"#if defined(__ELF__)\n{pragmas}#endif\n" if pragmas else ""
 
 
+#: a function defined at the top level of a runtime section: ``def`` in its first column
+_TOP_LEVEL_DEF = compiled(r"^def\s+([A-Za-z_]\w*)", re.MULTILINE)
+
+
 @functools.cache
 def defined_functions(source: str) -> tuple[str, ...]:
     """The names of the functions Python ``source`` (a section of ``pegbind/runtime``) defines at
-    its top level; parsed once per process, as the sections do not change."""
-    import ast
-
-    return tuple(node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef))
+    its top level.  The sections are linted source whose top-level code starts in the first
+    column, so a line beginning with ``def`` defines one (``ast`` gives the same, a test checks,
+    at the cost of a parse and its import in every run)."""
+    return tuple(_TOP_LEVEL_DEF.findall(source))
 
 
 @functools.cache

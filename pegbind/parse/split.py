@@ -20,7 +20,7 @@ from ..preprocess.token import Token
 PieceKind = Literal["declaration", "definition", "unbalanced", "unterminated"]
 
 #: words introducing a parenthesised group that is not a parameter list
-_NOISE_CALLS = frozenset({"__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm",
+NOISE_CALLS = frozenset({"__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm",
                           "_Alignas", "alignas"})
 
 
@@ -49,11 +49,11 @@ def _opens_function_body(chunk: list[Token]) -> bool:
         if index <= 0:
             return False
         before = chunk[index - 1].text
-        if before in _NOISE_CALLS:
+        if before in NOISE_CALLS:
             end = index - 1
             continue
         # `__attribute__((x))`: the outer group is preceded by the keyword itself
-        if before == "(" and index >= 2 and chunk[index - 2].text in _NOISE_CALLS:
+        if before == "(" and index >= 2 and chunk[index - 2].text in NOISE_CALLS:
             end = index - 2
             continue
         return True

@@ -43,6 +43,7 @@ from ..pegcode import Sequence as PegSequence
 from ..preprocess.cexpr import BINARY_PRECEDENCE, by_precedence
 from ..preprocess.token import Token
 from . import syntax as s
+from .split import NOISE_CALLS
 
 
 def declaration_parser() -> Parser:
@@ -334,19 +335,21 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
 
 
 #: a declaration of more tokens than this whose record body is long parses its members apart
-#: (see :func:`_by_members`), or whose longest parameter list is, its parameters apart
-#: (:func:`_by_parameters`)
+#: (see :func:`_by_members`)
 MEMBERS_APART = 256
-#: the fewest parameters a list parsed apart has (a short list parses faster whole)
-PARAMETERS_APART = 16
+#: the fewest parameters a list parsed apart has (see :func:`_by_parameters`).  Parsed whole, a
+#: declaration's shape is as varied as its parameters, so few declarations share one; apart, the
+#: outer shapes and the parameters' come again and again: sqlite3.h was read with 270 parses of
+#: the grammar, now 162, and the parse of it and of libxml2's parser.h takes a tenth less.
+PARAMETERS_APART = 2
 
 
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
     """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
-    if rule in ("declaration", "member_declaration") and len(tokens) > MEMBERS_APART:
+    if rule in ("declaration", "member_declaration"):
         brackets = _brackets(tokens)  # scanned once, for either way of parsing apart
         if brackets is not None:
-            apart = _by_members(tokens, rule, brackets)
+            apart = _by_members(tokens, rule, brackets) if len(tokens) > MEMBERS_APART else None
             if apart is None:
                 apart = _by_parameters(tokens, rule, brackets)
             if apart is not None:
@@ -359,15 +362,19 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
     parsed parameter by parameter, as :func:`_by_members` parses a body; None where that
     does not apply, or where any part does not parse (the whole is parsed then).
 
-    The parenthesized group with the most commas of its own level is taken for the list.
-    The declaration is parsed with its first parameter alone there, each parameter by the
-    ``parameter`` rule, and the list put in place of the one-parameter list the parse
-    made at that parenthesis: what a parse of the whole gives, as a parameter ends only
-    at a comma of the list's level.
+    The parenthesized group with the most commas of its own level is taken for the list,
+    outside the groups an attribute or a static assertion opens (``format(printf, 1, 2)``
+    is no parameter list: trying it cost a second parse).  The declaration is parsed with
+    its first parameter alone there, each parameter by the ``parameter`` rule, and the
+    list put in place of the one-parameter list the parse made at that parenthesis: what
+    a parse of the whole gives, as a parameter ends only at a comma of the list's level.
     """
     closing, marks_of = brackets
-    opening = max((index for index in marks_of if tokens[index].text == "("), key=lambda index: len(marks_of[index]),
-                  default=None)
+    noise = [(index, closing[index + 1]) for index, token in enumerate(tokens[:-1])
+             if token.text in _NOT_PARAMETERS and index + 1 in closing]
+    opening = max((index for index in marks_of if tokens[index].text == "("
+                   and not any(start < index < end for start, end in noise)),
+                  key=lambda index: len(marks_of[index]), default=None)
     if opening is None or len(marks_of[opening]) + 1 < PARAMETERS_APART:
         return None
     marks, end = marks_of[opening], closing[opening]
@@ -390,6 +397,9 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
             params.append(param)
         return _replaced(outer, found, dataclasses.replace(found, params=tuple(params), variadic=variadic))
 
+
+#: words whose parenthesized group holds no parameter list (see :func:`_by_parameters`)
+_NOT_PARAMETERS = NOISE_CALLS | {"_Static_assert", "static_assert"}
 
 #: where each bracket of a declaration closes, and where its own level has a "," or a ";" (by index)
 _Brackets = tuple[dict[int, int], dict[int, list[int]]]

@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..diagnostics import Coord
+from ..frozen import mutable_dataclass
+from ..patterns import compiled
 from .includes import as_legacy_text
 from .lexer import Comment
 
-_OPEN = re.compile(r"^/\*[*!]?<?")
-_LINE_OPEN = re.compile(r"^//[/!]?<?")
-_STAR_PREFIX = re.compile(r"^\s*\*(?!/) ?")
+_OPEN = compiled(r"^/\*[*!]?<?")
+_LINE_OPEN = compiled(r"^//[/!]?<?")
+#: the " * " column a block comment's continuation lines may have, after each newline (a
+#: newline first, not a line's start: the engine then looks for newlines, not at every place)
+_STAR_PREFIX = compiled(r"\n[^\S\n]*\*(?!/) ?")
+#: a line with text that does not start with that column
+_WITHOUT_STAR = compiled(r"^(?![^\S\n]*(?:\*(?!/)|$))", re.MULTILINE)
 
 
 def clean_comment(raw: str) -> str:
@@ -31,14 +37,16 @@ def clean_comment(raw: str) -> str:
     else:
         body = _OPEN.sub("", raw)
         body = body[:-2] if body.endswith("*/") else body
-        lines = body.split("\n")
-        # Strip the " * " column only when every continuation line has it.
-        rest = [line for line in lines[1:] if line.strip()]
-        if rest and all(_STAR_PREFIX.match(line) for line in rest):
-            lines = [lines[0]] + [_STAR_PREFIX.sub("", line) for line in lines[1:]]
-            if not lines[0].strip():
+        first, newline, rest = body.partition("\n")
+        # Strip the " * " column only when every continuation line with text has it
+        # (the whole text at once: sqlite3.h's comments hold half a megabyte).
+        if newline and rest and not rest.isspace() and not _WITHOUT_STAR.search(rest):
+            lines = [first, *_STAR_PREFIX.sub("\n", body[len(first):])[1:].split("\n")]
+            if not first.strip():
                 # "/**" alone on its line: the text starts below, dedent it as one block.
                 return "\n".join(_dedented(lines)).strip("\n").rstrip()
+        else:
+            lines = body.split("\n")
     lines = [line.rstrip() for line in lines]
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -74,7 +82,7 @@ def _dedented(lines: list[str]) -> list[str]:
     return [line[cut:] if line.strip(" \t") else "" for line in lines]
 
 
-@dataclass
+@mutable_dataclass()
 class CommentIndex:
     """Comments by file, looked up by the line of a declaration."""
 

@@ -25,11 +25,12 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal
 
 from ..diagnostics import Coord, Diagnostic, DiagnosticSink, PreprocessError
+from ..frozen import mutable_dataclass
 from ..target import get_target
 from .cexpr import ExpressionError, evaluate
 from .comments import CommentIndex
@@ -68,7 +69,7 @@ _NOTHING_HIDDEN: frozenset[str] = frozenset()
 Origin = Literal["user", "standard", "system"]
 
 
-@dataclass
+@mutable_dataclass()
 class _Group:
     """One #if ... #endif group of the file being read."""
 
@@ -82,7 +83,7 @@ class _Group:
     seen_else: bool = False
 
 
-@dataclass
+@mutable_dataclass()
 class _Frame:
     """An open file."""
 
@@ -104,7 +105,7 @@ class _Frame:
         return self.groups[-1].active if self.groups else True
 
 
-@dataclass
+@mutable_dataclass()
 class PreprocessResult:
     """Everything the preprocessor found out about one translation unit."""
 

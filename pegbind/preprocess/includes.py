@@ -35,10 +35,10 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
-from ..frozen import frozen_dataclass
+from ..frozen import frozen_dataclass, mutable_dataclass
 from ..packages import package_files
 from ..patterns import compiled
 from ..resources import fallback_include_dir, standard_include_dir
@@ -107,7 +107,7 @@ def _glob_pattern(glob: str) -> str:
     return "*/" + glob
 
 
-@dataclass
+@mutable_dataclass()
 class IncludeResolver:
     """The search chain of one run and the origin of every file it hands out."""
 
@@ -123,6 +123,10 @@ class IncludeResolver:
     _namespaces: list[str] = field(init=False)  # folders relative to a system folder
     _exists: dict[str, bool] = field(default_factory=dict)
     _origins: dict[str, str] = field(default_factory=dict)  # spelling -> origin
+    _standard: list[str] = field(init=False)  # pegbind's own header folders, each spelling
+    _system: list[str] = field(init=False)  # the system folders of the chain, each spelling
+    _package_files: frozenset[str] = field(init=False)  # the named headers' packages' files
+    _patterns: list[tuple[bool, str]] = field(init=False)  # bind_globs: (narrows, fnmatch pattern)
 
     def __post_init__(self) -> None:
         freestanding = standard_include_dir()
@@ -252,7 +256,7 @@ def as_legacy_text(text: str) -> str:
     """``text`` of a header, read again as Windows-1252 (else Latin-1) where it holds bytes
     that are not UTF-8: what old headers' comments were written in (``Copyright \xa9``,
     ``M\xfcller``), which would otherwise reach a docstring as escapes."""
-    if not NOT_UTF8.search(text):
+    if text.isascii() or not NOT_UTF8.search(text):
         return text
     data = text.encode("utf-8", "surrogateescape")
     try:

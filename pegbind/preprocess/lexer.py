@@ -16,10 +16,10 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..diagnostics import Coord, Diagnostic
-from ..frozen import frozen_dataclass
+from ..frozen import frozen_dataclass, mutable_dataclass
 from ..patterns import compiled
 from ..peg import Parser, parser
 from ..pegcode import OneOf, Regex
@@ -51,7 +51,7 @@ class Comment:
     trailing: bool  #: a token precedes it on its first line (``int x; /* x */``)
 
 
-@dataclass(slots=True)
+@mutable_dataclass()
 class LexedFile:
     """One file cut into logical lines of tokens."""
 

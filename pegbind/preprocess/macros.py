@@ -18,10 +18,10 @@ whose expansion explodes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..diagnostics import Coord, DiagnosticSink
-from ..frozen import frozen_dataclass
+from ..frozen import frozen_dataclass, mutable_dataclass
 from .lexer import tokenize
 from .token import ExpansionFrame, Token
 
@@ -80,7 +80,7 @@ class MacroEvent:
     coord: Coord
 
 
-@dataclass
+@mutable_dataclass()
 class MacroTable:
     """Final definitions by name, plus the full history of defines and undefs."""
 
@@ -120,7 +120,7 @@ class ExpansionAborted(Exception):
     """Raised inside the expander when a limit is hit; the diagnostic is already recorded."""
 
 
-@dataclass
+@mutable_dataclass()
 class ExpansionHooks:
     """What the expander asks the driver: dynamic macros, #if operators, _Pragma."""
 
