@@ -386,8 +386,11 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
         pieces.pop()
     outer = parse_syntax((*tokens[: marks[0]], *tokens[end:]), rule)
     with nesting_room():  # the syntax nests as deep as its declarators
-        found = _params_at(outer, tokens[opening])
-        if found is None or len(found.params) != 1 or found.variadic:
+        path = _path_to_params(outer, tokens[opening])
+        if path is None:
+            return None
+        found = path[0][0]
+        if len(found.params) != 1 or found.variadic:
             return None
         params = [found.params[0]]
         for piece in pieces[1:]:
@@ -395,7 +398,7 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
             if not isinstance(param, s.ParamSyntax):
                 return None
             params.append(param)
-        return _replaced(outer, found, dataclasses.replace(found, params=tuple(params), variadic=variadic))
+        return _rebuilt(path, dataclasses.replace(found, params=tuple(params), variadic=variadic))
 
 
 #: words whose parenthesized group holds no parameter list (see :func:`_by_parameters`)
@@ -434,34 +437,49 @@ def _parts(syntax: Any) -> Sequence[Any]:
     kind = type(syntax)
     if kind is tuple or kind is list:
         return syntax
-    if kind is Token or isinstance(syntax, s.Expr):
-        return ()
-    return [getattr(syntax, name) for name in _field_names(kind)]
+    parts = _PARTS.get(kind)
+    if parts is None:
+        parts = _PARTS[kind] = _parts_of(kind)
+    return parts(syntax)
 
 
-def _params_at(syntax: Any, opening: Token) -> s.ParamsSuffix | None:
-    """The parameter list of ``syntax`` that opens at ``opening``, if any, outside expressions."""
+#: a syntax class -> the function giving what an instance holds (see :func:`_parts`)
+_PARTS: dict[type, Callable[[Any], Sequence[Any]]] = {}
+
+
+def _parts_of(kind: type) -> Callable[[Any], Sequence[Any]]:
+    names = () if kind is Token or issubclass(kind, s.Expr) else _field_names(kind)
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda syntax: (one(syntax),)
+    return lambda syntax: ()
+
+
+def _path_to_params(syntax: Any, opening: Token) -> list[tuple[Any, int]] | None:
+    """The way down from ``syntax`` to its parameter list that opens at ``opening``, outside
+    expressions: each node passed and the index of its part taken, innermost first, the list
+    itself first of all (with index -1); None where there is none."""
     if type(syntax) is s.ParamsSuffix and syntax.token is opening:
-        return syntax
-    for value in _parts(syntax):
-        found = _params_at(value, opening)
-        if found is not None:
-            return found
+        return [(syntax, -1)]
+    for index, value in enumerate(_parts(syntax)):
+        path = _path_to_params(value, opening)
+        if path is not None:
+            path.append((syntax, index))
+            return path
     return None
 
 
-def _replaced(syntax: Any, old: Any, new: Any) -> Any:
-    """``syntax`` with the node ``old`` (by identity, outside expressions) replaced by ``new``."""
-    if syntax is old:
-        return new
-    values = _parts(syntax)
-    if not values:
-        return syntax  # a token, an expression, a string, a number, None, or empty
-    replaced = [_replaced(value, old, new) for value in values]
-    if all(a is b for a, b in zip(replaced, values, strict=True)):
-        return syntax
-    kind = type(syntax)
-    return kind(replaced) if kind is tuple or kind is list else kind(*replaced)
+def _rebuilt(path: list[tuple[Any, int]], new: Any) -> Any:
+    """The outermost node of ``path`` (see :func:`_path_to_params`) with its innermost replaced
+    by ``new``: only the nodes on the way are made again."""
+    for node, index in path[1:]:
+        values = list(_parts(node))
+        values[index] = new
+        kind = type(node)
+        new = kind(values) if kind is tuple or kind is list else kind(*values)
+    return new
 
 
 def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
