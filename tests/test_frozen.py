@@ -288,3 +288,23 @@ def test_a_mutable_dataclass_refuses_what_it_writes_itself():
 
     with pytest.raises(TypeError, match="a mutable_dataclass writes __repr__ itself"):
         mutable_dataclass()(OwnRepr)
+
+
+def test_every_declared_class_is_documented():
+    # An undocumented class gets the dataclass's docstring, its signature: inspect.signature
+    # for each at import (29 classes took 1.2 ms of every run).
+    import importlib
+    import pkgutil
+
+    import pegbind
+
+    undocumented = []
+    for info in pkgutil.walk_packages(pegbind.__path__, "pegbind."):
+        if info.name == "pegbind.__main__":
+            continue  # it runs the command line
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (isinstance(value, type) and value.__module__ == info.name and "__dataclass_fields__" in vars(value)
+                    and (value.__doc__ or "").startswith(f"{value.__name__}(")):
+                undocumented.append(f"{info.name}.{value.__qualname__}")
+    assert not undocumented

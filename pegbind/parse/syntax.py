@@ -28,6 +28,8 @@ class Number:
 
 @frozen_dataclass()
 class CharConstant:
+    """A character constant (``'a'``, ``L'\\n'``), typed and valued when evaluated."""
+
     token: Token
 
 
@@ -51,6 +53,8 @@ class Name:
 
 @frozen_dataclass()
 class Unary:
+    """A unary operator (``op``) and its operand."""
+
     op: str
     operand: Expr
     token: Token
@@ -58,6 +62,8 @@ class Unary:
 
 @frozen_dataclass()
 class Binary:
+    """A binary operator (``op``) and its two operands."""
+
     op: str
     left: Expr
     right: Expr
@@ -66,6 +72,8 @@ class Binary:
 
 @frozen_dataclass()
 class Conditional:
+    """``condition ? if_true : if_false``."""
+
     condition: Expr
     if_true: Expr
     if_false: Expr
@@ -74,12 +82,16 @@ class Conditional:
 
 @frozen_dataclass()
 class Comma:
+    """Expressions joined by the comma operator; the last one's is the value."""
+
     items: tuple[Expr, ...]
     token: Token
 
 
 @frozen_dataclass()
 class Cast:
+    """``(type_name) operand``."""
+
     type_name: TypeName
     operand: Expr
     token: Token  #: the opening parenthesis
@@ -87,6 +99,8 @@ class Cast:
 
 @frozen_dataclass()
 class SizeofType:
+    """``sizeof(T)``, or ``_Alignof(T)``."""
+
     type_name: TypeName
     token: Token
     alignof: bool = False  #: ``_Alignof(T)`` rather than ``sizeof(T)``
@@ -94,12 +108,16 @@ class SizeofType:
 
 @frozen_dataclass()
 class SizeofExpr:
+    """``sizeof`` of an expression."""
+
     operand: Expr
     token: Token
 
 
 @frozen_dataclass()
 class Offsetof:
+    """``offsetof(T, member)`` (as ``__builtin_offsetof``)."""
+
     type_name: TypeName
     member: str
     token: Token
@@ -152,6 +170,8 @@ class RecordSpec:
 
 @frozen_dataclass()
 class Enumerator:
+    """One enumerator of an enum body: its name, and the value written after ``=``, if any."""
+
     name: Token
     value: Expr | None
     last: Token  #: last token of the enumerator (for trailing comments)
@@ -159,6 +179,8 @@ class Enumerator:
 
 @frozen_dataclass()
 class EnumSpec:
+    """An ``enum`` specifier: its tag, its body (None without one) and attributes."""
+
     tag: Token | None
     members: tuple[Enumerator, ...] | None  #: None without a body
     attributes: tuple[Attribute, ...]
@@ -182,12 +204,16 @@ class Specifiers:
 
 @frozen_dataclass()
 class ArraySuffix:
+    """``[length]`` after a declarator (``[]``: no length)."""
+
     length: Expr | None
     token: Token
 
 
 @frozen_dataclass()
 class ParamsSuffix:
+    """A declarator's parameter list."""
+
     params: tuple[ParamSyntax, ...]
     variadic: bool
     token: Token
@@ -217,18 +243,24 @@ class Declarator:
 
 @frozen_dataclass()
 class ParamSyntax:
+    """One parameter: its specifiers and declarator (None for a type alone)."""
+
     specifiers: Specifiers
     declarator: Declarator | None
 
 
 @frozen_dataclass()
 class TypeName:
+    """A type name, as a cast or ``sizeof`` writes it: specifiers and an abstract declarator."""
+
     specifiers: Specifiers
     declarator: Declarator | None
 
 
 @frozen_dataclass()
 class InitDeclarator:
+    """One declarator of a declaration, its attributes, and whether an initializer follows it."""
+
     declarator: Declarator
     attributes: tuple[Attribute, ...]
     has_initializer: bool
@@ -236,6 +268,8 @@ class InitDeclarator:
 
 @frozen_dataclass()
 class MemberDeclarator:
+    """One declarator of a record member, with its bit-field width, if any."""
+
     declarator: Declarator | None
     bit_width: Expr | None
     attributes: tuple[Attribute, ...]
@@ -245,6 +279,8 @@ class MemberDeclarator:
 
 @frozen_dataclass()
 class MemberDeclaration:
+    """A record member's declaration: specifiers and declarators."""
+
     specifiers: Specifiers
     declarators: tuple[MemberDeclarator, ...]
     last: Token
@@ -252,6 +288,8 @@ class MemberDeclaration:
 
 @frozen_dataclass()
 class StaticAssert:
+    """``_Static_assert(condition, message)``."""
+
     condition: Expr
     token: Token
     message: StringLiteral | None = None  #: C23 allows none
@@ -259,6 +297,8 @@ class StaticAssert:
 
 @frozen_dataclass()
 class Declaration:
+    """A declaration: its specifiers and declarators, and its last token (for a trailing comment)."""
+
     specifiers: Specifiers
     declarators: tuple[InitDeclarator, ...]
     last: Token

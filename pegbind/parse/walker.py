@@ -613,17 +613,23 @@ class _Word:
 
 @frozen_dataclass()
 class _Head:
+    """What a direct declarator starts with: its name, or a parenthesized declarator."""
+
     name: Token | None
     inner: s.Declarator | None
 
 
 @frozen_dataclass()
 class _BitWidth:
+    """A member's ``: width``."""
+
     expr: s.Expr
 
 
 @frozen_dataclass()
 class _Tagged:
+    """A ``struct``, ``union`` or ``enum`` tag, its attributes and body, before they are put together."""
+
     tag: Token
     attributes: tuple[s.Attribute, ...]
     body: Any
@@ -631,6 +637,8 @@ class _Tagged:
 
 @frozen_dataclass()
 class _Body:
+    """A record or enum body: its items, the attributes after it, and its ``{``."""
+
     items: Any
     attributes: tuple[s.Attribute, ...]
     lbrace: Token

@@ -294,6 +294,8 @@ class CallbackClass:
 
 @frozen_dataclass()
 class ReturnBinding:
+    """How a wrapper gives back what C returns."""
+
     ctype: CType
     #: ``int``/``bool``/``float``/``enum``/``record``/``record_ptr``/``handle``/``pointer``/``string``/``void``
     kind: ValueKind
@@ -635,6 +637,8 @@ class PointerElements:
 
 @frozen_dataclass()
 class EnumBinding:
+    """An enum as the module gives it: its IntEnum class, if any, and its members."""
+
     enum: Enum
     py_name: str | None  #: the IntEnum class name (None for an untagged, untypedef'd enum)
     members: tuple[tuple[str, int], ...]  #: (Python name, value)
@@ -642,6 +646,8 @@ class EnumBinding:
 
 @frozen_dataclass()
 class ConstantBinding:
+    """A constant as the module gives it, under its Python name."""
+
     constant: Constant
     py_name: str
 

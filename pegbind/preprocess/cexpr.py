@@ -50,6 +50,8 @@ class ExpressionError(Exception):
 
 @frozen_dataclass()
 class _Value:
+    """An ``#if`` operand: its value, and whether it is unsigned."""
+
     value: int
     unsigned: bool = False
 

@@ -81,6 +81,8 @@ def system_include_dirs(target: str) -> list[str] | None:
 
 @frozen_dataclass()
 class SearchDir:
+    """One folder of the ``#include`` search chain."""
+
     path: str
     origin: str  #: origin of the files found there
     #: names not looked up here: the compiler's own versions of pegbind's freestanding headers
