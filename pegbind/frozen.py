@@ -42,11 +42,13 @@ import reprlib
 from collections.abc import Callable
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from dataclasses import field as dataclass_field
+from dataclasses import replace as dataclass_replace
 from operator import attrgetter
 from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform
 
 C = TypeVar("C", bound=type)
+T = TypeVar("T")
 
 #: what a frozen_dataclass writes; a class that defines one of them itself is refused
 _WRITTEN = frozenset({"__init__", "__repr__", "__eq__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__",
@@ -77,6 +79,37 @@ def mutable_dataclass() -> Callable[[C], C]:
     def make(cls: C) -> C:
         return _declared(cls, frozen=False, order=False)
     return make
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """``dataclasses.replace(obj, **changes)``, quicker for an instance of a frozen_dataclass.
+
+    dataclasses reads every field's declaration and calls ``__init__`` with
+    each value by keyword: 3 us for a type of the model, more for a plan of
+    twenty fields, and a run replaces some 2,000 of them (sqlite3.h's).  A
+    frozen_dataclass has no ``__post_init__`` and gives every field to
+    ``__init__``, so the copy is made as unpickling makes it: the values read
+    at once, the changed ones put in, each stored in its slot.  Any other
+    object is given to dataclasses.
+    """
+    made = _REPLACING.get(type(obj))
+    if made is None:
+        return dataclass_replace(obj, **changes)  # type: ignore[type-var]
+    index, values_of, setters = made
+    values = list(values_of(obj))
+    for name, value in changes.items():
+        at = index.get(name)
+        if at is None:
+            raise TypeError(f"{type(obj).__qualname__}.__init__() got an unexpected keyword argument {name!r}")
+        values[at] = value
+    copy: T = object.__new__(type(obj))
+    for set_field, value in zip(setters, values, strict=True):
+        set_field(copy, value)
+    return copy
+
+
+#: a frozen_dataclass -> (a field's name -> its index, its values getter, its slots' setters)
+_REPLACING: dict[type, tuple[dict[str, int], Callable[[Any], tuple[Any, ...]], list[Callable[[Any, Any], None]]]] = {}
 
 
 def _declared(cls: C, *, frozen: bool, order: bool) -> C:
@@ -316,6 +349,7 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool, frozen: 
 
     for method in (__hash__, __setattr__, __delattr__, __getstate__, __setstate__):
         _attach(cls, method)
+    _REPLACING[cls] = ({field.name: index for index, field in enumerate(every)}, every_value, setters)
     if order:
         def __lt__(self: Any, other: Any) -> Any:
             return compared(self) < compared(other) if other.__class__ is self.__class__ else NotImplemented

@@ -20,11 +20,11 @@ need no object cycles.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, NoReturn, TypeVar
 
 from .diagnostics import Coord, Diagnostic
-from .frozen import frozen_dataclass
+from .frozen import frozen_dataclass, replace
 
 Qualifier = Literal["const", "volatile", "restrict"]
 RecordKind = Literal["struct", "union"]
@@ -92,10 +92,10 @@ class CType:
     def with_quals(self: _SomeType, *quals: str) -> _SomeType:
         """The same type with ``quals`` added (duplicates dropped, order kept)."""
         merged = tuple(dict.fromkeys((*self.quals, *quals)))
-        return replace(self, quals=merged)  # type: ignore[type-var]
+        return replace(self, quals=merged)
 
     def unqualified(self: _SomeType) -> _SomeType:
-        return replace(self, quals=()) if self.quals else self  # type: ignore[type-var]
+        return replace(self, quals=()) if self.quals else self
 
     @property
     def is_const(self) -> bool:

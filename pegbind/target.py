@@ -9,7 +9,6 @@ layout computation that gives every record its size, alignment and offsets.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 from collections.abc import Mapping
@@ -17,7 +16,7 @@ from dataclasses import field
 from types import MappingProxyType
 
 from .diagnostics import Coord, Diagnostic, PegbindError
-from .frozen import frozen_dataclass
+from .frozen import frozen_dataclass, replace
 from .model import (
     COMPLEX_PARTS,
     Array,
@@ -485,7 +484,7 @@ class _Layouter:
         if record.tag is None:  # untagged: its typedef is its only name, and that name's alignment is its
             named = self.module.find_typedef(key)
             if named is not None and named.aligned is not None and as_type(named.type) == record.ref:
-                placed = dataclasses.replace(placed, align=named.aligned)
+                placed = replace(placed, align=named.aligned)
         self.cache[(key, self.target.name)] = placed
         return placed
 

@@ -10,7 +10,7 @@ import typing
 import pytest
 
 from pegbind.diagnostics import Coord
-from pegbind.frozen import frozen_dataclass, mutable_dataclass
+from pegbind.frozen import frozen_dataclass, mutable_dataclass, replace
 from pegbind.preprocess.token import ExpansionFrame, Token
 
 
@@ -308,3 +308,19 @@ def test_every_declared_class_is_documented():
                     and (value.__doc__ or "").startswith(f"{value.__name__}(")):
                 undocumented.append(f"{info.name}.{value.__qualname__}")
     assert not undocumented
+
+
+def test_replace_gives_what_dataclasses_replace_gives():
+    fast = Fast("a", 5, ("x",), note="n", flag=True)
+    for changes in ({}, {"count": 7}, {"tags": ("y",), "flag": False, "note": "m"}):
+        copy, expected = replace(fast, **changes), dataclasses.replace(fast, **changes)
+        assert type(copy) is Fast and copy == expected and copy is not fast
+        assert [getattr(copy, f.name) for f in dataclasses.fields(Fast)] == \
+            [getattr(expected, f.name) for f in dataclasses.fields(Fast)]
+    assert fast.count == 5  # the original is left as it was
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        replace(fast, colour="red")
+    # any other dataclass is replaced by dataclasses
+    plain, state = Plain("a"), MutableFast("a.h")
+    assert replace(plain, count=9) == dataclasses.replace(plain, count=9)
+    assert replace(state, index=4).index == 4 and replace(state, index=4).derived == "A.H"

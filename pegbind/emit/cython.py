@@ -14,12 +14,12 @@ four C name spaces apart: ``_c_`` ordinary identifiers, ``_cs_`` struct tags,
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
 
 from ..config import BindingConfig
+from ..frozen import replace
 from ..model import (
     Array,
     CType,
@@ -388,9 +388,9 @@ def _as_passed(module: Module, function: Function) -> Function:
     """``function`` with each parameter of function type declared as the pointer C adjusts it
     to (C11 6.7.6.3p8, Z3's ``Z3_error_handler h``): Cython adjusts an array parameter, not
     that, and would refuse the wrapper's pointer."""
-    params = tuple(dataclasses.replace(p, type=adjusted_parameter(module, p.type))
+    params = tuple(replace(p, type=adjusted_parameter(module, p.type))
                    if isinstance(module.resolve(p.type), FunctionType) else p for p in function.params)
-    return function if params == function.params else dataclasses.replace(function, params=params)
+    return function if params == function.params else replace(function, params=params)
 
 
 def cy_fp_typedef(function: Function, name: str) -> str:

@@ -19,12 +19,11 @@ within a few comparisons of hand-written FFI code.
 """
 from __future__ import annotations
 
-import dataclasses
 import keyword
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..frozen import frozen_dataclass
+from ..frozen import frozen_dataclass, replace
 from ..model import Array, CType, Pointer, assert_never
 from ..passes.binding import (
     ANY_CELL,
@@ -247,7 +246,7 @@ def field_plans(
         items = []
         for field in record.fields:
             if field.kind == "record_ptr" and present is not None and field.record_key not in present:
-                field = dataclasses.replace(field, kind="data_pointer", record_key=None)
+                field = replace(field, kind="data_pointer", record_key=None)
             rng = None
             if field.kind in ("int", "enum"):
                 rng = field.int_range

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
-from ..frozen import frozen_dataclass
+from ..frozen import frozen_dataclass, replace
 from ..patterns import compiled
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, token_starts, too_deep
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
@@ -398,7 +398,7 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
             if not isinstance(param, s.ParamSyntax):
                 return None
             params.append(param)
-        return _rebuilt(path, dataclasses.replace(found, params=tuple(params), variadic=variadic))
+        return _rebuilt(path, replace(found, params=tuple(params), variadic=variadic))
 
 
 #: words whose parenthesized group holds no parameter list (see :func:`_by_parameters`)
@@ -550,7 +550,7 @@ def _by_members(tokens: Sequence[Token], rule: str,
             if not isinstance(member, (s.MemberDeclaration, s.StaticAssert)):
                 return None
             members.append(member)
-        specifiers = dataclasses.replace(specifiers, record=dataclasses.replace(record, members=tuple(members)))
+        specifiers = replace(specifiers, record=replace(record, members=tuple(members)))
     elif enum is not None and enum.members == () and tokens[opening - 1] is (enum.tag or enum.keyword):
         # enumerators between the ','s (the body has no ';'), the last one's optional
         if any(tokens[index].text == ";" for index in marks):
@@ -563,10 +563,10 @@ def _by_members(tokens: Sequence[Token], rule: str,
             if not isinstance(enumerator, s.Enumerator):
                 return None
             enumerators.append(enumerator)
-        specifiers = dataclasses.replace(specifiers, enum=dataclasses.replace(enum, members=tuple(enumerators)))
+        specifiers = replace(specifiers, enum=replace(enum, members=tuple(enumerators)))
     else:
         return None  # the first '{' is no body of the declaration's specifiers
-    return dataclasses.replace(outer, specifiers=specifiers)
+    return replace(outer, specifiers=specifiers)
 
 
 def _flatten_attributes(items: Any) -> tuple[s.Attribute, ...]:

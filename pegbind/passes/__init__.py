@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Callable
-from dataclasses import field, replace
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..config import BindingConfig
 from ..diagnostics import ConfigError, Diagnostic, PegbindError
-from ..frozen import frozen_dataclass
+from ..frozen import frozen_dataclass, replace
 from ..model import CType, Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from ..toolchain import include_spelling

@@ -9,7 +9,6 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..config import BindingConfig, ParamRole
 from ..diagnostics import ConfigError, Coord, Diagnostic
+from ..frozen import replace
 from ..model import (
     COMPLEX_PARTS,
     Array,
@@ -329,7 +329,7 @@ def callback_on_error(module: Module, config: BindingConfig, cb: CallbackBinding
             raise fail(f"{value!r} is no value of its result type {cb.ret.ctype.to_c()} [{lo}, {hi}]")
     elif kind == "bool" and not isinstance(value, int):
         raise fail(f"{value!r} is no value of its result type {cb.ret.ctype.to_c()}")
-    return dataclasses.replace(cb, on_error=value)
+    return replace(cb, on_error=value)
 
 
 def _user_pointer(module: Module, ctype: CType) -> bool:
@@ -530,7 +530,7 @@ def pointer_elements(module: Module, target: TargetInfo, names: dict, pointers: 
             # one type to Python whatever the qualifiers (see pointer_type): its elements may be
             # set if C may set them through any pointer of that type
             if not found[text].writable and not element.is_const and found[text].kind in _SETTABLE:
-                found[text] = dataclasses.replace(found[text], writable=True)
+                found[text] = replace(found[text], writable=True)
             continue
         enum = _enum_key(module, names, element)
         primitive = integer_primitive(module, element, target)
@@ -1254,18 +1254,18 @@ def plan_function(
     user_data = _user_data(module, params)
     for index, planned in enumerate(params):
         if planned.callback is not None:
-            params[index] = dataclasses.replace(planned, callback=dataclasses.replace(
+            params[index] = replace(planned, callback=replace(
                 planned.callback, keeper=keeper, user_data=user_data))
     for index, (pointers, unit) in _bounds(module, function, params, set(roles)).items():
-        params[index] = dataclasses.replace(params[index], bounds=pointers, bound_unit=unit)  # type: ignore[arg-type]
+        params[index] = replace(params[index], bounds=pointers, bound_unit=unit)
         for bounded in pointers:
-            params[bounded] = dataclasses.replace(params[bounded], counted=True)
+            params[bounded] = replace(params[bounded], counted=True)
     for index, planned in enumerate(params):
         if planned.role.owner is not None:
             named = rule_name(planned.c_name, index)
             _check_owned(config, role_keys.get(named, config.key("functions")), function.name,
                          planned.role.owner, planned.kind, planned.role.role, f"its parameter {named!r}")
-            params[index] = dataclasses.replace(planned, owner=planned.role.owner)
+            params[index] = replace(planned, owner=planned.role.owner)
     ret_kind, ret_key = classify_return(module, names, function.ret)
     if returns_pointer:
         ret_kind = _as_pointer(ret_kind, "what it returns", returns_pointer, config, function.name)
@@ -1299,7 +1299,7 @@ def plan_function(
     )
     if binding.release_gil_min_bytes and not binding.data:
         # no data to count, so never N bytes of it: the GIL is kept (C_DigestInit beside C_Digest)
-        return dataclasses.replace(binding, release_gil=False, release_gil_min_bytes=0)
+        return replace(binding, release_gil=False, release_gil_min_bytes=0)
     return binding
 
 
@@ -1397,7 +1397,7 @@ def plan_ownership(
     owned += [p.record_key for f in functions for p in f.params
               if p.owner is not None and p.kind in ("record", "record_ptr")]
     freeing = {d.name for d in deallocators}
-    marked = [dataclasses.replace(f, disowns=True) if f.function.name in freeing else f for f in functions]
+    marked = [replace(f, disowns=True) if f.function.name in freeing else f for f in functions]
     return marked, tuple(deallocators), frozenset(key for key in owned if key is not None)
 
 
@@ -1510,7 +1510,7 @@ def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, 
 def plan_field(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
     """How one named member is presented; raises :class:`Unsupported` for the rest."""
     binding = _field_kind(module, names, member, path, target)
-    return dataclasses.replace(binding, c_text=unnamed(module.resolve(member.type)).to_c())
+    return replace(binding, c_text=unnamed(module.resolve(member.type)).to_c())
 
 
 def _field_kind(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
@@ -1578,7 +1578,7 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
                         pointer_type=pointer_type(module, pointer))
     if isinstance(pointee, RecordRef) and pointee.kind != "enum" and _has_class(module, names, pointee):
         # a record of its class; the data pointer's facts stay for a backend without the class
-        return dataclasses.replace(data, kind="record_ptr", record_key=pointee.key)
+        return replace(data, kind="record_ptr", record_key=pointee.key)
     return data
 
 
@@ -1609,7 +1609,7 @@ def _distinct_names(fields: list[FieldBinding]) -> list[FieldBinding]:
         while name in taken:
             name += "_"
         taken.add(name)
-        distinct.append(field if name == field.py_name else dataclasses.replace(field, py_name=name))
+        distinct.append(field if name == field.py_name else replace(field, py_name=name))
     return distinct
 
 
@@ -1698,9 +1698,9 @@ def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
     out = []
     for f in fields:
         if f.kind == "string" and f.path in paired:
-            f = dataclasses.replace(f, length_member=paired[f.path])
+            f = replace(f, length_member=paired[f.path])
         elif f.kind == "int" and f.py_name in counted:
-            f = dataclasses.replace(f, counts=(counted[f.py_name].path, counted[f.py_name].py_name))
+            f = replace(f, counts=(counted[f.py_name].path, counted[f.py_name].py_name))
         out.append(f)
     return out
 
@@ -1722,10 +1722,10 @@ def plan_records(
             try:
                 binding = plan_field(module, names, member, path, target)
                 if shared and follows_text(module, member.type):
-                    binding = dataclasses.replace(binding, elided_in_repr=True)
+                    binding = replace(binding, elided_in_repr=True)
                 typedef = callback_typedef(module, member.type)
                 if binding.callback is not None and config is not None and typedef in config.callbacks:
-                    binding = dataclasses.replace(binding, callback=callback_on_error(
+                    binding = replace(binding, callback=callback_on_error(
                         module, config, binding.callback, config.callbacks[typedef], f"callbacks.{typedef}"))
                 fields.append(binding)
             except Unsupported as exc:
@@ -1742,6 +1742,6 @@ def plan_records(
     every = [f for binding in bindings for f in binding.fields]
     anything = any(f.kind == "data_pointer" and f.pointer_type == "void *" for f in every)  # takes any record
     pointed = {f.record_key for f in every if f.kind == "record_ptr"}
-    bindings = [dataclasses.replace(b, kept_by_records=anything or b.record.key in pointed) for b in bindings]
+    bindings = [replace(b, kept_by_records=anything or b.record.key in pointed) for b in bindings]
     return bindings, dropped
 

@@ -9,9 +9,9 @@ where a kept declaration uses their types (``uint32_t``, ``size_t``, ``fd_set``)
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from ..config import BindingConfig
+from ..frozen import replace
 from ..model import (
     Array,
     CType,

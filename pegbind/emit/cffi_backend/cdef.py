@@ -10,11 +10,10 @@ other backends, not as 1-byte ``bytes``.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from ...diagnostics import Diagnostic, PegbindError
-from ...frozen import frozen_dataclass
+from ...frozen import frozen_dataclass, replace
 from ...model import (
     Array,
     CType,
@@ -223,9 +222,9 @@ def integer_char(module: Module, target, ctype: CType) -> CType:
 def cffi_function_decl(module: Module, target, function, by_symbol: bool = False) -> str:
     """The declaration of ``function`` for the cdef, ``char`` values as integers; ``by_symbol``
     (ABI mode, where cffi looks the name up itself) names it by its symbol, an asm label's."""
-    params = tuple(dataclasses.replace(p, type=integer_char(module, target, p.type)) for p in function.params)
+    params = tuple(replace(p, type=integer_char(module, target, p.type)) for p in function.params)
     name = function.symbol if by_symbol else function.name
-    return dataclasses.replace(function, name=name, params=params,
+    return replace(function, name=name, params=params,
                                ret=integer_char(module, target, function.ret)).to_c()
 
 
