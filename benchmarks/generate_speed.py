@@ -1,13 +1,14 @@
-"""`pegbind generate` beside ctypesgen on four real headers, and regeneration with nothing changed.
+"""`pegbind generate` beside ctypesgen on four real headers, in each backend, and regeneration with nothing changed.
 
 Each tool runs as its users run it, a whole command from a cold process, on
-the same header with the same -I folders: ``pegbind generate --backend
-ctypes`` and ``ctypesgen -l LIB`` (gcc -E, its own parser, its Python
-module).  Rounds alternate between the tools so machine noise falls on both.
-Both run from bytecode, and pegbind's grammars and the libraries' symbols from
-a warm scratch cache, as in ``parse_speed.py``.  Every pegbind round writes into a fresh folder, so the
-regeneration cache never answers it; the last row of each header is that
-cache answering: the same command run again with nothing changed.
+the same header with the same -I folders: ``pegbind generate --backend B``
+for each of ctypes, cffi and Cython, and ``ctypesgen -l LIB`` (gcc -E, its own
+parser, its Python module).  Rounds alternate between the four commands so
+machine noise falls on all.  All run from bytecode, and pegbind's grammars,
+compiled templates and the libraries' symbols from a warm scratch cache, as
+in ``parse_speed.py``.  Every pegbind round writes into a fresh folder, so the
+regeneration cache never answers it; the last column is that cache answering:
+the ctypes command run again with nothing changed.
 
     python benchmarks/generate_speed.py [--rounds N] [--write-readme]
 
@@ -56,6 +57,14 @@ def locate(header: str, flags: list[str]) -> str:
     raise SystemExit(f"{header} is not installed (make test installs the -dev packages)")
 
 
+#: --backend value -> the name the table gives it
+BACKENDS = {"ctypes": "ctypes", "cffi": "cffi", "cython": "Cython"}
+
+
+def _cell(times: list[float]) -> str:
+    return f"{statistics.median(times):.3f} / {percentile(times, 0.99):.3f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10)
@@ -66,36 +75,37 @@ def main() -> int:
     if not have_ctypesgen:
         print("ctypesgen is not installed (pip install 'pegbind[bench]'): timing pegbind alone\n")
     lines = [f"{args.rounds} rounds each, whole commands from a cold process, from bytecode; "
-             f"CPython {sys.version.split()[0]}.", "",
-             "| header | pegbind generate, median s | p99 s | ctypesgen, median s | p99 s | ratio | "
-             "unchanged, median s |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             f"CPython {sys.version.split()[0]}. Each cell: median s / p99 s, and the median's ratio to "
+             "ctypesgen's.", "",
+             "| header | ctypesgen | " + " | ".join(f"{name} | ratio" for name in BACKENDS.values())
+             + " | unchanged, median s |",
+             "|---|---:|" + "---:|---:|" * len(BACKENDS) + "---:|"]
     with tempfile.TemporaryDirectory() as scratch:
         env = bytecode_env(scratch, from_source=False)
+        folders = (str(Path(scratch) / f"out-{n}") for n in range(10**6))  # a fresh one each
         for header, flags, library in HEADERS:
             path = locate(header, flags)
-            ours_command = [sys.executable, "-m", "pegbind", "generate", path, *flags, "--backend", "ctypes",
-                            "--name", "bench_module", "-o"]
-            folders = (str(Path(scratch) / f"{Path(path).stem}-{n}") for n in range(10**6))  # a fresh one each
+            commands = {backend: [sys.executable, "-m", "pegbind", "generate", path, *flags, "--backend", backend,
+                                  "--name", "bench_module", "-o"] for backend in BACKENDS}
             theirs = [ctypesgen, "-l", library, *flags, path, "-o", str(Path(scratch) / "ctypesgen_out.py")]
-            timed([*ours_command, next(folders)], env)  # warm-up: bytecode, grammars, the file cache
+            for command in commands.values():  # warm-up: bytecode, grammars, templates, the file cache
+                timed([*command, next(folders)], env)
             if have_ctypesgen:
                 timed(theirs, env)
-            ours_times, their_times = [], []
+            times: dict[str, list[float]] = {name: [] for name in ("ctypesgen", *BACKENDS)}
             for _ in range(args.rounds):
-                ours_times.append(timed([*ours_command, next(folders)], env))
+                for backend, command in commands.items():
+                    times[backend].append(timed([*command, next(folders)], env))
                 if have_ctypesgen:
-                    their_times.append(timed(theirs, env))
-            again = [*ours_command, str(Path(scratch) / f"{Path(path).stem}-again")]
+                    times["ctypesgen"].append(timed(theirs, env))
+            again = [*commands["ctypes"], str(Path(scratch) / f"{Path(path).stem}-again")]
             timed(again, env)  # the first run fills the entry
             unchanged = [timed(again, env) for _ in range(args.rounds)]
-            ours = statistics.median(ours_times)
-            row = f"| {Path(path).name} | {ours:.3f} | {percentile(ours_times, 0.99):.3f} | "
-            if their_times:
-                row += (f"{statistics.median(their_times):.3f} | {percentile(their_times, 0.99):.3f} | "
-                        f"{ours / statistics.median(their_times):.2f} | ")
-            else:
-                row += "- | - | - | "
+            theirs_median = statistics.median(times["ctypesgen"]) if times["ctypesgen"] else None
+            row = f"| {Path(path).name} | " + (_cell(times["ctypesgen"]) if theirs_median else "-") + " | "
+            for backend in BACKENDS:
+                ratio = f"{statistics.median(times[backend]) / theirs_median:.2f}" if theirs_median else "-"
+                row += f"{_cell(times[backend])} | {ratio} | "
             row += f"{statistics.median(unchanged):.3f} |"
             lines.append(row)
             print(row, flush=True)
