@@ -254,19 +254,31 @@ def unnamed(ctype: CType) -> CType:
     A type names no parameters (``int (*)(CTX *, int)``), whatever the
     declaration that wrote it called them; declarations (``Function.to_c``,
     ``Typedef.to_c``) keep the names, which say what each parameter is.
+    The type itself where it names none (most do), not a copy: a run asks this of
+    every record member's type.
     """
     match as_type(ctype):
         case Pointer() as pointer:
-            return replace(pointer, target=unnamed(pointer.target))
+            target = unnamed(pointer.target)
+            return pointer if target is pointer.target else replace(pointer, target=target)
         case Array() as array:
-            return replace(array, element=unnamed(array.element))
+            element = unnamed(array.element)
+            return array if element is array.element else replace(array, element=element)
         case FunctionType() as function:
-            params = tuple(replace(p, name=None, type=unnamed(p.type)) for p in function.params)
-            return replace(function, ret=unnamed(function.ret), params=params)
+            ret = unnamed(function.ret)
+            params = tuple(_unnamed_param(p) for p in function.params)
+            if ret is function.ret and all(new is old for new, old in zip(params, function.params, strict=True)):
+                return function
+            return replace(function, ret=ret, params=params)
         case Primitive() | TypedefRef() | RecordRef():
             return ctype
         case unhandled:
             assert_never(unhandled)
+
+
+def _unnamed_param(param: Param) -> Param:
+    kind = unnamed(param.type)
+    return param if param.name is None and kind is param.type else replace(param, name=None, type=kind)
 
 
 # --------------------------------------------------------------------------
@@ -608,11 +620,13 @@ def canonical_type(ctype: CType, resolve: Callable[[CType], Type], *, qualifiers
     resolved = resolve(ctype)
     if not qualifiers:
         resolved = resolved.unqualified()
-    match resolved:
+    match resolved:  # a pointer or array already canonical is given back as it is, not copied
         case Pointer():
-            return Pointer(canonical_type(resolved.target, resolve, qualifiers=qualifiers), resolved.quals)
+            target = canonical_type(resolved.target, resolve, qualifiers=qualifiers)
+            return resolved if target is resolved.target else Pointer(target, resolved.quals)
         case Array():
-            return Array(canonical_type(resolved.element, resolve, qualifiers=qualifiers), resolved.length)
+            element = canonical_type(resolved.element, resolve, qualifiers=qualifiers)
+            return resolved if element is resolved.element and not resolved.quals else Array(element, resolved.length)
         case FunctionType():
             params = tuple(Param(None, canonical_type(p.type, resolve, qualifiers=qualifiers))
                            for p in resolved.params)
