@@ -457,6 +457,10 @@ def _parts_of(kind: type) -> Callable[[Any], Sequence[Any]]:
     return lambda syntax: ()
 
 
+#: what a syntax node holds that holds nothing to search
+_HOLD_NOTHING = frozenset({Token, str, int, bool, type(None)})
+
+
 def _path_to_params(syntax: Any, opening: Token) -> list[tuple[Any, int]] | None:
     """The way down from ``syntax`` to its parameter list that opens at ``opening``, outside
     expressions: each node passed and the index of its part taken, innermost first, the list
@@ -464,6 +468,9 @@ def _path_to_params(syntax: Any, opening: Token) -> list[tuple[Any, int]] | None
     if type(syntax) is s.ParamsSuffix and syntax.token is opening:
         return [(syntax, -1)]
     for index, value in enumerate(_parts(syntax)):
+        kind = type(value)
+        if kind in _HOLD_NOTHING or (kind is tuple and not value):
+            continue  # most parts are tokens, words and empty tuples: not called for
         path = _path_to_params(value, opening)
         if path is not None:
             path.append((syntax, index))
