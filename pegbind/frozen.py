@@ -53,6 +53,8 @@ T = TypeVar("T")
 #: what a frozen_dataclass writes; a class that defines one of them itself is refused
 _WRITTEN = frozenset({"__init__", "__repr__", "__eq__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__",
                       "__setattr__", "__delattr__", "__getstate__", "__setstate__", "__post_init__"})
+#: what a mutable_dataclass writes (``__hash__``: None)
+_WRITTEN_MUTABLE = frozenset({"__init__", "__repr__", "__eq__", "__hash__"})
 
 
 @dataclass_transform(frozen_default=True)
@@ -113,7 +115,7 @@ _REPLACING: dict[type, tuple[dict[str, int], Callable[[Any], tuple[Any, ...]], l
 
 
 def _declared(cls: C, *, frozen: bool, order: bool) -> C:
-    written = _WRITTEN if frozen else _WRITTEN - {"__post_init__"}
+    written = _WRITTEN if frozen else _WRITTEN_MUTABLE
     found = sorted(written & {name for klass in cls.__mro__[:-1] for name in vars(klass)})
     if found:
         kind = "frozen_dataclass" if frozen else "mutable_dataclass"

@@ -669,10 +669,11 @@ def test_a_long_record_body_parsed_member_by_member_gives_the_syntax_of_the_whol
         for piece in pieces:
             if not any(token.text == "{" for token in piece.tokens):
                 continue
-            monkeypatch.setattr(walker, "MEMBERS_APART", 10**9)
-            whole = walker.parse_syntax(piece.tokens)
+            # apart first: a shape parse_syntax has parsed apart once it parses whole the next time
             monkeypatch.setattr(walker, "MEMBERS_APART", 0)
             apart = walker.parse_syntax(piece.tokens)
+            monkeypatch.setattr(walker, "MEMBERS_APART", 10**9)
+            whole = walker.parse_syntax(piece.tokens)
             assert apart == whole, " ".join(token.text for token in piece.tokens)[:200]
             seen += 1
             if path == header and piece.tokens[1].text in ("missing", "broken"):  # said as the whole says it
@@ -771,3 +772,22 @@ def test_a_long_parameter_list_parsed_parameter_by_parameter_gives_the_syntax_of
     monkeypatch.setattr(walker, "_by_parameters",
                         lambda tokens, rule, brackets: calls.append(rule) or by_parameters(tokens, rule, brackets))
     assert walker.parse_syntax(tokens) == walker._parse_whole(tokens, "declaration") and calls
+
+
+def test_a_shape_parsed_apart_once_is_parsed_whole_then_remade(monkeypatch):
+    # Parsing apart pays where the parameters' shapes repeat and the whole's do not; where
+    # the whole shape repeats (a generated header's prototypes), its walk is remade.
+    from pegbind.parse import walker
+
+    walker.forget_shapes()
+    calls: list[str] = []
+    parse_shape = walker._parse_shape
+    monkeypatch.setattr(walker, "_parse_shape", lambda rule, text: calls.append(rule) or parse_shape(rule, text))
+    sources = [f"int f{index}(int a{index}, const char *b{index}, long c);" for index in range(4)]
+    results = [walker.parse_syntax(tokenize(source, "t.h")) for source in sources]
+    # apart: the outer with its first parameter, then the other two; then whole once; then remade
+    assert calls == ["declaration", "parameter", "parameter", "declaration"], calls
+    monkeypatch.setattr(walker, "_parse_shape", parse_shape)
+    walker.forget_shapes()
+    assert results == [walker._parse_whole(tokenize(source, "t.h"), "declaration") for source in sources]
+    assert [r.declarators[0].declarator.name_token.text for r in results] == ["f0", "f1", "f2", "f3"]

@@ -318,6 +318,7 @@ def forget_shapes() -> None:
     (for measurements of a cold parse; the caches are bounded anyway)."""
     _TREES.clear()
     _WALKS.clear()
+    _APART.clear()
 
 
 def _walk(tree: Node, text: TokenText, rule: str) -> Any:
@@ -339,22 +340,36 @@ def _walk(tree: Node, text: TokenText, rule: str) -> Any:
 MEMBERS_APART = 256
 #: the fewest parameters a list parsed apart has (see :func:`_by_parameters`).  Parsed whole, a
 #: declaration's shape is as varied as its parameters, so few declarations share one; apart, the
-#: outer shapes and the parameters' come again and again: sqlite3.h was read with 270 parses of
-#: the grammar, now 162, and the parse of it and of libxml2's parser.h takes a tenth less.
+#: outer shapes and the parameters' come again and again (sqlite3.h was read with 270 parses of
+#: the grammar, now 162).
 PARAMETERS_APART = 2
 
 
 def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
-    """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`."""
-    if rule in ("declaration", "member_declaration"):
+    """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`.
+
+    A declaration is parsed apart where it can be (see :func:`_by_parameters`), the first
+    time its shape comes; the second time it is parsed whole, and from then on remade from
+    that walk (see :func:`_walk`): a generated header's thousands of prototypes of one
+    shape took twice as long parsed apart each time."""
+    if rule not in ("declaration", "member_declaration"):
+        return _parse_whole(tokens, rule)
+    text = TokenText(tokens)
+    key = (rule, text.text)
+    if _WALKS.get(key) is None and _APART.get(key) is None:
         brackets = _brackets(tokens)  # scanned once, for either way of parsing apart
         if brackets is not None:
             apart = _by_members(tokens, rule, brackets) if len(tokens) > MEMBERS_APART else None
             if apart is None:
                 apart = _by_parameters(tokens, rule, brackets)
             if apart is not None:
+                _APART.put(key, len(text.text), True)
                 return apart
-    return _parse_whole(tokens, rule)
+    return _parse_whole(tokens, rule, text)
+
+
+#: (rule, shape) -> True, for the shapes :func:`parse_syntax` has parsed apart once
+_APART = TextCache(entries=1024, chars=1 << 18)
 
 
 def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> Any:
@@ -489,9 +504,10 @@ def _rebuilt(path: list[tuple[Any, int]], new: Any) -> Any:
     return new
 
 
-def _parse_whole(tokens: Sequence[Token], rule: str) -> Any:
-    """:func:`parse_syntax`, of the tokens as one text."""
-    text = TokenText(tokens)
+def _parse_whole(tokens: Sequence[Token], rule: str, text: TokenText | None = None) -> Any:
+    """:func:`parse_syntax`, of the tokens as one text (``text``, where it is made already)."""
+    if text is None:
+        text = TokenText(tokens)
     key = (rule, text.text)
     shared = _WALKS.get(key)
     if shared is not None:
