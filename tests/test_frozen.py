@@ -174,7 +174,7 @@ def test_classes_of_as_many_fields_share_init_code_yet_keep_their_own_signatures
 
     (fast_pair, fast_other), (plain_pair, plain_other) = (
         declare(frozen_dataclass()), declare(dataclasses.dataclass(frozen=True, slots=True)))
-    assert fast_pair.__init__.__code__.co_code == fast_other.__init__.__code__.co_code
+    assert fast_pair.__new__.__code__.co_code == fast_other.__new__.__code__.co_code
     for fast, plain in ((fast_pair, plain_pair), (fast_other, plain_other)):
         assert inspect.signature(fast) == inspect.signature(plain)
     assert repr(fast_pair(1, needed=b"n")).endswith("Pair(left=1, right='r', late=1.5, needed=b'n')")
@@ -192,6 +192,10 @@ def test_classes_of_as_many_fields_share_init_code_yet_keep_their_own_signatures
         frozen_dataclass()(Disordered)
 
 
+def _slots(cls):
+    return tuple(slot for klass in reversed(cls.__mro__) for slot in klass.__dict__.get("__slots__", ()))
+
+
 def _field_facts(cls):
     return [(f.name, f.type, f.default, f.default_factory, f.init, f.repr, f.hash, f.compare, f.kw_only,
              dict(f.metadata)) for f in dataclasses.fields(cls)]
@@ -199,7 +203,8 @@ def _field_facts(cls):
 
 def test_its_fields_slots_and_metadata_are_the_dataclass_ones():
     assert _field_facts(Fast) == _field_facts(Plain)
-    assert Fast.__slots__ == Plain.__slots__ and not hasattr(Fast("a"), "__dict__")
+    # the slots are declared on a base of the frozen class (see frozen._add_new), in the same order
+    assert _slots(Fast) == Plain.__slots__ and not hasattr(Fast("a"), "__dict__")
     assert dataclasses.is_dataclass(Fast) and dataclasses.asdict(Fast("a")) == dataclasses.asdict(Plain("a"))
     assert (Fast.__module__, Fast.__qualname__) == (__name__, "Fast")
 
@@ -217,7 +222,7 @@ def test_its_fields_slots_and_metadata_are_the_dataclass_ones():
     fast, plain = declare(frozen_dataclass()), declare(dataclasses.dataclass(frozen=True, slots=True))
     assert [f[:3] for f in _field_facts(fast)] == [f[:3] for f in _field_facts(plain)] == [
         ("kind", "str", dataclasses.MISSING), ("extra", "int", 0)]
-    assert fast.__slots__ == plain.__slots__ == ("kind", "extra")
+    assert _slots(fast) == plain.__slots__ == ("kind", "extra")
     assert (fast.limit, fast.shown, fast("k").kind, fast("k", 2).extra) == (3, "x", "k", 2)
     assert fast("k") == fast("k") != fast("k", 1)
 
@@ -324,3 +329,21 @@ def test_replace_gives_what_dataclasses_replace_gives():
     plain, state = Plain("a"), MutableFast("a.h")
     assert replace(plain, count=9) == dataclasses.replace(plain, count=9)
     assert replace(state, index=4).index == 4 and replace(state, index=4).derived == "A.H"
+
+
+def test_a_subclass_without_the_decorator_is_made_and_copied_as_its_base():
+    # A frozen class's instances are made on the class that holds its slots, then given the
+    # frozen class; a plain subclass (with a __dict__ of its own) is made through the slots.
+    class Named(Fast):
+        def shout(self) -> str:
+            return self.name.upper()
+
+    named = Named("a", 5)
+    assert type(named) is Named and named.shout() == "A" and named.count == 5
+    named.extra = 1  # not a field: a subclass may keep other attributes, as a slotted dataclass's may
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        named.count = 6
+    for kept in (copy.copy(named), copy.deepcopy(named)):
+        assert type(kept) is Named and (kept.name, kept.count) == ("a", 5)
+    fast = Fast("b")
+    assert type(fast) is Fast and type(pickle.loads(pickle.dumps(fast))) is Fast
