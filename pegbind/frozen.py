@@ -6,13 +6,15 @@ made per token (a :class:`~pegbind.preprocess.token.Token` and its
 same class as ``@dataclass(frozen=True, slots=True)``, with three differences
 that only show in time:
 
-- ``__init__``, of the same signature, stores each field through its slot's
-  descriptor, found once.  The one :mod:`dataclasses` writes calls
-  ``object.__setattr__(self, "name", value)``, which finds the slot on the
-  class again for every field of every instance: a Token with its Coord is
-  made in 0.8 us instead of 1.4 us.  Classes with as many fields share the
-  code of their ``__init__``, its parameters renamed; only a class with a
-  ``default_factory`` compiles its own.
+- Instances are made by a ``__new__`` of the same signature, which stores
+  each field by a plain assignment on a base class holding the slots, then
+  gives the instance the frozen class (:func:`_add_new`).  The ``__init__``
+  :mod:`dataclasses` writes calls ``object.__setattr__(self, "name", value)``,
+  which finds the slot on the class again for every field of every instance:
+  a Token with its Coord is made in 0.5 us instead of 1.4 us.  Classes with
+  as many fields share the code, its names replaced; only a class with a
+  ``default_factory`` compiles its own ``__init__``, which stores each field
+  through its slot's descriptor.
 - Every other method (``__repr__``, ``__eq__``, ``__hash__``, the order
   methods, the frozen ``__setattr__`` and ``__delattr__``, and the state
   pickling and copying use) is a closure over the fields.  :mod:`dataclasses`
@@ -29,7 +31,8 @@ Instances are otherwise the same: frozen (``FrozenInstanceError``, also for
 a name that is no field, where CPython 3.11's own slotted class raises a
 ``TypeError``), compared and hashed by the fields that take part, printed
 alike, and replaced, copied and pickled as before (tests compare both kinds
-of class).  :mod:`dataclasses` records the class as not frozen, so a plain
+of class); the slots are the class's base's (``Token.<fields>``), not its
+own.  :mod:`dataclasses` records the class as not frozen, so a plain
 ``@dataclass(frozen=True)`` cannot derive from it.
 
 :func:`mutable_dataclass` declares the run's mutable state objects the same
@@ -256,10 +259,9 @@ def _add_init(cls: type, every: tuple[Field[Any], ...]) -> None:
     _attach(cls, init)
 
 
-def _init_without_factories(cls: type, every: tuple[Field[Any], ...]) -> FunctionType:
-    """``__init__`` made from the code every class of that many fields shares, its
-    parameters renamed: compiling one for each of some 130 classes was a tenth of a
-    run's imports."""
+def _parameters(every: tuple[Field[Any], ...]) -> tuple[list[Field[Any]], int, list[Any]]:
+    """The fields in the order of their parameters (the keyword-only ones last), how many are
+    positional, and the defaults of the positional ones that have one."""
     ordered = [field for field in every if field.kw_only is not True] + [f for f in every if f.kw_only is True]
     positional = sum(field.kw_only is not True for field in every)
     defaults: list[Any] = []
@@ -268,6 +270,14 @@ def _init_without_factories(cls: type, every: tuple[Field[Any], ...]) -> Functio
             defaults.append(field.default)
         elif defaults:  # as Python's compiler (and so dataclasses) refuses it
             raise TypeError(f"non-default argument {field.name!r} follows default argument")
+    return ordered, positional, defaults
+
+
+def _init_without_factories(cls: type, every: tuple[Field[Any], ...]) -> FunctionType:
+    """``__init__`` made from the code every class of that many fields shares, its
+    parameters renamed: compiling one for each of some 130 classes was a tenth of a
+    run's imports."""
+    ordered, positional, defaults = _parameters(every)
     code = _INIT_CODE.get(len(ordered))
     if code is None:
         parameters = "".join(f", f{index}" for index in range(len(ordered)))
@@ -303,14 +313,7 @@ def _add_new(cls: type, fields_class: type, every: tuple[Field[Any], ...]) -> No
     (which may add a ``__dict__``) is made through the descriptors as before.
     Classes with as many fields share the code, its names replaced.
     """
-    ordered = [field for field in every if field.kw_only is not True] + [f for f in every if f.kw_only is True]
-    positional = sum(field.kw_only is not True for field in every)
-    defaults: list[Any] = []
-    for field in ordered[:positional]:
-        if field.default is not MISSING:
-            defaults.append(field.default)
-        elif defaults:  # as Python's compiler (and so dataclasses) refuses it
-            raise TypeError(f"non-default argument {field.name!r} follows default argument")
+    ordered, positional, defaults = _parameters(every)
     code = _NEW_CODE.get(len(ordered))
     if code is None:
         values = "".join(f", f{index}" for index in range(len(ordered)))
