@@ -47,7 +47,7 @@ from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from dataclasses import field as dataclass_field
 from dataclasses import replace as dataclass_replace
 from operator import attrgetter
-from types import CodeType, FunctionType
+from types import CodeType, FunctionType, MethodType
 from typing import Any, TypeVar, dataclass_transform
 
 C = TypeVar("C", bound=type)
@@ -345,6 +345,19 @@ def _add_new(cls: type, fields_class: type, every: tuple[Field[Any], ...]) -> No
     new.__qualname__ = f"{cls.__qualname__}.__new__"
     new.__module__ = cls.__module__
     cls.__new__ = staticmethod(new)  # type: ignore[method-assign]
+    _MAKERS[cls] = MethodType(new, cls)
+
+
+#: a frozen class made by its __new__ -> that __new__ with the class given (see :func:`maker`)
+_MAKERS: dict[type, Callable[..., Any]] = {}
+
+
+def maker(cls: type[T]) -> Callable[..., T]:
+    """A function making an instance of ``cls`` from the arguments ``cls(...)`` takes, without
+    the call of the class: ``type.__call__`` looks up ``__new__`` and ``__init__`` and packs the
+    arguments on every call, a third of making a Token with its Coord.  For the places that make
+    objects by the million (the lexer); ``cls`` itself where it is not made by its ``__new__``."""
+    return _MAKERS.get(cls, cls)
 
 
 def _init_compiled(cls: type, every: tuple[Field[Any], ...]) -> FunctionType:

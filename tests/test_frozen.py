@@ -10,7 +10,7 @@ import typing
 import pytest
 
 from pegbind.diagnostics import Coord
-from pegbind.frozen import frozen_dataclass, mutable_dataclass, replace
+from pegbind.frozen import frozen_dataclass, maker, mutable_dataclass, replace
 from pegbind.preprocess.token import ExpansionFrame, Token
 
 
@@ -347,3 +347,28 @@ def test_a_subclass_without_the_decorator_is_made_and_copied_as_its_base():
         assert type(kept) is Named and (kept.name, kept.count) == ("a", 5)
     fast = Fast("b")
     assert type(fast) is Fast and type(pickle.loads(pickle.dumps(fast))) is Fast
+
+
+def test_a_maker_makes_what_the_class_makes():
+    @frozen_dataclass()
+    class Point:
+        """Made by its __new__: a maker is that __new__ with the class given."""
+
+        x: int
+        y: int = 0
+        _: dataclasses.KW_ONLY
+        label: str = ""
+
+    make_point = maker(Point)
+    assert make_point is not Point
+    for args, kwargs in (((1,), {}), ((1, 2), {"label": "p"})):
+        made = make_point(*args, **kwargs)
+        assert type(made) is Point and made == Point(*args, **kwargs) and repr(made) == repr(Point(*args, **kwargs))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.x = 3
+    with pytest.raises(TypeError):
+        make_point()
+    made_token = maker(Token)("identifier", "x", maker(Coord)("a.h", 1, 2))
+    assert made_token == Token("identifier", "x", Coord("a.h", 1, 2))
+    # made by an __init__ (a factory fills a field of Fast's), or mutable: the class is its own maker
+    assert maker(Fast) is Fast and maker(MutableFast) is MutableFast

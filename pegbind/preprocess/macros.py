@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
 
 from ..diagnostics import Coord, DiagnosticSink
-from ..frozen import frozen_dataclass, mutable_dataclass
+from ..frozen import frozen_dataclass, maker, mutable_dataclass
 from .lexer import tokenize
 from .token import ExpansionFrame, Token
 
@@ -417,7 +417,7 @@ class Expander:
                             seq.append(_PLACEMARKER)
                     i += 1
                     continue
-            seq.append((Token(kind, text, tok.coord, frames, tok.space_before), _EMPTY))
+            seq.append((_make_token(kind, text, tok.coord, frames, tok.space_before), _EMPTY))
             i += 1
         result = self._paste_all(seq, site) if _PASTE in seq else [x for x in seq if x is not _PLACEMARKER]
         if result:
@@ -601,7 +601,11 @@ def _matching_paren(body: Sequence[Token], open_at: int) -> int:
 
 
 def _respaced(token: Token, space_before: bool) -> Token:
-    return Token(token.kind, token.text, token.coord, token.expansion, space_before)
+    return _make_token(token.kind, token.text, token.coord, token.expansion, space_before)
+
+
+#: a Token, made without the call of its class (see pegbind.frozen.maker): one per token of every expansion
+_make_token = maker(Token)
 
 
 def _s(count: int) -> str:
