@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
-from ..frozen import frozen_dataclass, replace
+from ..frozen import frozen_dataclass, maker, replace
 from ..patterns import compiled
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, token_starts, too_deep
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
@@ -262,7 +262,7 @@ def _rebind(value: Any, places: dict[int, int], tokens: Sequence[Token]) -> Any:
     names = _field_names(kind)
     if not names:
         return value  # a string, a number, None
-    return kind(*[_rebind(getattr(value, name), places, tokens) for name in names])
+    return maker(kind)(*[_rebind(getattr(value, name), places, tokens) for name in names])
 
 
 class _TooDeep(Exception):
@@ -282,7 +282,7 @@ def _written(value: Any, depth: int, places: dict[int, int], values: list[Any]) 
     if value is None or kind is bool:
         return repr(value)
     names = _field_names(kind)
-    values.append(kind if names else value)
+    values.append(maker(kind) if names else value)  # a syntax class, made without its call (see frozen.maker)
     if not names:
         return f"k[{len(values) - 1}]"
     written = len(values) - 1
