@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import inspect
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from dataclasses import field as dataclass_field
 from dataclasses import replace as dataclass_replace
@@ -108,16 +108,18 @@ def replace(obj: T, /, **changes: Any) -> T:
         if at is None:
             raise TypeError(f"{type(obj).__qualname__}.__init__() got an unexpected keyword argument {name!r}")
         values[at] = value
-    copy: T = object.__new__(type(obj))
-    for set_field, value in zip(setters, values, strict=True):
-        set_field(copy, value)
-    return copy
+    return _filled(type(obj), setters, values)
 
 
 def _remade(kind: type, values: tuple[Any, ...]) -> Any:
     """An instance of ``kind`` (a frozen_dataclass, or a class deriving from one) with the
     values of its fields: what pickle and copy make again (see ``__reduce__``)."""
-    setters = next(_REPLACING[klass][2] for klass in kind.__mro__ if klass in _REPLACING)
+    return _filled(kind, next(_REPLACING[klass][2] for klass in kind.__mro__ if klass in _REPLACING), values)
+
+
+def _filled(kind: type, setters: Sequence[Callable[[Any, Any], None]], values: Sequence[Any]) -> Any:
+    """A new instance of ``kind``, each value stored through its slot's setter (no ``__new__``,
+    no ``__init__``, no frozen ``__setattr__``)."""
     made: Any = object.__new__(kind)
     for set_field, value in zip(setters, values, strict=True):
         set_field(made, value)
@@ -231,8 +233,9 @@ def _slots_of(cls: type) -> tuple[str, ...]:
     return (slots,) if isinstance(slots, str) else tuple(slots)
 
 
-def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
-    """A function of an instance giving the tuple of those fields (as the generated methods compare)."""
+def field_values(names: Sequence[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function of an instance giving the tuple of those fields (as the generated methods
+    compare them, and the syntax walker searches a node's parts)."""
     if len(names) > 1:
         return attrgetter(*names)
     if names:
@@ -332,10 +335,7 @@ def _add_new(cls: type, fields_class: type, every: tuple[Field[Any], ...]) -> No
     setters = [getattr(cls, field.name).__set__ for field in ordered]
 
     def other(kind: type, values: tuple[Any, ...]) -> Any:  # a subclass's instance: through the descriptors
-        made: Any = object.__new__(kind)
-        for set_field, value in zip(setters, values, strict=True):
-            set_field(made, value)
-        return made
+        return _filled(kind, setters, values)
 
     namespace = {"_frozen": cls, "_fields": fields_class, "_new": object.__new__, "_other": other}
     new = FunctionType(code, namespace, "__new__", tuple(defaults) or None)
@@ -399,8 +399,8 @@ def _init_compiled(cls: type, every: tuple[Field[Any], ...]) -> FunctionType:
 
 def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool, frozen: bool) -> None:
     shown = [(field.name, attrgetter(field.name)) for field in every if field.repr]
-    compared = _values([field.name for field in every if field.compare])
-    hashed = _values([field.name for field in every if (field.compare if field.hash is None else field.hash)])
+    compared = field_values([field.name for field in every if field.compare])
+    hashed = field_values([field.name for field in every if (field.compare if field.hash is None else field.hash)])
 
     @reprlib.recursive_repr()
     def __repr__(self: Any) -> str:
@@ -422,7 +422,7 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool, frozen: 
 
     names = frozenset(field.name for field in every)
     setters = [getattr(cls, field.name).__set__ for field in every]
-    every_value = _values([field.name for field in every])
+    every_value = field_values([field.name for field in every])
 
     # what a subclass's own attributes go to, as super(cls, self) would find it
     inherited_set = next(vars(k)["__setattr__"] for k in cls.__mro__[1:] if "__setattr__" in vars(k))

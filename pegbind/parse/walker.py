@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
-from ..frozen import frozen_dataclass, maker, replace
+from ..frozen import field_values, frozen_dataclass, maker, replace
 from ..patterns import compiled
 from ..peg import MAX_NESTING, Parser, TextCache, grammar_words, nesting_room, parser, shape_of, token_starts, too_deep
 from ..pegcode import Expression, IncompleteParseError, Node, NodeVisitor, OneOf, Quantifier, Regex
@@ -463,13 +463,7 @@ _PARTS: dict[type, Callable[[Any], Sequence[Any]]] = {}
 
 
 def _parts_of(kind: type) -> Callable[[Any], Sequence[Any]]:
-    names = () if kind is Token or issubclass(kind, s.Expr) else _field_names(kind)
-    if len(names) > 1:
-        return attrgetter(*names)
-    if names:
-        one = attrgetter(names[0])
-        return lambda syntax: (one(syntax),)
-    return lambda syntax: ()
+    return field_values(() if kind is Token or issubclass(kind, s.Expr) else _field_names(kind))
 
 
 #: what a syntax node holds that holds nothing to search
