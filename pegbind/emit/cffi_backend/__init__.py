@@ -29,7 +29,17 @@ from ...passes.binding import BindingModel
 from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
 from ..pywrapper import cffi_member, classes_context, ordered_records
 from ..stubs import STUB_FILTERS, STUB_OUTPUT
-from .cdef import DEFINED_CHECK, c_source, c_spelling, cdef_chunks, cffi_ctype, excluded, left_out, record_ref_of
+from .cdef import (
+    DEFINED_CHECK,
+    c_source,
+    c_spelling,
+    called_functions,
+    cdef_chunks,
+    cffi_ctype,
+    excluded,
+    left_out,
+    record_ref_of,
+)
 from .writer import render_wrappers
 
 
@@ -65,10 +75,10 @@ OUTPUTS = (
 
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the cffi templates see."""
-    gone = excluded(binding)[0]
-    records = [r for r in ordered_records(binding) if r.record.key not in gone]
+    gone = excluded(binding)
+    records = [r for r in ordered_records(binding) if r.record.key not in gone[0]]
     classes = class_names(binding, records)
-    calls, types, callbacks = render_wrappers(binding, classes)
+    calls, types, callbacks = render_wrappers(binding, classes, called_functions(binding, gone))
     table = binding.function_table
     getter = None
     if table is not None:
@@ -83,11 +93,11 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "module_name": cffi_module_name(binding.name),
         "api_mode": binding.load != "dynamic",
         "table": getter,
-        "chunks": cdef_chunks(binding),
+        "chunks": cdef_chunks(binding, gone),
         **classes_context(binding, records, classes, calls),
         "defined_check": DEFINED_CHECK,
         "types": types,
         "callbacks": [source for _, source in callbacks.values()],
         "callback_factories": {key: name for key, (name, _) in callbacks.items()},
-        "left_out": left_out(binding),
+        "left_out": left_out(binding, gone),
     }

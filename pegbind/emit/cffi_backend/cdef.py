@@ -96,12 +96,19 @@ def _by_value_records(module: Module, ctype: CType) -> Iterator[str]:
         yield resolved.key
 
 
-def excluded(binding: BindingModel) -> tuple[dict[str, str], dict[str, str]]:
+#: what :func:`excluded` finds: (record key -> reason, function name -> reason)
+Excluded = tuple[dict[str, str], dict[str, str]]
+
+
+def excluded(binding: BindingModel) -> Excluded:
     """What the cffi module cannot hold, with the reasons: (record key -> reason, function name -> reason).
 
     A record goes when cffi's parser cannot read a member's type, and so does
     every record that holds it by value; a function goes when it needs such a
-    type, or the class of a record that went.
+    type, or the class of a record that went.  The answer walks every type of
+    every record and function: the emitter finds it once and hands it to the
+    cdef, the wrappers and the warnings (asked by each, it was a fifth of the
+    cffi writer's time for sqlite3.h).
     """
     module = binding.module
     records: dict[str, str] = {}
@@ -236,10 +243,10 @@ class CdefChunk:
     pack: int | None
 
 
-def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
-    """The cdef of the binding: forward tags, types in dependency order, then functions."""
+def cdef_chunks(binding: BindingModel, gone: Excluded) -> list[CdefChunk]:
+    """The cdef of the binding: forward tags, types in dependency order, then functions
+    (without what is ``gone``, found by :func:`excluded`)."""
     module = binding.module
-    gone = excluded(binding)[0]
     pieces: list[tuple[str, int | None | str]] = []  # (text, pack or "any")
     for name in binding.undeclared_types:
         # The compiler's own types (__builtin_va_list): no Python value has one, but a
@@ -270,7 +277,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
                 if record.tag is None and key in untagged:
                     pieces.append((f"typedef {record.kind} {key} {key};", "any"))
                 continue
-            if record.key in gone:
+            if record.key in gone[0]:
                 continue
             body = cdef_record_body(module, record)
             text = f"typedef {body} {key};" if record.tag is None else body + ";"
@@ -285,7 +292,7 @@ def cdef_chunks(binding: BindingModel) -> list[CdefChunk]:
     declared = [f.function for f in binding.functions]
     if binding.function_table is not None:
         declared.append(binding.function_table.getter)  # load() calls it
-    called = set(called_functions(binding))
+    called = set(called_functions(binding, gone))
     for function in declared:
         if function.name in called or (binding.function_table is not None
                                        and function is binding.function_table.getter):
@@ -315,8 +322,9 @@ def c_spelling(ref: RecordRef) -> str:
     return f"{ref.kind} {ref.tag}" if ref.tag is not None else ref.key
 
 
-def left_out(binding: BindingModel) -> list[Diagnostic]:
-    """Functions and records the cffi module cannot hold, each with the reason.
+def left_out(binding: BindingModel, gone: Excluded) -> list[Diagnostic]:
+    """The warnings for the functions and records the cffi module cannot hold (``gone``, found
+    by :func:`excluded`), each with the reason.
 
     Raises :class:`PegbindError` for records whose layout only the compiler
     knows in ABI mode (``load = "dynamic"``), where no compiler is asked: the
@@ -333,7 +341,7 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
                                          "error")
                 for record in unaligned
             ])
-    records, functions = excluded(binding)
+    records, functions = gone
     found = [
         Diagnostic(f.function.coord,
                    f"function '{f.function.name}' is not in the cffi module: {functions[f.function.name]}",
@@ -351,9 +359,10 @@ def left_out(binding: BindingModel) -> list[Diagnostic]:
 DEFINED_CHECK = "_pegbind_defined"
 
 
-def called_functions(binding: BindingModel) -> list[str]:
-    """The C functions the cdef declares and the wrappers call, in order."""
-    left_out_functions = excluded(binding)[1]
+def called_functions(binding: BindingModel, gone: Excluded) -> list[str]:
+    """The C functions the cdef declares and the wrappers call, in order: not those ``gone``
+    (found by :func:`excluded`)."""
+    left_out_functions = gone[1]
     return [f.function.name for f in binding.functions if f.function.name not in left_out_functions]
 
 
@@ -367,7 +376,7 @@ def c_source(binding: BindingModel) -> str:
     text += undef_lines(binding.module.hiding_macros())
     if binding.load == "dynamic":
         return text
-    called = called_functions(binding)
+    called = called_functions(binding, excluded(binding))
     weak = weak_lines(called) if binding.weak_references else ""
     # Each address is compared with 0 through a function's parameter: compared directly, the
     # address of a function referred to strongly, or defined in the header (gmp.h's inline

@@ -6,7 +6,7 @@ from ...model import Array, CType, Pointer, Primitive
 from ...passes.binding import LIST_KINDS, BindingModel, CallbackBinding, FunctionBinding, ParamBinding
 from ...passes.callplan import Slot, element_size
 from ..pywrapper import WrapperWriter, arg_label, min_bytes
-from .cdef import called_functions, integer_char
+from .cdef import integer_char
 
 
 def buffer_array_type(binding: BindingModel, param: ParamBinding) -> str:
@@ -283,13 +283,13 @@ def cffi_arg(binding: BindingModel, param: ParamBinding) -> str:
 
 
 def render_wrappers(
-    binding: BindingModel, classes: dict[str, str]
+    binding: BindingModel, classes: dict[str, str], called_functions: list[str]
 ) -> tuple[list[RenderedWrapper], list[tuple[str, str]], dict[str, tuple[str, str]]]:
-    """A wrapper per function of the cdef, in :func:`called_functions` order (the rest is in ``left_out``),
-    the cffi types they allocate: (module-level name, C type text), in first-use order, and the
-    closure factories of the callbacks they take (C type -> (name, source))."""
+    """A wrapper per function of the cdef (``called_functions``, in the binding's order; the
+    rest is in ``left_out``), the cffi types they allocate: (module-level name, C type text), in
+    first-use order, and the closure factories of the callbacks they take (C type -> (name, source))."""
     writer = CffiWriter(binding, classes)
-    called = set(called_functions(binding))
+    called = set(called_functions)
     method = binding.load == "dynamic"
     wrappers = [RenderedWrapper(function, writer.wrapper(function, method))
                 for function in binding.functions if function.function.name in called]
