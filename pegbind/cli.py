@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import argparse
 import gc
-import logging
 import os
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import NoReturn
 
-from . import __version__
+from . import __version__, log
 from .backends import backend_names
 from .config import (
     BindingConfig,
@@ -383,8 +381,8 @@ def _cached(args: argparse.Namespace, config: BindingConfig, command: str) -> in
     name = regen.key(command, (config, [str(t) for t in templates]))
     hit = regen.lookup(name)
     if hit is not None:
-        logging.getLogger("pegbind").info("nothing %s reads has changed since it last ran: its output is as "
-                                          "then (cache entry %s)", command, name[:16])
+        log.info("pegbind", "nothing %s reads has changed since it last ran: its output is as then "
+                 "(cache entry %s)", command, name[:16])
         written, warnings = hit
         if not _quiet:
             for text in warnings:
@@ -566,51 +564,24 @@ def _chatter(args: argparse.Namespace) -> None:
     """-v: pegbind's log (the phases, each command a build runs, their times) on stderr; -q: no warnings.
 
     Neither, on a terminal: one status line saying what runs now (the ``pegbind.progress``
-    log), rewritten in place and cleared before anything else is printed.
+    log), rewritten in place and cleared before anything else is printed
+    (:mod:`pegbind.chatter`, imported only when there is something to show or to undo).
     """
     global _quiet
     _quiet = bool(getattr(args, "quiet", False))
-    progress = logging.getLogger("pegbind.progress")
-    progress.propagate = False  # -v says it after the fact, with the time taken
-    progress.handlers = [h for h in progress.handlers if not isinstance(h, _StatusLine)]
-    if not _quiet and not getattr(args, "verbose", False) and sys.stderr.isatty():
-        progress.addHandler(_StatusLine())
-        progress.setLevel(logging.INFO)
-    logger = logging.getLogger("pegbind")
-    if getattr(args, "verbose", False) and not any(isinstance(h, _StderrHandler) for h in logger.handlers):
-        handler = _StderrHandler()
-        handler.setFormatter(logging.Formatter("pegbind: %(message)s"))
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
-    elif not getattr(args, "verbose", False):
-        logger.setLevel(logging.WARNING)
+    verbose = bool(getattr(args, "verbose", False))
+    status = not _quiet and not verbose and sys.stderr.isatty()
+    if verbose or status or "logging" in sys.modules:  # else no logger was ever set up
+        from . import chatter
 
-
-class _StderrHandler(logging.Handler):
-    """Prints to the sys.stderr of the moment (tests replace it)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        print(self.format(record), file=sys.stderr)
-
-
-class _StatusLine(logging.Handler):
-    """What runs now, on one terminal line rewritten in place (see :func:`_chatter`)."""
-
-    showing = False
-
-    def emit(self, record: logging.LogRecord) -> None:
-        width = shutil.get_terminal_size().columns - 1
-        sys.stderr.write(f"\r\033[K{f'pegbind: {record.getMessage()}'[:width]}")
-        sys.stderr.flush()
-        _StatusLine.showing = True
+        chatter.configure(verbose, status)
 
 
 def _clear_status() -> None:
     """Take the status line away, so that what is printed next starts a clean line."""
-    if _StatusLine.showing:
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
-        _StatusLine.showing = False
+    chatter = sys.modules.get(f"{__package__}.chatter")
+    if chatter is not None:
+        chatter.StatusLine.clear()
 
 
 _quiet = False
@@ -670,6 +641,7 @@ def _guarded(run: Callable[[], int]) -> int:
 def _each(args: argparse.Namespace, configs: list[BindingConfig]) -> int:
     """``generate`` or ``build`` of each binding of a config, in parallel on the machine's cores;
     what each says is printed in the config's order, and the worst status is the command's."""
+    import logging
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -692,6 +664,7 @@ def _one_of_several(args: argparse.Namespace, config: BindingConfig) -> tuple[in
     """One binding's command in a worker of :func:`_each`: (status, stdout, stderr)."""
     import contextlib
     import io
+    import logging
 
     logging.getLogger("pegbind.progress").handlers = []  # the status line is the parent's
     out, err = io.StringIO(), io.StringIO()

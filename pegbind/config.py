@@ -22,7 +22,6 @@ from .backends import backend_names
 from .diagnostics import ConfigError, Coord, Diagnostic
 from .frozen import frozen_dataclass
 from .patterns import compiled
-from .tomlkeys import locate
 
 
 def _toml() -> Any:
@@ -222,7 +221,10 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
 def config_coord(source: str, key: str) -> Coord:
     """Where ``key`` (named from the root: ``tool.pegbind.headers``) is written in the configuration
     file ``source``: the key itself, or, for one that is missing, the table that should hold it.
-    The file is read again only for a diagnostic."""
+    The file is read again only for a diagnostic (and the TOML reader that finds keys
+    imported only then)."""
+    from .tomlkeys import locate
+
     try:
         text = Path(source).read_text(encoding="utf-8")
     except (OSError, ValueError):  # the command line, or a file gone since

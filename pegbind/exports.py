@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -196,6 +195,8 @@ def _archive_symbols(path: Path) -> frozenset[str]:
 
     Raises OSError when there is no ``nm`` or it cannot read the archive.
     """
+    import subprocess  # here: most runs list no archive
+
     nm = shutil.which("nm")
     if nm is None:
         raise OSError(f"no nm to list the symbols of {path}")

@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -64,6 +63,8 @@ def _package_files(paths: tuple[str, ...]) -> frozenset[str] | None:
 
 
 def _ask_dpkg(paths: tuple[str, ...]) -> frozenset[str] | None:
+    import subprocess  # here: a run that finds its answer in the cache starts no process
+
     query = shutil.which("dpkg-query")
     if query is None or not paths:
         return None

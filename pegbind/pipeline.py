@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fnmatch
 import gc
-import logging
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -18,17 +17,13 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import log
 from .backends import get_backend
 from .config import BindingConfig
 from .diagnostics import ConfigError, Coord, Diagnostic, ParseError
 from .frozen import frozen_dataclass, mutable_dataclass
 from .model import Module
 from .target import TargetInfo, get_target
-
-#: the phases of a run and their times (``pegbind -v`` shows them)
-log = logging.getLogger("pegbind.pipeline")
-#: what runs now (on a terminal, pegbind's status line shows it)
-progress = logging.getLogger("pegbind.progress")
 
 if TYPE_CHECKING:  # the preprocessor's and the passes' result types; imported lazily at run time
     from .passes.binding import BindingModel
@@ -165,15 +160,15 @@ def read_binding(config: BindingConfig, *, strict: bool = True) -> ReadResult:
 
     target = get_target(config.target)
     started = time.perf_counter()
-    progress.info("reading %s", ", ".join(Path(h).name for h in config.headers))
+    log.info(log.PROGRESS, "reading %s", ", ".join(Path(h).name for h in config.headers))
     preprocessed = preprocess_binding(config)
-    log.info("preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files), len(preprocessed.tokens),
-             time.perf_counter() - started)
+    log.info(log.PHASES, "preprocessed %d files into %d tokens (%.2f s)", len(preprocessed.files),
+             len(preprocessed.tokens), time.perf_counter() - started)
     started = time.perf_counter()
-    progress.info("parsing %d tokens", len(preprocessed.tokens))
+    log.info(log.PROGRESS, "parsing %d tokens", len(preprocessed.tokens))
     module = parse_declarations(preprocessed, target)
-    log.info("parsed %d functions, %d records, %d constants (%.2f s)", len(module.functions), len(module.records),
-             len(module.constants), time.perf_counter() - started)
+    log.info(log.PHASES, "parsed %d functions, %d records, %d constants (%.2f s)", len(module.functions),
+             len(module.records), len(module.constants), time.perf_counter() - started)
     if strict:
         errors = [d for d in module.diagnostics if d.severity == "error"]
         if errors:
@@ -286,9 +281,9 @@ def _generate_each(
         for problem in exports.problems if exports is not None else ():
             report(problem)
     started = time.perf_counter()
-    progress.info("planning %d functions", len(read.module.functions))
+    log.info(log.PROGRESS, "planning %d functions", len(read.module.functions))
     binding = run_passes(read.module, config, read.target, exports)
-    log.info("planned %d functions, %d records (%.2f s)", len(binding.functions), len(binding.records),
+    log.info(log.PHASES, "planned %d functions, %d records (%.2f s)", len(binding.functions), len(binding.records),
              time.perf_counter() - started)
     if report is not None:
         for diagnostic in (*read.preprocessed.diagnostics, *read.module.diagnostics):
@@ -304,10 +299,11 @@ def _generate_each(
     written = {}
     for backend in backends:
         started = time.perf_counter()
-        progress.info("writing the %s sources", backend)
+        log.info(log.PROGRESS, "writing the %s sources", backend)
         written[backend] = generate(binding, config, backend=backend, out_dir=out_dir, template_dirs=template_dirs,
                                     report=report)
-        log.info("generated the %s sources in %s (%.2f s)", backend, out_dir, time.perf_counter() - started)
+        log.info(log.PHASES, "generated the %s sources in %s (%.2f s)", backend, out_dir,
+                 time.perf_counter() - started)
     return written
 
 

@@ -19,7 +19,6 @@ import functools
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 from collections.abc import Sequence
@@ -81,6 +80,8 @@ def system_compiler() -> list[str]:
 @functools.cache
 def is_gcc(command: tuple[str, ...]) -> bool:
     """Whether the compiler ``command`` is GCC, as its ``-v`` says (Clang says ``clang version``)."""
+    import subprocess  # here, as every import of it: most runs start no process
+
     try:
         result = subprocess.run([*command, "-v"], capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError):
@@ -121,6 +122,8 @@ def _search_dirs(command: tuple[str, ...]) -> SearchDirs:
     entry = regen.fact_key("compiler-search-dirs", (command, real))
     said = regen.recall(entry) if real is not None else None
     if not isinstance(said, str):
+        import subprocess
+
         try:
             found = subprocess.run([*command, "-print-search-dirs"], capture_output=True, text=True, timeout=60)
         except (OSError, subprocess.SubprocessError):

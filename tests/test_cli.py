@@ -289,6 +289,25 @@ def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):
     assert run_pegbind("generate", "m.h", "-v", "-q", cwd=tmp_path).returncode == 2
 
 
+def test_a_program_that_set_up_logging_hears_the_phases(tmp_path, caplog):
+    # pegbind imports logging only when someone listens; a program that set up its own does
+    import logging
+
+    from pegbind.config import BindingConfig
+    from pegbind.pipeline import generate_sources
+
+    (tmp_path / "m.h").write_text("int f(int x);\n")
+    config = BindingConfig(name="m", headers=(tmp_path / "m.h",), backends=("ctypes",))
+    with caplog.at_level(logging.INFO, logger="pegbind"):
+        generate_sources(config, out_dir=tmp_path / "out")
+    said = [(r.name, r.getMessage().split(" (")[0]) for r in caplog.records]
+    assert said[:4] == [("pegbind.progress", "reading m.h"),
+                        ("pegbind.pipeline", "preprocessed 2 files into 7 tokens"),
+                        ("pegbind.progress", "parsing 7 tokens"),
+                        ("pegbind.pipeline", "parsed 1 functions, 0 records, 0 constants")]
+    assert {r.filename for r in caplog.records} == {"pipeline.py"}  # where each was said
+
+
 def test_an_optional_rule_may_match_nothing(tmp_path):
     (tmp_path / "m.h").write_text("int f(int x);\n")
     (tmp_path / "pegbind.toml").write_text(
