@@ -199,6 +199,8 @@ def too_deep(texts: Iterable[str], joined: str) -> int | None:
     too deep, nearly all of it, is told so without a loop over its tokens.
     """
     bound = joined.count("(") + joined.count("[") + joined.count("{")
+    if bound >= MAX_NESTING:  # many brackets (a megabyte of ``((1))+``): how deep they nest
+        bound = _bracket_depth_bound(joined)
     if bound < MAX_NESTING:
         longest = max(((len(run.group()) + 1) // 2 for run in _PREFIX_RUN.finditer(joined)), default=1)
         if bound + longest <= MAX_NESTING:
@@ -213,6 +215,26 @@ def too_deep(texts: Iterable[str], joined: str) -> int | None:
         if depth + run > MAX_NESTING:
             return index
     return None
+
+
+#: what is not a bracket, and each kind of bracket as a round one (any closer closes any opener)
+_NOT_BRACKETS = compiled(r"[^()\[\]{}]+")
+_ROUND = str.maketrans("[{]}", "(())")
+
+
+def _bracket_depth_bound(joined: str) -> int:
+    """How deep the brackets of ``joined`` nest, at most, worked out on the brackets alone and a
+    pass over them for each level (:func:`too_deep`'s loop is one Python step a token).
+
+    Each pass takes every innermost pair away, so the passes that find a pair count the
+    levels of the paired brackets; an opener left with no closer may add a level each.
+    """
+    brackets = _NOT_BRACKETS.sub("", joined).translate(_ROUND)
+    levels = 0
+    while "()" in brackets and levels <= MAX_NESTING:
+        brackets = brackets.replace("()", "")
+        levels += 1
+    return levels + brackets.count("(")
 
 
 @contextlib.contextmanager

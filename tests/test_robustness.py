@@ -186,11 +186,17 @@ def test_the_nesting_bound_read_from_the_text_agrees_with_the_tokens(tmp_path):
         opened = rng.choice([0, 100, 240, 250, 255, 256, 300])
         texts = ["("] * opened + [rng.choice(pieces) for _ in range(rng.randrange(0, 40))]
         texts += [rng.choice(["*", "!", "-", "x"]) for _ in range(rng.randrange(0, 12))] + ["x"] + [")"] * opened
+        # many brackets, nested shallow or deep (counted, they do not bound the nesting)
+        texts += ["(", "[", "x", "]", ")", "+"] * rng.choice([0, 0, 60, 200])
+        if rng.random() < 0.3:
+            texts = [")"] * rng.randrange(0, 5) + ["{"] * rng.randrange(0, 300) + texts
         found = too_deep(texts, " ".join(texts))
         assert found == walked(texts), texts
         outcomes.add(found is None)
     assert outcomes == {True, False}
     assert too_deep(["1", "+", "1"] * 200_000, " ".join(["1", "+", "1"] * 200_000)) is None
+    shallow = ["(", "(", "1", ")", ")", "+"] * 100_000
+    assert too_deep(shallow, " ".join(shallow)) is None
 
 
 def test_the_run_leaves_give_back_a_long_run_that_fails_in_linear_time():
