@@ -202,7 +202,9 @@ def too_deep(texts: Iterable[str], joined: str) -> int | None:
     if bound >= MAX_NESTING:  # many brackets (a megabyte of ``((1))+``): how deep they nest
         bound = _bracket_depth_bound(joined)
     if bound < MAX_NESTING:
-        longest = max(((len(run.group()) + 1) // 2 for run in _PREFIX_RUN.finditer(joined)), default=1)
+        # the longest run's operators (each one character and a blank), at C speed: a
+        # megabyte of -1+-1+ holds a run of two at each operand
+        longest = (max(map(len, _PREFIX_RUN.findall(joined)), default=1) + 1) // 2
         if bound + longest <= MAX_NESTING:
             return None
     depth = run = 0
