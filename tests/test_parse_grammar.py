@@ -662,7 +662,7 @@ def test_a_long_record_body_parsed_member_by_member_gives_the_syntax_of_the_whol
     seen, split = 0, []
     by_members = walker._by_members
     monkeypatch.setattr(walker, "_by_members",
-                        lambda tokens, rule, brackets: split.append(by_members(tokens, rule, brackets)) or split[-1])
+                        lambda text, rule, brackets: split.append(by_members(text, rule, brackets)) or split[-1])
     for path in headers:
         include = [path.parent, Path("/usr/include/libxml2")]
         pieces = split_declarations(preprocess([path], include_dirs=include).tokens)
@@ -755,7 +755,8 @@ def test_a_long_parameter_list_parsed_parameter_by_parameter_gives_the_syntax_of
                 continue
             whole = walker._parse_whole(piece.tokens, "declaration")
             brackets = walker._brackets(piece.tokens)
-            split = None if brackets is None else walker._by_parameters(piece.tokens, "declaration", brackets)
+            split = (None if brackets is None
+                     else walker._by_parameters(walker.TokenText(piece.tokens), "declaration", brackets))
             seen += 1
             if split is not None:
                 apart += 1
@@ -770,8 +771,32 @@ def test_a_long_parameter_list_parsed_parameter_by_parameter_gives_the_syntax_of
     calls = []
     by_parameters = walker._by_parameters
     monkeypatch.setattr(walker, "_by_parameters",
-                        lambda tokens, rule, brackets: calls.append(rule) or by_parameters(tokens, rule, brackets))
+                        lambda text, rule, brackets: calls.append(rule) or by_parameters(text, rule, brackets))
     assert walker.parse_syntax(tokens) == walker._parse_whole(tokens, "declaration") and calls
+
+
+def test_the_text_of_part_of_a_declaration_is_the_text_of_its_tokens():
+    # parsed apart, a declaration's parts take their text from the whole's pieces
+    import random
+    from pathlib import Path
+
+    from pegbind.parse import walker
+    from pegbind.preprocess.engine import preprocess
+
+    pieces = split_declarations(preprocess([Path(__file__).parent / "capi" / "capi.h"]).tokens)
+    tokens = max(pieces, key=lambda piece: len(piece.tokens)).tokens
+    assert len(tokens) > 30
+    whole = walker.TokenText(tokens)
+    rng = random.Random(5)
+    for _ in range(50):
+        start = rng.randrange(len(tokens))
+        stop = rng.randrange(start, len(tokens) + 1)
+        for made, expected in ((whole.part(start, stop), tokens[start:stop]),
+                               (whole.without(start, stop), tokens[:start] + tokens[stop:])):
+            fresh = walker.TokenText(expected)
+            assert (made.tokens, made.text, made.read_text) == (fresh.tokens, fresh.text, False)
+            if made.tokens:
+                assert made.token_at(len(made.text) - 2) is fresh.tokens[-1]
 
 
 def test_a_shape_parsed_apart_once_is_parsed_whole_then_remade(monkeypatch):

@@ -89,6 +89,22 @@ class TokenText:
         self.text = " ".join(self._pieces) + " "
         self._starts: list[int] | None = None  # where each token starts in text: made when first asked
 
+    def part(self, start: int, stop: int) -> TokenText:
+        """The text of ``tokens[start:stop]``, from this one's pieces (a token's piece depends
+        on the token alone): a declaration parsed apart is not read again token by token."""
+        return self._made(self.tokens[start:stop], self._pieces[start:stop])
+
+    def without(self, start: int, stop: int) -> TokenText:
+        """The text of the tokens but ``tokens[start:stop]`` (see :meth:`part`)."""
+        return self._made(self.tokens[:start] + self.tokens[stop:], self._pieces[:start] + self._pieces[stop:])
+
+    @classmethod
+    def _made(cls, tokens: tuple[Token, ...], pieces: list[str]) -> TokenText:
+        made = cls.__new__(cls)
+        made.tokens, made.read_text, made._pieces, made._starts = tokens, False, pieces, None
+        made.text = " ".join(pieces) + " "
+        return made
+
     def _token_starts(self) -> list[int]:
         if self._starts is None:
             self._starts = token_starts(self._pieces)
@@ -345,23 +361,25 @@ MEMBERS_APART = 256
 PARAMETERS_APART = 2
 
 
-def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
-    """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem`.
+def parse_syntax(tokens: Sequence[Token], rule: str = "declaration", text: TokenText | None = None) -> Any:
+    """Parse ``tokens`` with ``rule``; a syntax node, or a :class:`SyntaxProblem` (``text``:
+    their :class:`TokenText`, where it is made already).
 
     A declaration is parsed apart where it can be (see :func:`_by_parameters`), the first
     time its shape comes; the second time it is parsed whole, and from then on remade from
     that walk (see :func:`_walk`): a generated header's thousands of prototypes of one
     shape took twice as long parsed apart each time."""
     if rule not in ("declaration", "member_declaration"):
-        return _parse_whole(tokens, rule)
-    text = TokenText(tokens)
+        return _parse_whole(tokens, rule, text)
+    if text is None:
+        text = TokenText(tokens)
     key = (rule, text.text)
     if _WALKS.get(key) is None and _APART.get(key) is None:
         brackets = _brackets(tokens)  # scanned once, for either way of parsing apart
         if brackets is not None:
-            apart = _by_members(tokens, rule, brackets) if len(tokens) > MEMBERS_APART else None
+            apart = _by_members(text, rule, brackets) if len(tokens) > MEMBERS_APART else None
             if apart is None:
-                apart = _by_parameters(tokens, rule, brackets)
+                apart = _by_parameters(text, rule, brackets)
             if apart is not None:
                 _APART.put(key, len(text.text), True)
                 return apart
@@ -372,7 +390,7 @@ def parse_syntax(tokens: Sequence[Token], rule: str = "declaration") -> Any:
 _APART = TextCache(entries=1024, chars=1 << 18)
 
 
-def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> Any:
+def _by_parameters(text: TokenText, rule: str, brackets: _Brackets) -> Any:
     """The syntax of a declaration (or a member, ``rule``) whose longest parameter list is
     parsed parameter by parameter, as :func:`_by_members` parses a body; None where that
     does not apply, or where any part does not parse (the whole is parsed then).
@@ -384,6 +402,7 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
     list put in place of the one-parameter list the parse made at that parenthesis: what
     a parse of the whole gives, as a parameter ends only at a comma of the list's level.
     """
+    tokens = text.tokens
     closing, marks_of = brackets
     noise = [(index, closing[index + 1]) for index, token in enumerate(tokens[:-1])
              if token.text in _NOT_PARAMETERS and index + 1 in closing]
@@ -395,11 +414,12 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
     marks, end = marks_of[opening], closing[opening]
     if any(tokens[index].text == ";" for index in marks):
         return None  # no parameter list
-    pieces = [tokens[start + 1 : stop] for start, stop in zip([opening, *marks], [*marks, end], strict=True)]
-    variadic = len(pieces[-1]) == 1 and pieces[-1][0].text == "..."
+    pieces = [text.part(start + 1, stop) for start, stop in zip([opening, *marks], [*marks, end], strict=True)]
+    variadic = len(pieces[-1].tokens) == 1 and pieces[-1].tokens[0].text == "..."
     if variadic:
         pieces.pop()
-    outer = parse_syntax((*tokens[: marks[0]], *tokens[end:]), rule)
+    outer_text = text.without(marks[0], end)
+    outer = parse_syntax(outer_text.tokens, rule, outer_text)
     with nesting_room():  # the syntax nests as deep as its declarators
         path = _path_to_params(outer, tokens[opening])
         if path is None:
@@ -409,7 +429,7 @@ def _by_parameters(tokens: Sequence[Token], rule: str, brackets: _Brackets) -> A
             return None
         params = [found.params[0]]
         for piece in pieces[1:]:
-            param = _parse_whole(piece, "parameter")
+            param = _parse_whole(piece.tokens, "parameter", piece)
             if not isinstance(param, s.ParamSyntax):
                 return None
             params.append(param)
@@ -531,7 +551,7 @@ def _parse_whole(tokens: Sequence[Token], rule: str, text: TokenText | None = No
             return SyntaxProblem(tokens[0] if tokens else None, message, beyond_limit=True)
 
 
-def _by_members(tokens: Sequence[Token], rule: str,
+def _by_members(text: TokenText, rule: str,
                 brackets: _Brackets) -> s.Declaration | s.MemberDeclaration | None:
     """The syntax of a declaration (or a member, ``rule``) with a record or enum body, its
     members parsed one by one; None where that does not apply, or where any part does not parse.
@@ -544,12 +564,14 @@ def _by_members(tokens: Sequence[Token], rule: str,
     whole gives.  Where anything does not parse, the whole is parsed instead, so an
     error is told as before.
     """
+    tokens = text.tokens
     opening = next((i for i, token in enumerate(tokens) if token.text == "{" and token.kind == "punct"), None)
     if opening is None:
         return None
     # where the body ends, and where its own level has a ';' or a ','
     closing, marks = brackets[0][opening], brackets[1][opening]
-    outer = _parse_whole((*tokens[: opening + 1], *tokens[closing:]), rule)
+    outer_text = text.without(opening + 1, closing)
+    outer = _parse_whole(outer_text.tokens, rule, outer_text)
     specifiers = outer.specifiers if isinstance(outer, (s.Declaration, s.MemberDeclaration)) else None
     if specifiers is None:
         return None
@@ -563,7 +585,8 @@ def _by_members(tokens: Sequence[Token], rule: str,
         for start, end in zip([opening, *ends], ends, strict=False):
             if end == start + 1:
                 continue  # ';' alone declares nothing (visit_record_specifier drops it too)
-            member = parse_syntax(tokens[start + 1 : end + 1], "member_declaration")  # a long one apart too
+            part = text.part(start + 1, end + 1)
+            member = parse_syntax(part.tokens, "member_declaration", part)  # a long one apart too
             if not isinstance(member, (s.MemberDeclaration, s.StaticAssert)):
                 return None
             members.append(member)
@@ -576,7 +599,8 @@ def _by_members(tokens: Sequence[Token], rule: str,
         for start, end in zip([opening, *marks], [*marks, closing], strict=True):
             if end == start + 1 and end == closing and enumerators:
                 break  # the ',' after the last one
-            enumerator = _parse_whole(tokens[start + 1 : end], "enumerator")
+            part = text.part(start + 1, end)
+            enumerator = _parse_whole(part.tokens, "enumerator", part)
             if not isinstance(enumerator, s.Enumerator):
                 return None
             enumerators.append(enumerator)
