@@ -99,11 +99,13 @@ def test_missing_and_extra_arguments_are_refused_alike():
 
 def test_a_token_behaves_as_the_frozen_dataclass_it_is():
     coord = Coord("a.h", 3, 7)
-    token = Token("identifier", "x", coord)
+    token = Token.at("identifier", "x", coord)
     assert (token.expansion, token.space_before) == ((), False)
-    same = Token(kind="identifier", text="x", coord=Coord("a.h", 3, 7), expansion=(), space_before=False)
+    same = Token(kind="identifier", text="x", file="a.h", line=3, col=7, expansion=(), space_before=False)
     assert token == same and hash(token) == hash(same) and token is not same
-    assert token != Token("identifier", "y", coord)
+    assert token != Token.at("identifier", "y", coord)
+    # where it was written, as a Coord made when asked
+    assert token.coord == coord and type(token.coord) is Coord and token.coord is not token.coord
     assert repr(coord) == "Coord(file='a.h', line=3, col=7)"
     assert Coord("a.h", 3, 7) < Coord("a.h", 3, 8) < Coord("a.h", 4, 1)  # Coord keeps its order
     framed = dataclasses.replace(token, expansion=(ExpansionFrame("M", coord),))
@@ -368,7 +370,7 @@ def test_a_maker_makes_what_the_class_makes():
             made.x = 3
     with pytest.raises(TypeError):
         make_point()
-    made_token = maker(Token)("identifier", "x", maker(Coord)("a.h", 1, 2))
-    assert made_token == Token("identifier", "x", Coord("a.h", 1, 2))
+    made_token = maker(Token)("identifier", "x", "a.h", 1, 2)
+    assert made_token == Token.at("identifier", "x", Coord("a.h", 1, 2)) and made_token.coord == Coord("a.h", 1, 2)
     # made by an __init__ (a factory fills a field of Fast's), or mutable: the class is its own maker
     assert maker(Fast) is Fast and maker(MutableFast) is MutableFast

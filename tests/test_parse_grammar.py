@@ -306,7 +306,7 @@ def test_errors_in_expanded_tokens_name_the_macro():
 
     tokens = tokenize("int f(int x;", "t.h")
     frame = (ExpansionFrame("DECLARE", Coord("main.h", 7, 1)),)
-    tokens = [Token(t.kind, t.text, t.coord, frame, t.space_before) for t in tokens]
+    tokens = [Token.at(t.kind, t.text, t.coord, frame, t.space_before) for t in tokens]
     module = parse_tokens(tokens, LP64)
     assert headlines(module) == ["t.h:1:12: error: expected ')' before ';' (in expansion of DECLARE from main.h:7:1)"]
 

@@ -51,7 +51,7 @@ def _read_declarations(
 def _written_in(token: Token) -> str:
     """The file whose text ``token`` stands in: where the outermost macro that made it was used
     (``GLAPI`` opening GLU's prototypes in glu.h is defined in gl.h), else where it is written."""
-    return token.expansion[0].site.file if token.expansion else token.coord.file
+    return token.expansion[0].site.file if token.expansion else token.file
 
 
 _TYPE_WORDS = frozenset({"typedef", "struct", "union", "enum"})
@@ -196,7 +196,7 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
             # the macro's name expanded, as C code naming it is: the macro itself is not expanded
             # again inside (ICU's ucol_open is U_ICU_ENTRY_POINT_RENAME(ucol_open), ucol_open_72)
             problems: list[Diagnostic] = []
-            expanded = pp.expand([Token("identifier", macro.name, macro.coord)], problems)
+            expanded = pp.expand([Token.at("identifier", macro.name, macro.coord)], problems)
             if problems:  # what C code naming it would stop at (_Pragma(1))
                 builder.diagnostics.append(_note(macro, f"its expansion is in error: {problems[0].message}"))
                 continue

@@ -320,7 +320,7 @@ class ModuleBuilder:
         if piece.kind == "definition":
             # Parse the head as a declaration, to name what is skipped.
             brace = next(i for i, t in enumerate(tokens) if t.text == "{")
-            semi = Token("punct", ";", tokens[brace].coord)
+            semi = Token.at("punct", ";", tokens[brace].coord)
             tokens = (*tokens[:brace], semi)
         result = parse_syntax(tokens)
         if isinstance(result, SyntaxProblem):
@@ -677,7 +677,7 @@ class ModuleBuilder:
                     inner = self._member_names([anonymous])
                     for inner_name, coord in inner.items():
                         if inner_name in names:  # said at the inner member, as gcc says it
-                            at = Token("identifier", inner_name, coord) if coord is not None else record.keyword
+                            at = Token.at("identifier", inner_name, coord) if coord is not None else record.keyword
                             raise Dropped(f"duplicate member '{inner_name}'", at)
                     names.update(inner)
                     fields.append(anonymous)

@@ -436,7 +436,7 @@ def _bad_parameter(tokens: list[Token]) -> Token:
             continue
         else:
             return token
-    return tokens[-1] if tokens else Token("punct", ")", Coord("<directive>", 0, 0))
+    return tokens[-1] if tokens else Token("punct", ")", "<directive>", 0, 0)
 
 
 # ---- #pragma pack ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..diagnostics import Coord, Diagnostic, DiagnosticSink, PreprocessError
-from ..frozen import mutable_dataclass
+from ..frozen import mutable_dataclass, replace
 from ..target import get_target
 from .cexpr import ExpressionError, evaluate
 from .comments import CommentIndex
@@ -347,7 +347,7 @@ class _Engine:
         """Just past the physical line a directive's last token is on (its comments and blanks too)."""
         if not line:
             return None
-        last = line[-1].coord.line
+        last = line[-1].line
         return Coord(frame.path, last, self.lexed[frame.path].line_end(last))
 
     def _undef(self, frame: _Frame, name: Token, rest: Sequence[Token]) -> None:
@@ -605,7 +605,7 @@ class _Engine:
         expanded = self.expander.expand(directive.rest, end=self._line_end(frame, directive.rest))
         if not expanded:
             name = directive.name_token or directive.hash_token
-            self.error(Coord(name.coord.file, name.coord.line, name.coord.col + len(name.text)),
+            self.error(Coord(name.file, name.line, name.col + len(name.text)),
                        "unexpected end of file after #line")
             return
         number = expanded[0]
@@ -619,7 +619,7 @@ class _Engine:
             return
         if len(expanded) > 2:
             self.warning(at(expanded[2]), "extra tokens at end of #line directive")
-        next_physical = directive.rest[-1].coord.line + 1
+        next_physical = directive.rest[-1].line + 1
         frame.line_delta = int(number.text) - next_physical
         if len(expanded) > 1:
             frame.presumed_name = expanded[1].text[1:-1]
@@ -634,18 +634,18 @@ class _Engine:
         if name == "__LINE__":
             site = token.expansion[0].site if token.expansion else token.coord
             value = str(site.line + (frame.line_delta if frame else 0))
-            return Token("number", value, token.coord, token.expansion, token.space_before)
+            return replace(token, kind="number", text=value)
         if name in ("__FILE__", "__BASE_FILE__"):
             path = self.base_file if name == "__BASE_FILE__" or frame is None else (frame.presumed_name or frame.path)
             text = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
-            return Token("string", text, token.coord, token.expansion, token.space_before)
+            return replace(token, kind="string", text=text)
         if name == "__COUNTER__":
             value = str(self.counter)
             self.counter += 1
-            return Token("number", value, token.coord, token.expansion, token.space_before)
+            return replace(token, kind="number", text=value)
         if name == "__INCLUDE_LEVEL__":
-            return Token("number", str(max(len(self.frames) - 1, 0)), token.coord, token.expansion, token.space_before)
-        return Token("string", _FIXED[name], token.coord, token.expansion, token.space_before)
+            return replace(token, kind="number", text=str(max(len(self.frames) - 1, 0)))
+        return replace(token, kind="string", text=_FIXED[name])
 
     def _has_operator(self, name: str, args: list[Token], token: Token) -> int:
         if name in ("__has_include", "__has_include_next"):
@@ -704,7 +704,7 @@ def _predefined_macros(target: str) -> tuple[Macro, ...]:
     lines = lex("\n".join(" " * (len("#define ") + len(name) + 1) + value if plain else f"#define {name} {value}"
                           for (name, value), plain in zip(predefines.items(), object_like, strict=True)),
                 "<built-in>").lines
-    line_of = {line[0].coord.line: line for line in lines}
+    line_of = {line[0].line: line for line in lines}
     macros = []
     for number, (name, plain) in enumerate(zip(predefines, object_like, strict=True), 1):
         if plain:

@@ -163,7 +163,7 @@ def lex(text: str, file: str) -> LexedFile:
     next_splice = splice_at[0] if splice_at else len(text) + 1
     pattern = _compiled_lexer()
     kinds = _kinds_by_group(pattern)
-    new_token, new_coord = maker(Token), maker(Coord)  # a token at a time: no call of the class (see maker)
+    new_token = maker(Token)  # a token at a time: no call of the class (see maker)
     for m in pattern.finditer(logical):
         kind = kinds[m.lastindex]  # type: ignore[index]
         if kind is not None:
@@ -177,7 +177,7 @@ def lex(text: str, file: str) -> LexedFile:
                 passed = bisect_right(line_ends, offset, line - 1)
                 line, line_start = passed + 1, line_ends[passed - 1]
                 line_end = line_ends[passed] if passed < len(line_ends) else len(text) + 1
-            current.append(new_token(kind, m[0], new_coord(file, line, offset - line_start + 1), (), space))
+            current.append(new_token(kind, m[0], file, line, offset - line_start + 1, (), space))
             last_token_line = line
             space = False
         elif (leaf := m.lastgroup) == "SPACE":

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
 
 from ..diagnostics import Coord, DiagnosticSink
-from ..frozen import frozen_dataclass, maker, mutable_dataclass
+from ..frozen import frozen_dataclass, maker, mutable_dataclass, replace
 from .lexer import tokenize
 from .token import ExpansionFrame, Token
 
@@ -417,7 +417,7 @@ class Expander:
                             seq.append(_PLACEMARKER)
                     i += 1
                     continue
-            seq.append((_make_token(kind, text, tok.coord, frames, tok.space_before), _EMPTY))
+            seq.append((_make_token(kind, text, tok.file, tok.line, tok.col, frames, tok.space_before), _EMPTY))
             i += 1
         result = self._paste_all(seq, site) if _PASTE in seq else [x for x in seq if x is not _PLACEMARKER]
         if result:
@@ -453,10 +453,10 @@ class Expander:
     def _paste(self, left: _Item, right: _Item, site: Token) -> list[_Item]:
         lt, rt = left[0], right[0]
         text = lt.text + rt.text
-        pieces = tokenize(text, lt.coord.file)
+        pieces = tokenize(text, lt.file)
         hide = left[1] | right[1]
         if len(pieces) == 1 and pieces[0].text == text:
-            return [(Token(pieces[0].kind, text, lt.coord, lt.expansion, lt.space_before), hide)]
+            return [(Token(pieces[0].kind, text, lt.file, lt.line, lt.col, lt.expansion, lt.space_before), hide)]
         self._error(site, f'pasting "{lt.text}" and "{rt.text}" does not give a valid preprocessing token')
         return [left, right]
 
@@ -475,7 +475,8 @@ class Expander:
             self.sink.warning(last.expansion[0].site if last.expansion else last.coord,
                               "invalid string literal, ignoring final '\\'", included_from=self.included_from())
             spelled = spelled[:-1]  # as gcc does: the string would not end
-        return Token("string", '"' + spelled + '"', hash_token.coord, frames, hash_token.space_before)
+        return Token("string", '"' + spelled + '"', hash_token.file, hash_token.line, hash_token.col, frames,
+                     hash_token.space_before)
 
     def _expand_argument(self, arg: list[_Item], site: Token, in_if: bool) -> list[_Item]:
         if not arg:
@@ -498,7 +499,7 @@ class Expander:
         self._left -= count
         if self._budget > MAX_EXPANSION_TOKENS or self._left < 0:
             outermost = site.expansion[0].macro if site.expansion else site.text
-            root = Token(site.kind, site.text, site.expansion[0].site, ()) if site.expansion else site
+            root = Token.at(site.kind, site.text, site.expansion[0].site) if site.expansion else site
             if self._budget > MAX_EXPANSION_TOKENS:
                 self._error(root, f'expansion of macro "{outermost}" exceeds {MAX_EXPANSION_TOKENS} tokens')
             else:
@@ -524,7 +525,7 @@ class Expander:
                     raise ExpansionAborted
                 stack.pop()
             value = int(target in self.table.definitions or target in self.hooks.builtin_names)
-            return Token("number", str(value), token.coord, token.expansion, token.space_before)
+            return replace(token, kind="number", text=str(value))
         if not stack or stack[-1][0].text != "(":
             self._error(token, f'missing \'(\' after "{name}"')
             raise ExpansionAborted
@@ -544,7 +545,7 @@ class Expander:
             self._error(token, f'missing \')\' after "{name}" operand')
             raise ExpansionAborted
         value = self.hooks.has_operator(name, inner, token)
-        return Token("number", str(value), token.coord, token.expansion, token.space_before)
+        return replace(token, kind="number", text=str(value))
 
     def _pragma_operator(self, token: Token, stack: list[_Item], position: int) -> bool:
         """``_Pragma ( string-literal )`` (6.10.9): hand the destringized text to the driver.
@@ -601,7 +602,7 @@ def _matching_paren(body: Sequence[Token], open_at: int) -> int:
 
 
 def _respaced(token: Token, space_before: bool) -> Token:
-    return _make_token(token.kind, token.text, token.coord, token.expansion, space_before)
+    return _make_token(token.kind, token.text, token.file, token.line, token.col, token.expansion, space_before)
 
 
 #: a Token, made without the call of its class (see pegbind.frozen.maker): one per token of every expansion
