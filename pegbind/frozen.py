@@ -1,17 +1,18 @@
 """Frozen, slotted dataclasses that are quicker to make, and quicker to declare.
 
-pegbind's model, syntax and plans are frozen dataclasses, and two of them are
-made per token (a :class:`~pegbind.preprocess.token.Token` and its
-:class:`~pegbind.diagnostics.Coord`).  :func:`frozen_dataclass` declares the
-same class as ``@dataclass(frozen=True, slots=True)``, with three differences
-that only show in time:
+pegbind's model, syntax and plans are frozen dataclasses, and one of them is
+made per token (a :class:`~pegbind.preprocess.token.Token`, which holds its
+line and column; its :class:`~pegbind.diagnostics.Coord` is made when asked).
+:func:`frozen_dataclass` declares the same class as
+``@dataclass(frozen=True, slots=True)``, with three differences that only
+show in time:
 
 - Instances are made by a ``__new__`` of the same signature, which stores
   each field by a plain assignment on a base class holding the slots, then
   gives the instance the frozen class (:func:`_add_new`).  The ``__init__``
   :mod:`dataclasses` writes calls ``object.__setattr__(self, "name", value)``,
   which finds the slot on the class again for every field of every instance:
-  a Token with its Coord is made in 0.5 us instead of 1.4 us (0.3 us through
+  a Token with a Coord was made in 0.5 us instead of 1.4 us (0.3 us through
   :func:`maker`, which skips the call of the class).  Classes with as many
   fields share the code, its names replaced; only a class with a
   ``default_factory`` compiles its own ``__init__``, which stores each field
