@@ -23,12 +23,14 @@ unwritable or disabled cache folder only costs the time.
 from __future__ import annotations
 
 import contextlib
+import functools
 import marshal
 import os
 import re
 import sys
 import tempfile
 from array import array
+from pathlib import Path
 from typing import Any
 
 from .regen import cache_dir
@@ -58,7 +60,11 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 def _store_path() -> str | None:
-    folder = cache_dir()
+    return _store_path_in(cache_dir())
+
+
+@functools.lru_cache(maxsize=8)
+def _store_path_in(folder: Path | None) -> str | None:
     if folder is None or _sre is None:
         return None
     version = "".join(c if c.isalnum() else "-" for c in sys.version.split()[0])

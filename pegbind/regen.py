@@ -52,10 +52,16 @@ PRUNE_EVERY = 24 * 3600
 
 def cache_dir() -> Path | None:
     """pegbind's cache folder, or None when caching is off (an empty ``PEGBIND_CACHE_DIR``)."""
-    configured = os.environ.get("PEGBIND_CACHE_DIR")
+    environ = os.environ
+    return _cache_dir(environ.get("PEGBIND_CACHE_DIR"), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=8)
+def _cache_dir(configured: str | None, base: str | None, home: str | None) -> Path | None:
+    """:func:`cache_dir` for these values of the variables it reads (a run asks some eighty
+    times, each asking the home folder a path again)."""
     if configured is not None:
         return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME")
     if base:
         return Path(base) / "pegbind"
     try:
