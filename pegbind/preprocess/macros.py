@@ -481,6 +481,11 @@ class Expander:
     def _expand_argument(self, arg: list[_Item], site: Token, in_if: bool) -> list[_Item]:
         if not arg:
             return []
+        for token, _ in arg:
+            if token.kind == "identifier":
+                break
+        else:  # no name to expand (F(1, 2)): the rescan would give it back as it is
+            return list(arg)
         self._depth += 1
         if self._depth > MAX_NESTING:
             self._error(site, f"macro arguments nested more than {MAX_NESTING} levels deep")
