@@ -45,7 +45,7 @@ from ..passes.binding import (
     ParamBinding,
     RecordBinding,
 )
-from ..passes.callplan import Allocate
+from ..passes.callplan import Allocate, Release
 from ..passes.plan import adjusted_parameter
 from ..passes.select import is_synthetic
 from ..target import integer_primitive
@@ -357,6 +357,11 @@ def cy_sizeof(ctype: CType | None) -> str:
 STACK_BUFFER_MAX_BYTES = 4096
 
 
+def cy_released(releases: tuple[Release, ...]) -> tuple[list[Release], list[Release]]:
+    """A call's releases split by what they release: (buffer views, memory)."""
+    return [r for r in releases if r.what == "view"], [r for r in releases if r.what == "memory"]
+
+
 def cy_stack_buffers(binding: FunctionBinding) -> dict[int, str]:
     """The ``out-bytes`` buffers a wrapper keeps on the C stack: parameter index -> the local's declaration.
 
@@ -574,6 +579,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "result_annotation": result_annotation,
     "cy_sizeof": cy_sizeof,
     "cy_stack_buffers": cy_stack_buffers,
+    "cy_released": cy_released,
     "cy_data_bytes": cy_data_bytes,
     "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
