@@ -689,7 +689,7 @@ def _fold(flat: list[Any]) -> s.Expr:
     """The tree of operands and operator tokens, alternating, by C's precedence."""
     if len(flat) == 1:
         return flat[0]
-    precedence, binary = BINARY_PRECEDENCE, s.Binary
+    precedence, binary = BINARY_PRECEDENCE, _BINARY
     if len({precedence[text] for text in {token.text for token in flat[1::2]}}) == 1:
         # operators of one level (a generated chain): applied left to right
         tree = flat[0]
@@ -702,8 +702,11 @@ def _fold(flat: list[Any]) -> s.Expr:
 
 
 _KIND = attrgetter("kind")
+#: what a run's operators and operands are made with, a million of them in a megabyte of
+#: ``-1+-1+``: without the call of their class (see frozen.maker)
+_BINARY, _UNARY, _NAME = maker(s.Binary), maker(s.Unary), maker(s.Name)
 #: a plain operand's syntax by its token's kind (an identifier's is a Name)
-_OPERAND: dict[str, Callable[[Token], s.Expr]] = {"number": s.Number, "char": s.CharConstant}
+_OPERAND: dict[str, Callable[[Token], s.Expr]] = {"number": maker(s.Number), "char": maker(s.CharConstant)}
 #: the prefix operators a run's operand may have (OPERAND_RUN)
 _RUN_PREFIXES = frozenset({"-", "+", "~", "!"})
 
@@ -725,10 +728,10 @@ def _run_items(tokens: Sequence[Token], index: int, end: int) -> tuple[list[Any]
             inner, index = _run_items(tokens, index + 1, end)
             operand = _fold(inner)
         else:
-            operand = _OPERAND.get(kind, s.Name)(token)
+            operand = _OPERAND.get(kind, _NAME)(token)
         index += 1
         for prefix in reversed(prefixes):
-            operand = s.Unary(prefix.text, operand, prefix)
+            operand = _UNARY(prefix.text, operand, prefix)
         items.append(operand)
         if index == end or tokens[index].text == ")":
             return items, index
