@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
+from ..frozen import maker
 from ..model import (
     COMPLEX_PARTS,
     Array,
@@ -58,6 +59,11 @@ from . import syntax as s
 from .constants import Evaluator, NotConstant, Value, shared_primitive
 from .split import Piece
 from .walker import SyntaxProblem, parse_syntax
+
+#: the types a declaration's walk makes most, made without the call of their class (see frozen.maker)
+_new_primitive, _new_typedef_ref, _new_pointer = maker(Primitive), maker(TypedefRef), maker(Pointer)
+_new_function_type, _new_param = maker(FunctionType), maker(Param)
+_VOID = Primitive("void")
 
 
 class CommentLookup(Protocol):
@@ -473,9 +479,9 @@ class ModuleBuilder:
                     f"'{specs.basic[0].text}' cannot be combined with the type name '{specs.typedef_name.text}'",
                     specs.basic[0],
                 )
-            return TypedefRef(specs.typedef_name.text, quals)  # made with its qualifiers
+            return _new_typedef_ref(specs.typedef_name.text, quals)  # made with its qualifiers
         else:
-            return Primitive(primitive_name(specs.basic), quals)
+            return _new_primitive(primitive_name(specs.basic), quals)
         if specs.basic:
             raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
         return base.with_quals(*quals) if quals else base
@@ -491,7 +497,7 @@ class ModuleBuilder:
         ctype = base
         unsized = unsized and not declarator.pointers
         for quals in declarator.pointers:
-            ctype = Pointer(ctype, quals)
+            ctype = _new_pointer(ctype, quals)
         for suffix in reversed(declarator.suffixes):
             self._check_derivation(declarator, suffix, self.resolve(ctype), unsized)
             unsized = isinstance(suffix, s.ArraySuffix) and suffix.length is None
@@ -505,7 +511,7 @@ class ModuleBuilder:
                         raise Dropped(f"the array length {length} is negative", suffix.token)
                 ctype = Array(ctype, length)
             else:
-                ctype = FunctionType(ctype, self.parameters(suffix), suffix.variadic)
+                ctype = _new_function_type(ctype, self.parameters(suffix), suffix.variadic)
         if declarator.inner is not None:
             return self.apply(declarator.inner, ctype, in_parameter=in_parameter, unsized=unsized)
         return declarator.name, ctype
@@ -544,13 +550,13 @@ class ModuleBuilder:
                 raise Dropped(f"redefinition of parameter '{name.text}'", name)  # C11 6.7p3, as gcc says it
             if name is not None:
                 names.add(name.text)
-            if name is None and ctype == Primitive("void") and len(suffix.params) > 1:
+            if name is None and ctype == _VOID and len(suffix.params) > 1:
                 raise Dropped("'void' must be the only parameter", param.specifiers.first)  # C11 6.7.6.3p10
             length_from = _length_from(param.declarator, params) if isinstance(ctype, Array) else None
-            params.append(Param(name.text if name else None, ctype, (name or param.specifiers.first).coord,
-                                length_from))
+            params.append(_new_param(name.text if name else None, ctype, (name or param.specifiers.first).coord,
+                                     length_from))
         # `f(void)`: one unnamed parameter of type void means no parameters (C11 6.7.6.3p10)
-        if len(params) == 1 and params[0].name is None and params[0].type == Primitive("void"):
+        if len(params) == 1 and params[0].name is None and params[0].type == _VOID:
             return ()
         return tuple(params)
 
