@@ -310,7 +310,7 @@ class Function:
 
     @property
     def type(self) -> FunctionType:
-        return _new_function_type(self.ret, self.params, self.variadic)
+        return new_function_type(self.ret, self.params, self.variadic)
 
     def to_c(self) -> str:
         return self.type.to_c(self.name) + ";"
@@ -614,9 +614,10 @@ class Module:
         return replace(self, **changes)
 
 
-#: the types the model makes most, made without the call of their class (see frozen.maker):
-#: a function's type is made at each ask, and canonical types at every comparison of two
-_new_function_type, _new_pointer, _new_param = maker(FunctionType), maker(Pointer), maker(Param)
+#: the types a run makes most, made without the call of their class (see frozen.maker): the
+#: builder's, a function's type at each ask, canonical types at every comparison of two
+new_primitive, new_typedef_ref, new_pointer = maker(Primitive), maker(TypedefRef), maker(Pointer)
+new_function_type, new_param = maker(FunctionType), maker(Param)
 
 
 def canonical_type(ctype: CType, resolve: Callable[[CType], Type], *, qualifiers: bool = True) -> Type:
@@ -628,15 +629,15 @@ def canonical_type(ctype: CType, resolve: Callable[[CType], Type], *, qualifiers
     match resolved:  # a pointer or array already canonical is given back as it is, not copied
         case Pointer():
             target = canonical_type(resolved.target, resolve, qualifiers=qualifiers)
-            return resolved if target is resolved.target else _new_pointer(target, resolved.quals)
+            return resolved if target is resolved.target else new_pointer(target, resolved.quals)
         case Array():
             element = canonical_type(resolved.element, resolve, qualifiers=qualifiers)
             return resolved if element is resolved.element and not resolved.quals else Array(element, resolved.length)
         case FunctionType():
-            params = tuple(_new_param(None, canonical_type(p.type, resolve, qualifiers=qualifiers))
+            params = tuple(new_param(None, canonical_type(p.type, resolve, qualifiers=qualifiers))
                            for p in resolved.params)
-            return _new_function_type(canonical_type(resolved.ret, resolve, qualifiers=qualifiers), params,
-                                      resolved.variadic)
+            return new_function_type(canonical_type(resolved.ret, resolve, qualifiers=qualifiers), params,
+                                     resolved.variadic)
         case Primitive() | TypedefRef() | RecordRef():
             return resolved
         case _:

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..diagnostics import Coord, Diagnostic, PegbindError, Severity
-from ..frozen import maker
 from ..model import (
     COMPLEX_PARTS,
     Array,
@@ -50,6 +49,11 @@ from ..model import (
     as_type,
     assert_never,
     canonical_type,
+    new_function_type,
+    new_param,
+    new_pointer,
+    new_primitive,
+    new_typedef_ref,
     unnamed,
 )
 from ..preprocess.literals import split_literal
@@ -60,9 +64,6 @@ from .constants import Evaluator, NotConstant, Value, shared_primitive
 from .split import Piece
 from .walker import SyntaxProblem, parse_syntax
 
-#: the types a declaration's walk makes most, made without the call of their class (see frozen.maker)
-_new_primitive, _new_typedef_ref, _new_pointer = maker(Primitive), maker(TypedefRef), maker(Pointer)
-_new_function_type, _new_param = maker(FunctionType), maker(Param)
 _VOID = Primitive("void")
 
 
@@ -479,9 +480,9 @@ class ModuleBuilder:
                     f"'{specs.basic[0].text}' cannot be combined with the type name '{specs.typedef_name.text}'",
                     specs.basic[0],
                 )
-            return _new_typedef_ref(specs.typedef_name.text, quals)  # made with its qualifiers
+            return new_typedef_ref(specs.typedef_name.text, quals)  # made with its qualifiers
         else:
-            return _new_primitive(primitive_name(specs.basic), quals)
+            return new_primitive(primitive_name(specs.basic), quals)
         if specs.basic:
             raise Dropped(f"'{specs.basic[0].text}' cannot be combined with a struct, union or enum", specs.basic[0])
         return base.with_quals(*quals) if quals else base
@@ -497,7 +498,7 @@ class ModuleBuilder:
         ctype = base
         unsized = unsized and not declarator.pointers
         for quals in declarator.pointers:
-            ctype = _new_pointer(ctype, quals)
+            ctype = new_pointer(ctype, quals)
         for suffix in reversed(declarator.suffixes):
             self._check_derivation(declarator, suffix, self.resolve(ctype), unsized)
             unsized = isinstance(suffix, s.ArraySuffix) and suffix.length is None
@@ -511,7 +512,7 @@ class ModuleBuilder:
                         raise Dropped(f"the array length {length} is negative", suffix.token)
                 ctype = Array(ctype, length)
             else:
-                ctype = _new_function_type(ctype, self.parameters(suffix), suffix.variadic)
+                ctype = new_function_type(ctype, self.parameters(suffix), suffix.variadic)
         if declarator.inner is not None:
             return self.apply(declarator.inner, ctype, in_parameter=in_parameter, unsized=unsized)
         return declarator.name, ctype
@@ -553,8 +554,8 @@ class ModuleBuilder:
             if name is None and ctype == _VOID and len(suffix.params) > 1:
                 raise Dropped("'void' must be the only parameter", param.specifiers.first)  # C11 6.7.6.3p10
             length_from = _length_from(param.declarator, params) if isinstance(ctype, Array) else None
-            params.append(_new_param(name.text if name else None, ctype, (name or param.specifiers.first).coord,
-                                     length_from))
+            params.append(new_param(name.text if name else None, ctype, (name or param.specifiers.first).coord,
+                                    length_from))
         # `f(void)`: one unnamed parameter of type void means no parameters (C11 6.7.6.3p10)
         if len(params) == 1 and params[0].name is None and params[0].type == _VOID:
             return ()
