@@ -55,7 +55,8 @@ from typing import Any, TypeVar, dataclass_transform
 C = TypeVar("C", bound=type)
 T = TypeVar("T")
 
-#: what a frozen_dataclass writes; a class that defines one of them itself is refused
+#: what a frozen_dataclass writes, or passes over (pickle and copy go by ``__reduce__``, not by
+#: ``__getstate__``/``__setstate__``); a class that defines one of them itself is refused
 _WRITTEN = frozenset({"__init__", "__new__", "__repr__", "__eq__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__",
                       "__setattr__", "__delattr__", "__getstate__", "__setstate__", "__reduce__", "__post_init__"})
 #: what a mutable_dataclass writes (``__hash__``: None)
@@ -439,17 +440,10 @@ def _add_methods(cls: type, every: tuple[Field[Any], ...], order: bool, frozen: 
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         inherited_delete(self, name)
 
-    def __getstate__(self: Any) -> list[Any]:  # what pickle and copy keep of a slotted instance
-        return list(every_value(self))
-
-    def __setstate__(self: Any, state: list[Any]) -> None:
-        for set_field, value in zip(setters, state, strict=True):
-            set_field(self, value)
-
     def __reduce__(self: Any) -> tuple[Any, ...]:  # made again without __new__, which takes every field
         return _remade, (type(self), every_value(self))
 
-    for method in (__hash__, __setattr__, __delattr__, __getstate__, __setstate__, __reduce__):
+    for method in (__hash__, __setattr__, __delattr__, __reduce__):
         _attach(cls, method)
     _REPLACING[cls] = ({field.name: index for index, field in enumerate(every)}, every_value, setters)
     if order:

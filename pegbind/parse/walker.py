@@ -85,8 +85,11 @@ class TokenText:
                     piece = spelling
                 shapes[spelling] = piece
             pieces.append(piece)
+        self._hold(pieces)
+
+    def _hold(self, pieces: list[str]) -> None:
         self._pieces = pieces
-        self.text = " ".join(self._pieces) + " "
+        self.text = " ".join(pieces) + " "
         self._starts: list[int] | None = None  # where each token starts in text: made when first asked
 
     def part(self, start: int, stop: int) -> TokenText:
@@ -101,8 +104,8 @@ class TokenText:
     @classmethod
     def _made(cls, tokens: tuple[Token, ...], pieces: list[str]) -> TokenText:
         made = cls.__new__(cls)
-        made.tokens, made.read_text, made._pieces, made._starts = tokens, False, pieces, None
-        made.text = " ".join(pieces) + " "
+        made.tokens, made.read_text = tokens, False
+        made._hold(pieces)
         return made
 
     def _token_starts(self) -> list[int]:
