@@ -34,7 +34,7 @@ def _database() -> Path:
 def _package_files(paths: tuple[str, ...]) -> frozenset[str] | None:
     """The answer of :func:`_ask_dpkg`, kept on disk while dpkg's database is unchanged: asking
     costs a process (80 ms), a run that reads the system's headers asks every time."""
-    from .regen import cache_dir
+    from .regen import cache_dir, tidy
 
     try:
         status = (_database() / "status").stat()
@@ -46,6 +46,7 @@ def _package_files(paths: tuple[str, ...]) -> frozenset[str] | None:
     if entry is not None:
         try:
             kept = json.loads(entry.read_text(encoding="utf-8"))
+            os.utime(entry)  # used: the cache keeps what was used last (regen.tidy)
             return None if kept is None else frozenset(kept)
         except (OSError, ValueError):
             pass
@@ -57,6 +58,7 @@ def _package_files(paths: tuple[str, ...]) -> frozenset[str] | None:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 json.dump(None if files is None else sorted(files), file)
             os.replace(scratch, entry)
+            tidy()
         except OSError:
             pass  # an unwritable cache is passed over
     return files

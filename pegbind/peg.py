@@ -14,9 +14,10 @@ more than reading a small header does.  As Python keeps bytecode in
 a run that finds it imports neither parsimonious nor regex.  The file name is
 a hash of the grammar text, the Python version, the installed parsimonious
 and regex, and the code that writes the parsers, so editing a grammar or
-upgrading either compiles afresh.  Only grammars are kept: no header's parse
-survives a run.  A cache that cannot be read or written is passed over, never
-an error.
+upgrading either compiles afresh; of each grammar, the few parsers most
+recently used are kept (:func:`pegbind.regen.tidy`).  Only grammars are kept: no
+header's parse survives a run.  A cache that cannot be read or written is
+passed over, never an error.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, TypeVar
 from . import __version__, pegcode
 from .patterns import compiled
 from .pegcode import Parser
-from .regen import cache_dir
+from .regen import cache_dir, tidy
 from .resources import read_grammar
 
 if TYPE_CHECKING:
@@ -81,17 +82,19 @@ def _cache_file(name: str, text: str) -> Path | None:
 def _load(path: Path) -> CodeType | None:
     try:
         code = marshal.loads(path.read_bytes())
-    except FileNotFoundError:
+    except Exception:  # missing, truncated or foreign: compile again and overwrite it
         return None
-    except Exception:  # a truncated or foreign file: compile again and overwrite it
+    if not isinstance(code, CodeType):
         return None
-    return code if isinstance(code, CodeType) else None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # used: the cache keeps the most recently used parsers of a grammar (regen.tidy)
+    return code
 
 
 def _store(path: Path, code: CodeType) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError:
         return  # a read-only or missing home: run without the cache
     try:
@@ -102,6 +105,8 @@ def _store(path: Path, code: CodeType) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        return
+    tidy()  # the parsers of other texts of the grammar, other Pythons ...
 
 
 @functools.cache

@@ -44,9 +44,13 @@ ENVIRONMENT = ("CC", "PATH", "DPKG_ADMINDIR")
 BUILD_ENVIRONMENT = ("CFLAGS", "LDFLAGS", "CPPFLAGS")
 #: bumped when what an entry holds changes
 FORMAT = 1
-#: entries kept before the oldest unused ones are removed, and how old "unused" is (seconds)
+#: the most recently used files kept in each folder of the cache (entries of runs and facts,
+#: compiled templates ...), and how long unused (seconds) a file is kept at all
 KEEP, UNUSED = 500, 30 * 24 * 3600
-#: how often the folder is looked through for them (seconds): a look stats every entry
+#: the most recently used compiled parsers kept of each grammar (one per text of the grammar,
+#: Python version and parser writer: other pegbind versions, other Pythons, edited grammars)
+GRAMMAR_VERSIONS = 4
+#: how often the cache folder is looked through (seconds): a look stats every file
 PRUNE_EVERY = 24 * 3600
 
 
@@ -248,26 +252,87 @@ def store(name: str, read: Iterable[str | Path], folders: Iterable[str | Path], 
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             json.dump(entry, file)
         os.replace(scratch, path)
-        _prune(path.parent)
     except OSError:
         return
+    tidy()
 
 
-def _prune(folder: Path) -> None:
-    """Past :data:`KEEP` entries, remove those unused for :data:`UNUSED` seconds (a folder of
-    one-off runs would otherwise only grow).  Done once in :data:`PRUNE_EVERY`, which a
-    marker file's time records: thousands of entries take a tenth of a second to look at."""
-    marker = folder / ".pruned"
+#: the folders of the cache folder that pegbind writes, besides ``templates-*`` (only these and
+#: pegbind's own files there are looked through: the folder may be shared)
+_FOLDERS = frozenset({"runs", "facts", "dpkg"})
+
+
+def _scratch(name: str, kind: str) -> bool:
+    """Whether ``name`` is a writer's temporary file for a file ending in ``kind``."""
+    return name.startswith(".") and kind + "." in name and name.endswith(".tmp")
+
+
+def tidy() -> None:
+    """Keep the cache folder within bounds; done once in :data:`PRUNE_EVERY`, which a marker
+    file's time records (thousands of files take a tenth of a second to look at).
+
+    Every writer into the folder leaves files a later run may not want: an entry
+    per run and fact (one-off output folders, edited headers), a compiled parser
+    per grammar text and Python (:mod:`pegbind.peg`), a folder of compiled
+    templates per pegbind and Jinja version (:mod:`pegbind.emit.env`, a file per
+    template path: each user template folder adds its own), dpkg's answers per
+    state of its database (:mod:`pegbind.packages`).  A file's modification time
+    is its last use (a reader that finds it valid touches it), so of each
+    folder's files those unused for :data:`UNUSED` go and, past the :data:`KEEP`
+    most recently used, the rest; a folder left empty goes; of each grammar's
+    parsers, the :data:`GRAMMAR_VERSIONS` most recently used stay.  A temporary
+    file a writer left (it stopped half-way) goes after a day.  What another
+    process removes while a run needs it is a miss there, and made again.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return
+    marker = folder / ".tidied"
     now = time.time()
     with contextlib.suppress(OSError):
         if marker.stat().st_mtime > now - PRUNE_EVERY:
             return
-    marker.touch()
-    with os.scandir(folder) as listing:
-        entries = [entry for entry in listing if entry.name.endswith(".json")]
-    if len(entries) <= KEEP:
-        return
-    for entry in entries:
+    try:
+        marker.touch()
+        with os.scandir(folder) as listing:
+            found = list(listing)
+    except OSError:
+        return  # an unwritable cache is passed over
+    parsers: dict[str, list[tuple[float, str]]] = {}
+    for entry in found:
+        name = entry.name
         with contextlib.suppress(OSError):
-            if entry.stat().st_mtime < now - UNUSED:
+            if name in _FOLDERS or name.startswith("templates-"):
+                if entry.is_dir(follow_symlinks=False):
+                    _keep_recent(entry.path, now)
+            elif name.endswith(".parser.marshal"):
+                parsers.setdefault(name.partition("-")[0], []).append((entry.stat().st_mtime, entry.path))
+            elif _scratch(name, ".parser.marshal") and entry.stat().st_mtime < now - PRUNE_EVERY:
                 os.unlink(entry.path)
+    for versions in parsers.values():
+        for _, path in sorted(versions, reverse=True)[GRAMMAR_VERSIONS:]:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+def _keep_recent(folder: str, now: float) -> None:
+    """Of ``folder``'s files, remove those unused for :data:`UNUSED` and those past the
+    :data:`KEEP` most recently used; and the folder itself if that empties it."""
+    timed = []
+    with os.scandir(folder) as listing:
+        for entry in listing:
+            with contextlib.suppress(OSError):
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                if entry.name.endswith(".tmp"):  # a writer's scratch file
+                    if entry.stat().st_mtime < now - PRUNE_EVERY:
+                        os.unlink(entry.path)
+                elif not entry.name.startswith("."):
+                    timed.append((entry.stat().st_mtime, entry.path))
+    timed.sort(reverse=True)
+    for index, (used, path) in enumerate(timed):
+        if index >= KEEP or used < now - UNUSED:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.rmdir(folder)  # only if now empty

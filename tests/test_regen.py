@@ -100,46 +100,138 @@ def test_an_unchanged_build_answers_from_the_cache_until_the_compiler_flags_chan
     assert list((project / "out").glob("_m_cffi.*.so"))
 
 
-def test_entries_unused_for_long_are_pruned_once_there_are_many(tmp_path, monkeypatch):
+def _aged(path, seconds_ago):
     import os
     import time
 
+    then = time.time() - seconds_ago
+    os.utime(path, (then, then))
+
+
+def _files(folder):
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+
+
+def test_the_cache_keeps_the_most_recently_used_entries_and_none_unused_for_long(tmp_path, monkeypatch):
     from pegbind import regen
 
     monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(regen, "KEEP", 3)
-    runs = tmp_path / "cache" / "runs"
+    runs, facts = tmp_path / "cache" / "runs", tmp_path / "cache" / "facts"
     runs.mkdir(parents=True)
-    long_ago = time.time() - regen.UNUSED - 60
-    for name in ("a", "b", "c"):
+    facts.mkdir()
+    for age, name in enumerate("abcde"):  # a used last, e first
         (runs / f"{name}.json").write_text("{}")
-        os.utime(runs / f"{name}.json", (long_ago, long_ago))
+        _aged(runs / f"{name}.json", 60 * (age + 1))
+    (facts / "old.json").write_text("{}")
+    _aged(facts / "old.json", regen.UNUSED + 60)
+    (facts / "recent.json").write_text("{}")
     (tmp_path / "in.h").write_text("int f(void);\n")
     regen.store("new", [tmp_path / "in.h"], [tmp_path], [], [], [])
-    assert sorted(p.stem for p in runs.glob("*.json")) == ["new"]
+    # the three most recently used stay, whatever their age; an entry unused for long goes
+    assert _files(runs) == ["a.json", "b.json", "new.json"]
+    assert _files(facts) == ["recent.json"]
 
 
-def test_the_folder_is_looked_through_for_old_entries_once_a_day(tmp_path, monkeypatch):
-    import os
-    import time
+def test_an_entry_found_valid_counts_as_used(tmp_path, monkeypatch):
+    from pegbind import regen
 
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(regen, "KEEP", 1)
+    (tmp_path / "in.h").write_text("int f(void);\n")
+    regen.remember("old", 1, [tmp_path / "in.h"])
+    regen.remember("newer", 2, [tmp_path / "in.h"])
+    facts = tmp_path / "cache" / "facts"
+    _aged(facts / "old.json", 120)
+    _aged(facts / "newer.json", 60)
+    _aged(tmp_path / "cache" / ".tidied", regen.PRUNE_EVERY + 60)
+    assert regen.recall("old") == 1  # used now: the most recent
+    regen.tidy()
+    assert _files(facts) == ["old.json"]
+
+
+def test_the_cache_is_looked_through_once_a_day(tmp_path, monkeypatch):
     from pegbind import regen
 
     monkeypatch.setenv("PEGBIND_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(regen, "KEEP", 1)
     runs = tmp_path / "cache" / "runs"
     (tmp_path / "in.h").write_text("int f(void);\n")
-    regen.store("first", [tmp_path / "in.h"], [tmp_path], [], [], [])  # looked through: nothing old
-    long_ago = time.time() - regen.UNUSED - 60
-    for name in ("a", "b"):
-        (runs / f"{name}.json").write_text("{}")
-        os.utime(runs / f"{name}.json", (long_ago, long_ago))
+    regen.store("first", [tmp_path / "in.h"], [tmp_path], [], [], [])  # looked through: nothing to remove
+    _aged(runs / "first.json", 60)
     regen.store("second", [tmp_path / "in.h"], [tmp_path], [], [], [])
-    assert sorted(p.stem for p in runs.glob("*.json")) == ["a", "b", "first", "second"]  # not a day since
-    yesterday = time.time() - regen.PRUNE_EVERY - 60
-    os.utime(runs / ".pruned", (yesterday, yesterday))
+    assert _files(runs) == ["first.json", "second.json"]  # not a day since
+    _aged(tmp_path / "cache" / ".tidied", regen.PRUNE_EVERY + 60)
+    _aged(runs / "second.json", 30)
     regen.store("third", [tmp_path / "in.h"], [tmp_path], [], [], [])
-    assert sorted(p.stem for p in runs.glob("*.json")) == ["first", "second", "third"]
+    assert _files(runs) == ["third.json"]
+
+
+def test_the_cache_keeps_a_few_recently_used_parsers_of_each_grammar(tmp_path, monkeypatch):
+    from pegbind import peg, regen
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(cache))
+    cache.mkdir()
+    # other texts of the grammar, other Pythons: written before, used less recently
+    for index in range(regen.GRAMMAR_VERSIONS + 2):
+        for grammar in ("tokens", "cexpr"):
+            (cache / f"{grammar}-old{index}.parser.marshal").write_bytes(b"")
+            _aged(cache / f"{grammar}-old{index}.parser.marshal", 60 * (index + 2))
+    (cache / ".cexpr-x.parser.marshal.abc.tmp").write_bytes(b"")  # a writer stopped half-way
+    _aged(cache / ".cexpr-x.parser.marshal.abc.tmp", regen.PRUNE_EVERY + 60)
+    (cache / "notes.txt").write_text("the folder may be shared")
+    (cache / "elsewhere").mkdir()
+    (cache / "elsewhere" / "old.json").write_text("{}")
+    _aged(cache / "elsewhere" / "old.json", regen.UNUSED + 60)
+    path = peg._cache_file("tokens", "a grammar text")
+    peg._store(path, compile("x = 1", "<t>", "exec"))
+    _aged(path, 60)
+    _aged(cache / ".tidied", regen.PRUNE_EVERY + 60)
+    assert peg._load(path) is not None  # in use: the most recent
+    regen.tidy()
+    kept = _files(cache)
+    assert path.name in kept
+    assert [n for n in kept if n.startswith("tokens-")] == sorted(
+        [path.name] + [f"tokens-old{i}.parser.marshal" for i in range(regen.GRAMMAR_VERSIONS - 1)])
+    assert [n for n in kept if n.startswith("cexpr-")] == [
+        f"cexpr-old{i}.parser.marshal" for i in range(regen.GRAMMAR_VERSIONS)]
+    assert "notes.txt" in kept and (cache / "elsewhere" / "old.json").exists()  # not pegbind's
+    assert not (cache / ".cexpr-x.parser.marshal.abc.tmp").exists()
+
+
+def test_compiled_templates_are_kept_by_last_use_and_an_emptied_folder_goes(tmp_path, monkeypatch):
+    from pegbind import regen
+    from pegbind.backends import get_backend
+    from pegbind.emit import env
+
+    def load():
+        environment = env.make_environment()
+        environment.filters.update(get_backend("ctypes").filters)
+        environment.get_template("ctypes/ctypes.py.jinja")
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PEGBIND_CACHE_DIR", str(cache))
+    env._bytecode_cache.cache_clear()
+    monkeypatch.setattr(regen, "KEEP", 2)
+    try:
+        load()
+        (compiled,) = [p for p in cache.glob("templates-*/*") if not p.name.startswith(".")]
+        for age, name in enumerate(("a.cache", "b.cache")):  # other templates, compiled before, used since
+            (compiled.parent / name).write_bytes(b"")
+            _aged(compiled.parent / name, 60 + 30 * age)
+        _aged(compiled, 120)
+        stale = cache / "templates-0000000000000000"  # another pegbind's, unused for long
+        stale.mkdir()
+        (stale / "x.cache").write_bytes(b"")
+        _aged(stale / "x.cache", regen.UNUSED + 60)
+        load()  # from the cache: used now
+        (cache / ".tidied").unlink(missing_ok=True)  # never looked through yet
+        regen.tidy()
+        assert _files(compiled.parent) == sorted([compiled.name, "a.cache"])
+        assert not stale.exists()
+    finally:
+        env._bytecode_cache.cache_clear()
 
 
 def test_a_file_a_valid_entry_recorded_is_not_hashed_again_unless_it_changed(tmp_path, monkeypatch):

@@ -10,8 +10,10 @@ every template as a global.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -66,7 +68,18 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         (folder / f"templates-{settings}").mkdir(parents=True, exist_ok=True)
     except OSError:
         return None  # an unwritable cache is passed over
-    return jinja2.FileSystemBytecodeCache(str(folder / f"templates-{settings}"))
+    return _BytecodeCache(str(folder / f"templates-{settings}"))
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's cache of compiled templates in a folder, whose files' times are their last use:
+    the cache folder keeps the most recently used (:func:`pegbind.regen.tidy`)."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        super().load_bytecode(bucket)
+        if bucket.code is not None:
+            with contextlib.suppress(OSError):
+                os.utime(os.path.join(self.directory, self.pattern % (bucket.key,)))
 
 
 def make_environment(extra_dirs: Iterable[str | Path] = ()) -> jinja2.Environment:
