@@ -4,10 +4,11 @@ from __future__ import annotations
 import pytest
 
 from pegbind.emit.cython import (
-    SpellingError, cy_convert, cy_converts, cy_decl, cy_def_params, cy_field_decl, cy_function_decl, cy_named_decl,
+    SpellingError, cy_convert, cy_converts, cy_decl, cy_field_decl, cy_function_decl, cy_named_decl,
     cy_record_name, py_literal, py_signature,
 )
 from pegbind.config import ParamRole
+from pegbind.emit.cython_wrapper import cy_def_params
 from pegbind.model import Array, Function, FunctionType, Param, Pointer, Primitive, RecordRef, TypedefRef
 from pegbind.passes.binding import FieldBinding, FunctionBinding, ParamBinding, ReturnBinding
 from pegbind.passes.naming import field_identifier, python_identifier

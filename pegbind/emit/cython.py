@@ -42,10 +42,8 @@ from ..passes.binding import (
     CallbackBinding,
     FieldBinding,
     FunctionBinding,
-    ParamBinding,
     RecordBinding,
 )
-from ..passes.callplan import Allocate, Release
 from ..passes.plan import adjusted_parameter
 from ..passes.select import is_synthetic
 from ..target import integer_primitive
@@ -54,7 +52,6 @@ from .common import (
     cell_arg_doc,
     class_aliases,
     class_names,
-    docstring,
     param_annotation,
     py_annotation,
     py_docstring,
@@ -189,12 +186,6 @@ def cy_var(ctype: CType, name: str) -> str:
     return cy_decl(_adjusted(ctype), name)
 
 
-def call_args(binding: FunctionBinding) -> str:
-    """The C locals a wrapper passes, in C parameter order (the call plan's slots)."""
-    assert binding.call is not None, "the plan-calls pass has run"
-    return ", ".join(slot.arg for slot in binding.call.slots)
-
-
 def cy_cast(ctype: CType) -> str:
     """``<T>`` cast text for a parameter's adjusted type."""
     return f"<{cy_decl(_adjusted(ctype))}>"
@@ -203,66 +194,6 @@ def cy_cast(ctype: CType) -> str:
 def cy_pointer_to(ctype: CType) -> str:
     """The abstract type ``T *`` for ``ctype``."""
     return cy_decl(Pointer(_adjusted(ctype)))
-
-
-def cy_def_params(binding: FunctionBinding, method: bool = False) -> str:
-    """The parameter list of a wrapper: positional-only and untyped.
-
-    Records and handles are checked in the body, not by typing the parameter:
-    Cython's own check would raise its own message ("Argument 'p' has
-    incorrect type"), where every backend names the argument as ``_pb_fix``
-    does.  The check in the body is the same inline type test.
-    """
-    parts = (["self"] if method else []) + [param.py_name for param in binding.inputs]
-    if parts:
-        parts.append("/")
-    if binding.varargs:
-        parts.append(f"*{binding.varargs}")
-    return ", ".join(parts)
-
-
-def cy_docstring(binding: FunctionBinding, classes: dict[str, str], method: bool = False) -> str:
-    """The wrapper's docstring (:func:`py_docstring`), after the text signature CPython reads
-    from the docstring of a compiled function (``name(a, b, /)``, then ``--``): what
-    ``inspect.signature`` gives, with nothing added to the call."""
-    params = cy_def_params(binding, method).replace("self", "$self", 1) if method else cy_def_params(binding)
-    return repr(f"{binding.py_name}({params})\n--\n\n{docstring(binding, classes)}")
-
-
-def va_call(binding: BindingModel, speller: CtypesSpeller, f: FunctionBinding, fn: str) -> str:
-    """The call of the variadic function ``fn`` through ctypes, as an expression of its C result type.
-
-    Each fixed argument goes as a ctypes value of its own type (a pointer as
-    ``c_void_p``) and the extra ones as ``_pb_va`` holds them, so the
-    prototype needs only its result type; ctypes gives the result back as a
-    Python value, made the C value again here.
-    """
-    assert f.call is not None, "the plan-calls pass has run"
-    module = binding.module
-
-    def c_value(ctype: CType, value: str) -> tuple[str, str]:
-        """(the ctypes type of ``ctype``, ``value`` cast to the C type Cython converts it through)."""
-        resolved = module.resolve(ctype)
-        if isinstance(resolved, (Pointer, Array)):
-            return "_ct.c_void_p", f"<size_t>{value}"
-        if isinstance(resolved, Primitive) and resolved.is_floating:
-            return speller.spell(ctype), f"<{resolved.name}>{value}"
-        primitive = integer_primitive(module, ctype, binding.target) or "int"
-        wide = "long long" if binding.target.is_signed(primitive) else "unsigned long long"
-        return speller.spell(ctype), f"<{wide}>{value}"
-
-    passed = []
-    for p in f.params:
-        ctypes_type, value = c_value(p.c_type, f.call.slots[p.index].arg)
-        passed.append(f"{ctypes_type}({value})")
-    passed.append("*_pb_va")
-    ret = module.resolve(f.function.ret)
-    restype = "None" if isinstance(ret, Primitive) and ret.is_void else c_value(f.function.ret, "")[0]
-    call = f"_ct.CFUNCTYPE({restype})(<size_t><void *>{fn})({', '.join(passed)})"
-    if restype == "None":
-        return call
-    _, cast = c_value(f.function.ret, f"({call} or 0)" if restype == "_ct.c_void_p" else call)
-    return f"<{cy_decl(f.function.ret)}>{cast}"
 
 
 def _converted_inputs(function: FunctionBinding) -> list[CType]:
@@ -336,57 +267,11 @@ def cy_convert(ctype: CType) -> str:
     return f"(<{name.replace('_pb_to_', '_pb_unchecked_to_', 1)}>{name})"
 
 
-def cy_min_size(param: ParamBinding) -> str:
-    """The fewest bytes a buffer argument must hold: its element, times the length of an array
-    parameter; none where C is told its size (see :attr:`ParamBinding.counted`)."""
-    size = cy_sizeof(param.element)
-    if param.array_length is not None:
-        return f"{size} * {param.array_length}"
-    return "0" if param.counted else size
-
-
 def cy_sizeof(ctype: CType | None) -> str:
     """``sizeof(T)`` for an element type; 1 for ``void`` (a byte buffer)."""
     if ctype is None or (isinstance(ctype, Primitive) and ctype.is_void):
         return "1"
     return f"sizeof({cy_decl(_adjusted(ctype))})"
-
-
-#: the largest ``out-bytes`` buffer of a size known when the module is written that a wrapper
-#: keeps on the C stack
-STACK_BUFFER_MAX_BYTES = 4096
-
-
-def cy_released(releases: tuple[Release, ...]) -> tuple[list[Release], list[Release]]:
-    """A call's releases split by what they release: (buffer views, memory)."""
-    return [r for r in releases if r.what == "view"], [r for r in releases if r.what == "memory"]
-
-
-def cy_stack_buffers(binding: FunctionBinding) -> dict[int, str]:
-    """The ``out-bytes`` buffers a wrapper keeps on the C stack: parameter index -> the local's declaration.
-
-    Those the config bounds (``at_most``) to at most :data:`STACK_BUFFER_MAX_BYTES`.  C writes into
-    the local array, and the result is one ``bytes`` object of the length C reports; a ``bytes``
-    object of the bound's size, cut to that length, was two allocations and a copy.
-    """
-    assert binding.call is not None, "the plan-calls pass has run"
-    declarations = {}
-    for step in binding.call.steps:
-        if (isinstance(step, Allocate) and step.capacity is not None and step.buffer.param.role.role == "out-bytes"
-                and step.capacity * step.element_size <= STACK_BUFFER_MAX_BYTES):
-            param, array = step.buffer.param, f"{step.buffer.slot.storage}[{step.capacity}]"
-            # bytes (and void, or a type whose size is not known, taken as bytes): char; a wider
-            # element: its own type, whose alignment the array then has
-            element = param.element if step.element_size > 1 else None
-            declarations[param.index] = f"char {array}" if element is None else cy_decl(_adjusted(element), array)
-    return declarations
-
-
-def cy_data_bytes(binding: FunctionBinding) -> str:
-    """The bytes of a call's :attr:`~FunctionBinding.data`, a C expression (``release_gil = { min_bytes = N }``)."""
-    assert binding.call is not None, "the plan-calls pass has run"
-    # each count is of elements (0 for None), at most PY_SSIZE_T_MAX // the element's size
-    return " + ".join(f"<size_t>{binding.call.slots[p.index].count} * {cy_sizeof(p.element)}" for p in binding.data)
 
 
 def _as_passed(module: Module, function: Function) -> Function:
@@ -494,15 +379,6 @@ def table_member(binding: BindingModel, function: FunctionBinding) -> str:
     raise SpellingError(f"no member {function.table_field!r} in the function table")
 
 
-def result_tuple(binding: FunctionBinding) -> str:
-    """The expression a wrapper returns: the locals holding its results, one or a tuple."""
-    assert binding.call is not None, "the plan-calls pass has run"
-    names = binding.call.results
-    if not names:
-        return "None"
-    return names[0] if len(names) == 1 else f"({', '.join(names)})"
-
-
 def cy_field_decl(binding: FieldBinding) -> str:
     """A member line of an extern struct: Cython name, the C name as cname when they differ.
 
@@ -563,29 +439,17 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "py_annotation": py_annotation,
     "py_signature": py_signature,
     "py_docstring": py_docstring,
-    "cy_docstring": cy_docstring,
     "py_string": py_string,
     "cell_arg_doc": cell_arg_doc,
     "cy_cast": cy_cast,
     "cy_var": cy_var,
-    "call_args": call_args,
-    "cy_pointer_to": cy_pointer_to,
-    "cy_def_params": cy_def_params,
-    "cy_convert": cy_convert,
-    "cy_converts": cy_converts,
     "field_spec": field_spec,
     **STUB_FILTERS,
     "param_annotation": param_annotation,
     "result_annotation": result_annotation,
-    "cy_sizeof": cy_sizeof,
-    "cy_stack_buffers": cy_stack_buffers,
-    "cy_released": cy_released,
-    "cy_data_bytes": cy_data_bytes,
-    "cy_min_size": cy_min_size,
     "cy_fp_typedef": cy_fp_typedef,
     "cy_primitive": cy_primitive,
     "table_member": table_member,
-    "result_tuple": result_tuple,
     "cy_field_decl": cy_field_decl,
     "cy_freelist": cy_freelist,
     "cy_field_descriptor": cy_field_descriptor,
@@ -688,15 +552,22 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             made = trampoline(paired, paired.user_data[1], f"_pb_trampoline_{len(trampolines)}", classes)
             if made is not None:
                 trampolines[(paired.factory_key, paired.user_data[1])] = made
+    # each function's callable parameter -> its slot of what the module keeps (_pb_module_kept)
+    module_slots = {key: index for index, key in enumerate(dict.fromkeys(
+        f.callback_key(p) for f in binding.functions for p in f.params if p.kind == "callback"))}
+    cell_sets = _cell_sets(binding)
+    from .cython_wrapper import CythonWrappers, convert  # which spell with this module's filters
+
+    wrappers = CythonWrappers(binding, classes, speller, callbacks, trampolines, module_slots, cell_sets)
     return {
         **base_context(binding),
         "callbacks": callbacks,
-        # each function's callable parameter -> its slot of what the module keeps (_pb_module_kept)
-        "module_slots": {key: index for index, key in enumerate(dict.fromkeys(
-            f.callback_key(p) for f in binding.functions for p in f.params if p.kind == "callback"))},
+        "module_slots": module_slots,
+        # each function's def, from its call plan (pegbind.emit.cython_wrapper)
+        "wrapper": wrappers.wrapper,
+        "convert": convert,
         "views": views,
         "trampolines": trampolines,
-        "va_call": lambda f, fn: va_call(binding, speller, f, fn),
         # what a cell class's arg() passes: its type as C promotes it among extra arguments
         "cell_arg_types": {cell.py_name: speller.spell(Primitive(cell.promoted)) for cell in binding.cells},
         "types": types,
@@ -726,7 +597,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "function_aliases": binding.aliases_of(binding.functions),
         "cells": binding.cells,
         "cell_aliases": binding.cell_aliases,
-        "cell_sets": _cell_sets(binding),
+        "cell_sets": cell_sets,
     }
 
 
