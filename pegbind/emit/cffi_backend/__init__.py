@@ -53,7 +53,6 @@ def py_text_block(text: str) -> str:
 FILTERS: dict[str, Callable[..., Any]] = {
     **STUB_FILTERS,
     "py_text_block": py_text_block,
-    "c_source": c_source,
     "record_ref_of": record_ref_of,
     "py_literal": py_literal,
     "py_docstring": py_docstring,
@@ -78,7 +77,8 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     gone = excluded(binding)
     records = [r for r in ordered_records(binding) if r.record.key not in gone[0]]
     classes = class_names(binding, records)
-    calls, types, callbacks = render_wrappers(binding, classes, called_functions(binding, gone))
+    called = called_functions(binding, gone)
+    calls, types, callbacks = render_wrappers(binding, classes, called)
     table = binding.function_table
     getter = None
     if table is not None:
@@ -94,6 +94,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "api_mode": binding.load != "dynamic",
         "table": getter,
         "chunks": cdef_chunks(binding, gone),
+        "c_source": c_source(binding, called),
         **classes_context(binding, records, classes, calls),
         "defined_check": DEFINED_CHECK,
         "types": types,

@@ -366,17 +366,17 @@ def called_functions(binding: BindingModel, gone: Excluded) -> list[str]:
     return [f.function.name for f in binding.functions if f.function.name not in left_out_functions]
 
 
-def c_source(binding: BindingModel) -> str:
+def c_source(binding: BindingModel, called: list[str]) -> str:
     """The C source of the compiled module: the binding's headers, by name, then ``#undef`` of
     the macros that would hide a name the cdef spells (libxml2's member ``xmlParserVersion``),
-    and, in API mode, weak references to the functions it calls, with the function that
-    tells which of them the libraries loaded at run time define."""
+    and, in API mode, weak references to the functions it calls (``called``: see
+    :func:`called_functions`), with the function that tells which of them the libraries loaded
+    at run time define."""
     text = "#include <stdlib.h>\n" if any(d.function is None for d in binding.deallocators) else ""  # free
     text += "".join(f'#include "{header}"\n' for header in binding.headers)
     text += undef_lines(binding.module.hiding_macros())
     if binding.load == "dynamic":
         return text
-    called = called_functions(binding, excluded(binding))
     weak = weak_lines(called) if binding.weak_references else ""
     # Each address is compared with 0 through a function's parameter: compared directly, the
     # address of a function referred to strongly, or defined in the header (gmp.h's inline
