@@ -30,6 +30,7 @@ from .config import (
     parse_on_error,
     parse_returns,
     parse_role,
+    with_headers_found,
 )
 from .diagnostics import ConfigError, Diagnostic, PegbindError
 from .resources import target_names
@@ -237,14 +238,16 @@ def _configs_from_args(args: argparse.Namespace) -> list[BindingConfig]:
     The flags override what the config says, in each."""
     bases = _base_configs(args)
     if bases is None:
-        return [_config_from_args(args, None)]
+        return [with_headers_found(_config_from_args(args, None), None)]
     if len(bases) > 1:
         names = ", ".join(b.qualified_name for b in bases)
         if args.name or args.headers:
             flag = "--name" if args.name else "a header"
             raise UsageError(Diagnostic(None, f"{flag} given for a config of several bindings ({names}): "
                                                "choose one with --binding"))
-    return [_config_from_args(args, base) for base in bases]
+    # headers named here are found from the current folder; the config's, from its own
+    return [with_headers_found(_config_from_args(args, base), None if args.headers else Path(base.source).parent)
+            for base in bases]
 
 
 def _config_from_args(args: argparse.Namespace, base: BindingConfig | None) -> BindingConfig:

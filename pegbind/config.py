@@ -582,6 +582,35 @@ def _toml_diagnostic(path: Path, text: str, exc: Exception) -> Diagnostic:
     return Diagnostic(Coord(str(path), line, col), f"invalid TOML: {message}")
 
 
+def with_headers_found(config: BindingConfig, written_in: Path | None) -> BindingConfig:
+    """``config`` with each header that is no file where it is named found as ``#include "NAME"``
+    finds it from there: ``pegbind build zlib.h -l z`` reads ``/usr/include/zlib.h``, as a C
+    file beside the user's would.  ``written_in``: the folder the config file that names the
+    headers is in (None: they are named on the command line, from the current folder).  A
+    name is looked for in the ``-I`` folders, then the compiler's and the C library's
+    (:func:`~pegbind.preprocess.includes.search_chain`); a name written as an absolute path,
+    or found nowhere, is left for the pipeline to report."""
+    if all(Path(header).is_file() for header in config.headers):
+        return config  # the usual case: nothing to search, nothing to import
+    from .preprocess.includes import find_header
+    from .target import get_target
+
+    try:
+        target = get_target(config.target).name
+    except KeyError:
+        return config  # reported where the target is read
+    headers = []
+    for header in config.headers:
+        if written_in is None:
+            written = None if header.is_absolute() else header
+        else:  # as the config file names it: relative to its folder (see _resolve)
+            written = header.relative_to(written_in) if header.is_relative_to(written_in) else None
+        found = None if written is None or header.is_file() else find_header(str(written), config.include_dirs,
+                                                                                  target)
+        headers.append(header if found is None else Path(found))
+    return dataclasses.replace(config, headers=tuple(headers))
+
+
 def load_config(path: str | Path) -> list[BindingConfig]:
     """Every binding in ``pegbind.toml`` or in ``[tool.pegbind]`` of a pyproject.toml."""
     path = Path(path)

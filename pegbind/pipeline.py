@@ -65,6 +65,8 @@ def check_files(config: BindingConfig) -> None:
         for index, path in enumerate(paths):
             if not Path(path).is_file():
                 what = "is not a file" if Path(path).exists() else "does not exist"
+                if key == "headers" and not Path(path).exists() and not Path(path).is_absolute():
+                    what += " here or on the #include path"  # looked for there too: see with_headers_found
                 named = config.key(f"{key}[{index}]") if config.from_file else key
                 problems.append(Diagnostic(config.coord(named), f"{named}: {path} {what}"))
     if problems:

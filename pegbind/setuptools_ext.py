@@ -47,7 +47,7 @@ from setuptools import Extension
 from setuptools.command.build_ext import build_ext as _setuptools_build_ext
 
 from .backends import get_backend
-from .config import BindingConfig, load_config
+from .config import BindingConfig, load_config, with_headers_found
 from .diagnostics import ConfigError, Diagnostic, PegbindError
 
 try:
@@ -271,7 +271,8 @@ def _load(paths: Iterable[str | Path]) -> list[tuple[BindingConfig, str]]:
     configs: list[tuple[BindingConfig, str]] = []
     for path in paths:
         try:
-            configs.extend((c, _for_the_hook(c)) for c in load_config(path))
+            found = (with_headers_found(c, Path(c.source).parent) for c in load_config(path))
+            configs.extend((c, _for_the_hook(c)) for c in found)
         except PegbindError as exc:
             raise SetupError(f"pegbind configuration {path}:\n{exc.render()}") from None
     return configs

@@ -263,11 +263,36 @@ def test_missing_headers_and_sources_are_named_at_their_keys_before_any_compiler
     )
     result = run_pegbind("build", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr.splitlines()[0] == "pegbind.toml:2:19: error: headers[1]: nope.h does not exist"
+    assert result.stderr.splitlines()[0] == ("pegbind.toml:2:19: error: headers[1]: nope.h does not exist here "
+                                             "or on the #include path")
     assert "pegbind.toml:3:12: error: sources[0]: gone.c does not exist" in result.stderr
     assert "cc1" not in result.stderr and "compiler" not in result.stderr
     flagged = run_pegbind("dump", "nope.h", cwd=tmp_path)
-    assert flagged.returncode == 1 and flagged.stderr.strip() == "error: headers: nope.h does not exist"
+    assert flagged.returncode == 1 and flagged.stderr.strip() == (
+        "error: headers: nope.h does not exist here or on the #include path")
+
+
+def test_a_header_named_without_its_folder_is_found_as_an_include_of_it_would_be(tmp_path):
+    def functions(*args, cwd=tmp_path):
+        result = run_pegbind("dump", *args, cwd=cwd)
+        assert result.returncode == 0, result.stderr
+        return set(json.loads(result.stdout)["functions"])
+
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "mylib.h").write_text("int from_inc(void);\n")
+    assert functions("mylib.h", "-I", "inc") == {"from_inc"}
+    # the library's installed header, as `#include "zlib.h"` finds it: pegbind build zlib.h -l z
+    assert {"deflate", "inflate", "zlibVersion"} <= functions("zlib.h")
+    # a header in the current folder comes first, as for #include "..."
+    (tmp_path / "mylib.h").write_text("int from_here(void);\n")
+    assert functions("mylib.h", "-I", "inc") == {"from_here"}
+    # a config file's headers are found from its own folder, then on its include path
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["mylib.h"]\ninclude_dirs = ["../inc"]\n')
+    assert functions("--config", "project/pegbind.toml") == {"from_inc"}
+    (tmp_path / "project" / "mylib.h").write_text("int from_project(void);\n")
+    assert functions("--config", "project/pegbind.toml") == {"from_project"}
 
 
 def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):

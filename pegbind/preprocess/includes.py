@@ -109,6 +109,31 @@ def _glob_pattern(glob: str) -> str:
     return "*/" + glob
 
 
+def search_chain(user_dirs: Sequence[str | os.PathLike[str]], target: str) -> list[SearchDir]:
+    """The folders ``#include <...>`` searches, in gcc's order: the ``-I`` folders (one that
+    is also a system folder is searched as a system folder only), pegbind's freestanding
+    headers, the compiler's own folder (less the headers pegbind's stand for), then the C
+    library's for ``target`` (pegbind's bundled fallback where none are installed)."""
+    freestanding = standard_include_dir()
+    compiler = [SearchDir(d, "system", frozenset(os.listdir(freestanding))) for d in search_dirs(target).include]
+    system_dirs = system_include_dirs(target)
+    system = [SearchDir(d, "system") for d in system_dirs or ()]
+    if system_dirs is None:
+        system = [SearchDir(str(fallback_include_dir()), "standard")]
+    known = {os.path.realpath(e.path) for e in (*compiler, *system)}
+    chain = [SearchDir(str(d), "user") for d in user_dirs if os.path.realpath(d) not in known]
+    return [*chain, SearchDir(str(freestanding), "standard"), *compiler, *system]
+
+
+def find_header(name: str, user_dirs: Sequence[str | os.PathLike[str]], target: str) -> str | None:
+    """Where ``#include <name>`` finds ``name`` (see :func:`search_chain`), or None."""
+    for entry in search_chain(user_dirs, target):
+        candidate = os.path.join(entry.path, name)
+        if name not in entry.shadowed and os.path.isfile(candidate):
+            return candidate
+    return None
+
+
 @mutable_dataclass()
 class IncludeResolver:
     """The search chain of one run and the origin of every file it hands out."""
@@ -132,17 +157,7 @@ class IncludeResolver:
 
     def __post_init__(self) -> None:
         freestanding = standard_include_dir()
-        compiler = [SearchDir(d, "system", frozenset(os.listdir(freestanding)))
-                    for d in search_dirs(self.target).include]
-        system_dirs = system_include_dirs(self.target)
-        system = [SearchDir(d, "system") for d in system_dirs or ()]
-        if system_dirs is None:
-            system = [SearchDir(str(fallback_include_dir()), "standard")]
-        # As gcc: a -I folder that is also a system folder is searched as a system folder only.
-        known = {os.path.realpath(e.path) for e in (*compiler, *system)}
-        self.chain = [SearchDir(str(d), "user") for d in self.user_dirs if os.path.realpath(d) not in known]
-        self.chain.append(SearchDir(str(freestanding), "standard"))
-        self.chain += compiler + system
+        self.chain = search_chain(self.user_dirs, self.target)
         self._standard = [*_forms(str(freestanding)), *_forms(str(fallback_include_dir()))]
         self._system = [form for e in self.chain if e.origin == "system" for form in _forms(e.path)]
         roots = {*self._standard, *self._system}
