@@ -101,6 +101,11 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
         help="also bind the declarations of headers matching GLOB ('!GLOB': leave them out); "
         "by default only the named headers, their folders and the -I folders are bound",
     )
+    parser.add_argument(
+        "--pointer-field", dest="pointer_fields", action="append", default=[], metavar="RECORD.MEMBER",
+        help="characters the member points at are data: read as a Pointer, sliced with their length, "
+        "not as text up to a NUL (repeatable; config key: pointer_fields)",
+    )
     chatter = parser.add_mutually_exclusive_group()
     chatter.add_argument("-v", "--verbose", action="store_true",
                          help="say what runs: each phase, and each Cython and compiler command, with its time")
@@ -265,7 +270,7 @@ def _config_from_args(args: argparse.Namespace, base: BindingConfig | None) -> B
         values = getattr(args, key)
         if values:
             changes[key] = (*(getattr(base, key) if base else ()), *(cwd / Path(v) for v in values))
-    for key in ("undefines", "link", "skip_includes", "bind_headers"):
+    for key in ("undefines", "link", "skip_includes", "bind_headers", "pointer_fields"):
         values = getattr(args, key)
         if values:
             changes[key] = (*(getattr(base, key) if base else ()), *values)

@@ -141,6 +141,9 @@ class BindingConfig:
     #: globs over header paths whose declarations are bound besides the library's own
     #: (the named headers, their folders, the -I folders); ``!GLOB`` takes files out
     bind_headers: tuple[str, ...] = ()
+    #: ``RECORD.MEMBER`` globs: members pointing at characters that are data, not text (FreeType's
+    #: ``FT_Bitmap.buffer``): read as a ``Pointer``, sliced with a length, not up to a NUL
+    pointer_fields: tuple[str, ...] = ()
     output_dir: Path = Path("build/pegbind")
     source: str = COMMAND_LINE  #: the file this config came from, for messages
     #: function pointer typedef -> what its callables give C when they raise (``on_error(V)``'s V),
@@ -213,6 +216,7 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
     "release_gil": (bool, dict),
     "skip_includes": (list, str),
     "bind_headers": (list, str),
+    "pointer_fields": (list, str),
     "output_dir": (str,),
     "callbacks": (dict,),
 }
@@ -296,7 +300,7 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         reader.fail(prefix + "headers", "at least one header is required")
     for key in ("include_dirs", "library_dirs", "sources"):
         values[key] = paths(key)
-    for key in ("undefines", "link", "include", "exclude", "skip_includes", "bind_headers"):
+    for key in ("undefines", "link", "include", "exclude", "skip_includes", "bind_headers", "pointer_fields"):
         if key in table:
             values[key] = reader.strings(prefix + key, table[key])
     if "backends" in table:

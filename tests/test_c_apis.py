@@ -956,6 +956,23 @@ def owned(request, capi_library, tmp_path_factory, repo_root):
     return import_from(out, name)
 
 
+def test_characters_a_member_points_at_are_text_by_default(capi):
+    bitmap = capi.capi_bitmap()
+    capi.capi_render(bitmap)
+    assert bitmap.buffer == b""  # read up to its NUL: the first pixel
+
+
+def test_characters_a_member_points_at_are_data_where_pointer_fields_says(owned):
+    pixels = owned.capi_bitmap()
+    owned.capi_render(pixels)
+    assert type(pixels.buffer) is owned.Pointer and repr(pixels.buffer).startswith("<Pointer unsigned char * at")
+    assert pixels.buffer[:pixels.rows * pixels.pitch] == bytes([0, 255, 0, 128, 0, 7])
+    assert pixels.buffer[1] == 255
+    # set as a buffer C may write through, kept alive with the record
+    pixels.buffer = bytearray(b"\0\1\2")
+    assert pixels.buffer[:3] == b"\0\1\2"
+
+
 def test_close_says_the_same_in_every_backend(capi):
     said = "Free what this object owns, now (once); one the library lends is left alone."
     assert capi.capi_pair.close.__doc__ == capi.capi_db.close.__doc__ == capi.Pointer.close.__doc__ == said

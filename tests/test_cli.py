@@ -295,6 +295,31 @@ def test_a_header_named_without_its_folder_is_found_as_an_include_of_it_would_be
     assert functions("--config", "project/pegbind.toml") == {"from_project"}
 
 
+def test_a_pointer_fields_entry_that_names_no_text_member_is_an_error_at_it(tmp_path):
+    (tmp_path / "m.h").write_text("typedef struct bm { unsigned rows; unsigned char *buffer; } bitmap;\n"
+                                  "void render(bitmap *b);\n")
+    (tmp_path / "pegbind.toml").write_text(
+        'name = "m"\nheaders = ["m.h"]\npointer_fields = ["bitmap.buffer", "bm.bufer", "bitmap.rows"]\n')
+    result = run_pegbind("generate", "--backend", "ctypes", cwd=tmp_path)
+    assert result.returncode == 1
+    assert [line for line in result.stderr.splitlines() if "error" in line] == [
+        "pegbind.toml:3:36: error: pointer_fields[1]: 'bm.bufer' matches no member of a record the headers declare",
+        "pegbind.toml:3:48: error: pointer_fields[2]: bitmap.rows is unsigned int, no pointer to characters: only "
+        "those are read as text",
+    ]
+    flagged = run_pegbind("generate", "m.h", "--backend", "ctypes", "--pointer-field", "bitmap", cwd=tmp_path)
+    assert flagged.returncode == 1
+    assert flagged.stderr.strip() == "error: --pointer-field: 'bitmap' is not RECORD.MEMBER (as FT_Bitmap.buffer)"
+    # by its tag or its typedef, with globs
+    for named in ("b*.buf*", "bm.buffer"):
+        assert run_pegbind("generate", "m.h", "--backend", "ctypes", "--pointer-field", named, "-o", "out",
+                           cwd=tmp_path).returncode == 0
+        read = subprocess.run([sys.executable, "-c", "import m; b = m.bitmap(buffer=bytearray(b'a\\0b'));"
+                               "print(type(b.buffer).__name__, b.buffer[:3])"],
+                              cwd=tmp_path / "out", capture_output=True, text=True)
+        assert read.stdout == "Pointer b'a\\x00b'\n", read.stderr
+
+
 def test_verbose_says_what_runs_and_quiet_only_errors(tmp_path):
     # __int128 cannot cross to ctypes: a warning, which -q keeps back
     (tmp_path / "m.h").write_text("int f(int x);\n__int128 wide(void);\n")

@@ -45,6 +45,7 @@ from .plan import (
     Unsupported,
     callback_on_error,
     callback_typedef,
+    check_pointer_fields,
     plan_callback,
     plan_cells,
     plan_error_classes,
@@ -320,6 +321,7 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
     read; a function they do not define is left out.
     """
     _check_rules_match(module, config)
+    check_pointer_fields(module, config)
     state = PassState(module, config, target, exports=exports)
     for _name_of_pass, run in PIPELINE:
         state = run(state)

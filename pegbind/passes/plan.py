@@ -9,6 +9,7 @@ backend-neutral: every backend reads the same *kind* for a parameter.
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
@@ -1507,13 +1508,16 @@ def _bit_range(module: Module, member: Field, target: TargetInfo) -> tuple[int, 
     return bit_range(member.bit_width, primitive is None or target.is_signed(primitive))
 
 
-def plan_field(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
-    """How one named member is presented; raises :class:`Unsupported` for the rest."""
-    binding = _field_kind(module, names, member, path, target)
+def plan_field(module: Module, names: dict, member: Field, path: str, target: TargetInfo,
+               data: bool = False) -> FieldBinding:
+    """How one named member is presented; raises :class:`Unsupported` for the rest.  ``data``:
+    characters it points at are data (``pointer_fields``), read as a ``Pointer``, not as text."""
+    binding = _field_kind(module, names, member, path, target, data)
     return replace(binding, c_text=unnamed(module.resolve(member.type)).to_c())
 
 
-def _field_kind(module: Module, names: dict, member: Field, path: str, target: TargetInfo) -> FieldBinding:
+def _field_kind(module: Module, names: dict, member: Field, path: str, target: TargetInfo,
+                data: bool) -> FieldBinding:
     py_name = field_identifier(path)
     resolved = module.resolve(member.type)
     enum = _enum_key(module, names, resolved)
@@ -1544,12 +1548,12 @@ def _field_kind(module: Module, names: dict, member: Field, path: str, target: T
                                 length=resolved.length, element=resolved.element)
         raise Unsupported(f"arrays of {resolved.element.to_c()} are not supported")
     if isinstance(resolved, Pointer):
-        return _pointer_field(module, names, member, path, py_name, resolved, target)
+        return _pointer_field(module, names, member, path, py_name, resolved, target, data)
     raise _unconvertible(module, member.type, f"{member.type.to_c()} has no Python conversion")
 
 
 def _pointer_field(module: Module, names: dict, member: Field, path: str, py_name: str, pointer: Pointer,
-                   target: TargetInfo) -> FieldBinding:
+                   target: TargetInfo, data: bool) -> FieldBinding:
     """A pointer member: what it points to decides how it reads and what it takes (see :class:`FieldBinding`)."""
     pointee = module.resolve(pointer.target)
     if isinstance(pointee, FunctionType):
@@ -1562,7 +1566,7 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
     if key is not None:
         return FieldBinding(path, py_name, member.type, "handle", record_key=key)
     writable_pointee = "const" not in pointee.quals
-    if is_character(module, pointer.target):  # text, as C's string functions read it
+    if is_character(module, pointer.target) and not data:  # text, as C's string functions read it
         return FieldBinding(path, py_name, member.type, "string", copies_readonly=writable_pointee)
     # data: assignable from a buffer the record keeps alive; C may write through
     # a typed pointer to non-const, and reads one element.  ``void *`` says
@@ -1573,13 +1577,13 @@ def _pointer_field(module: Module, names: dict, member: Field, path: str, py_nam
         size = 0 if void else size_align(module, pointer.target, target)[0]
     except LayoutError:
         size = 0  # an incomplete pointee: no element size to check
-    data = FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
-                        needs_writable=not void and writable_pointee, copies_readonly=void and writable_pointee,
-                        pointer_type=pointer_type(module, pointer))
+    binding = FieldBinding(path, py_name, member.type, "data_pointer", pointee_size=size,
+                           needs_writable=not void and writable_pointee, copies_readonly=void and writable_pointee,
+                           pointer_type=pointer_type(module, pointer))
     if isinstance(pointee, RecordRef) and pointee.kind != "enum" and _has_class(module, names, pointee):
         # a record of its class; the data pointer's facts stay for a backend without the class
-        return replace(data, kind="record_ptr", record_key=pointee.key)
-    return data
+        return replace(binding, kind="record_ptr", record_key=pointee.key)
+    return binding
 
 
 def _members(module: Module, record: Record, shared: bool = False):
@@ -1705,6 +1709,49 @@ def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
     return out
 
 
+def data_members(config: BindingConfig, record_names: Iterable[str]) -> list[str]:
+    """The member globs of ``config.pointer_fields`` (``RECORD.MEMBER``) for the record that
+    C calls by ``record_names`` (its typedefs and tag: see :func:`~pegbind.passes.naming.class_names`)."""
+    found = []
+    for entry in config.pointer_fields:
+        record, _, member = entry.partition(".")
+        if any(fnmatch.fnmatchcase(name, record) for name in record_names):
+            found.append(member)
+    return found
+
+
+def check_pointer_fields(module: Module, config: BindingConfig) -> None:
+    """A ``pointer_fields`` entry that names no member pointing at characters is a mistake (a
+    misspelt name, a member that reads as a ``Pointer`` already): ConfigError at the entry."""
+    from .naming import class_names
+
+    every_class = class_names(module) if config.pointer_fields else {}
+    problems = []
+    for index, entry in enumerate(config.pointer_fields):
+        key = config.key(f"pointer_fields[{index}]") if config.from_file else "--pointer-field"
+        record_glob, _, member_glob = entry.partition(".")
+        if not record_glob or not member_glob:
+            problems.append(Diagnostic(config.coord(key), f"{key}: {entry!r} is not RECORD.MEMBER "
+                                                          "(as FT_Bitmap.buffer)"))
+            continue
+        records = [r for r in module.records
+                   if any(fnmatch.fnmatchcase(name, record_glob) for name in every_class.get(r.key, [r.key]))]
+        matched = [(record, path, member) for record in records for path, member, _ in _members(module, record)
+                   if fnmatch.fnmatchcase(path, member_glob)]
+        if not matched:
+            problems.append(Diagnostic(config.coord(key), f"{key}: {entry!r} matches no member of a record the "
+                                                          "headers declare"))
+            continue
+        pointers = [module.resolve(member.type) for _, _, member in matched]
+        if not any(isinstance(p, Pointer) and is_character(module, p.target) for p in pointers):
+            record, path, member = matched[0]
+            named = every_class.get(record.key, [record.key])[0]
+            problems.append(Diagnostic(config.coord(key), f"{key}: {named}.{path} is {member.type.to_c()}, no "
+                                                          "pointer to characters: only those are read as text"))
+    if problems:
+        raise ConfigError(problems)
+
+
 def plan_records(
     module: Module, names: dict, target: TargetInfo, config: BindingConfig | None = None
 ) -> tuple[list[RecordBinding], list[tuple[tuple[str, str], Diagnostic]]]:
@@ -1718,9 +1765,11 @@ def plan_records(
         if record.is_opaque or ("record", record.key) not in names:
             continue
         fields = []
+        data = data_members(config, every_class.get(record.key, [record.key])) if config is not None else []
         for path, member, shared in _members(module, record):
             try:
-                binding = plan_field(module, names, member, path, target)
+                binding = plan_field(module, names, member, path, target,
+                                     any(fnmatch.fnmatchcase(path, pattern) for pattern in data))
                 if shared and follows_text(module, member.type):
                     binding = replace(binding, elided_in_repr=True)
                 typedef = callback_typedef(module, member.type)

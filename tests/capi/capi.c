@@ -683,3 +683,11 @@ int capi_iobuf_sum(capi_iobuf b) {
     for (size_t i = 0; i < b.len; i++) s += (unsigned char)b.base[i];
     return s;
 }
+
+void capi_render(capi_bitmap *bitmap)
+{
+    static unsigned char pixels[6] = {0, 255, 0, 128, 0, 7};
+    bitmap->rows = 2;
+    bitmap->pitch = 3;
+    bitmap->buffer = pixels;
+}

@@ -421,5 +421,14 @@ int capi_compress_dest_size(const char *src, char *dst, int *srcSizePtr, int tar
 int capi_color_of(const char *name, capi_color *color);
 /* The same reply given as a void *, as hiredis's redisReaderGetReply(reader, void **reply). */
 int capi_reply_any(void **reply);
+/* A glyph's pixels as FreeType's FT_Bitmap holds them: bytes, NULs and all, rows * pitch of
+   them, with no member named as their count. */
+typedef struct capi_bitmap {
+    unsigned int rows;
+    int pitch;
+    unsigned char *buffer;
+} capi_bitmap;
+/* points bitmap->buffer at a 2 x 3 image: 0 255 0 / 128 0 7 */
+void capi_render(capi_bitmap *bitmap);
 
 #endif
