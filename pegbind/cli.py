@@ -96,6 +96,9 @@ def _add_binding_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--release-gil", action="store_true", default=None, help="release the GIL in every call")
     parser.add_argument("--skip-include", dest="skip_includes", action="append", default=[], metavar="HEADER",
                         help="an #include <HEADER> that may be missing here: read on without it (repeatable)")
+    parser.add_argument("--include-first", dest="include_first", action="append", default=[], metavar="HEADER",
+                        help="read <HEADER> before the headers, as cc -include: one a header expects its includer "
+                        "to have included (repeatable; config key: include_first)")
     parser.add_argument(
         "--bind-header", dest="bind_headers", action="append", default=[], metavar="GLOB",
         help="also bind the declarations of headers matching GLOB ('!GLOB': leave them out); "
@@ -270,7 +273,7 @@ def _config_from_args(args: argparse.Namespace, base: BindingConfig | None) -> B
         values = getattr(args, key)
         if values:
             changes[key] = (*(getattr(base, key) if base else ()), *(cwd / Path(v) for v in values))
-    for key in ("undefines", "link", "skip_includes", "bind_headers", "pointer_fields"):
+    for key in ("undefines", "link", "skip_includes", "include_first", "bind_headers", "pointer_fields"):
         values = getattr(args, key)
         if values:
             changes[key] = (*(getattr(base, key) if base else ()), *values)

@@ -138,6 +138,9 @@ class BindingConfig:
     #: with :attr:`release_gil`, the default of :attr:`FunctionRule.release_gil_min_bytes`
     release_gil_min_bytes: int = 0
     skip_includes: tuple[str, ...] = ()  #: ``<...>`` headers that may be missing
+    #: headers read before the named ones, as by ``gcc -include``: what a header expects its
+    #: includer to have included (jpeglib.h: ``<stdio.h>``, for ``size_t`` and ``FILE``)
+    include_first: tuple[str, ...] = ()
     #: globs over header paths whose declarations are bound besides the library's own
     #: (the named headers, their folders, the -I folders); ``!GLOB`` takes files out
     bind_headers: tuple[str, ...] = ()
@@ -215,6 +218,7 @@ _SIMPLE_KEYS: dict[str, tuple[type, ...]] = {
     "error_policy": (dict,),
     "release_gil": (bool, dict),
     "skip_includes": (list, str),
+    "include_first": (list, str),
     "bind_headers": (list, str),
     "pointer_fields": (list, str),
     "output_dir": (str,),
@@ -300,7 +304,8 @@ def binding_from_table(table: Mapping[str, Any], *, base_dir: Path, source: str,
         reader.fail(prefix + "headers", "at least one header is required")
     for key in ("include_dirs", "library_dirs", "sources"):
         values[key] = paths(key)
-    for key in ("undefines", "link", "include", "exclude", "skip_includes", "bind_headers", "pointer_fields"):
+    for key in ("undefines", "link", "include", "exclude", "skip_includes", "include_first", "bind_headers",
+                "pointer_fields"):
         if key in table:
             values[key] = reader.strings(prefix + key, table[key])
     if "backends" in table:

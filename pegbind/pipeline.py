@@ -69,6 +69,15 @@ def check_files(config: BindingConfig) -> None:
                     what += " here or on the #include path"  # looked for there too: see with_headers_found
                 named = config.key(f"{key}[{index}]") if config.from_file else key
                 problems.append(Diagnostic(config.coord(named), f"{named}: {path} {what}"))
+    if config.include_first:
+        from .preprocess.includes import find_header
+
+        target = get_target(config.target).name
+        for index, name in enumerate(config.include_first):
+            if find_header(name, config.include_dirs, target) is None:  # an absolute path: if it is a file
+                named = config.key(f"include_first[{index}]") if config.from_file else "--include-first"
+                where = "does not exist" if Path(name).is_absolute() else "is not on the #include path"
+                problems.append(Diagnostic(config.coord(named), f"{named}: {name} {where}"))
     if problems:
         raise ConfigError(problems)
 
@@ -114,6 +123,7 @@ def preprocess_binding(config: BindingConfig) -> PreprocessResult:
         target=config.target,
         skip_includes=list(config.skip_includes),
         bind_headers=list(config.bind_headers),
+        include_first=list(config.include_first),
     )
 
 

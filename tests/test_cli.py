@@ -186,10 +186,29 @@ def test_a_type_name_no_header_declares_is_named_so(tmp_path):
                                       "struct mgr { size_t left; int kind; };\nint use(const __builtin_va_list *a);\n")
     result = run_pegbind("generate", "needs.h", "--backend", "ctypes", "-o", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    hint = "(no header read declares it; <stddef.h> does: read it first with --include-first stddef.h (config key: " \
+           "include_first))"
     assert ("needs.h:1:5: warning: function 'make' is not wrapped: parameter 3 (size): unknown type name "
-            "'size_t' (no header read declares it)") in result.stderr.splitlines()
-    assert ("needs.h:2:21: warning: field 'left' of struct mgr is not bound: unknown type name 'size_t' "
-            "(no header read declares it)") in result.stderr.splitlines()
+            f"'size_t' {hint}") in result.stderr.splitlines()
+    assert f"needs.h:2:21: warning: field 'left' of struct mgr is not bound: unknown type name 'size_t' {hint}" \
+        in result.stderr.splitlines()
+    # a name no standard header declares is only said to be unknown
+    (tmp_path / "odd.h").write_text("int take(widget_t w);\n")
+    odd = run_pegbind("generate", "odd.h", "--backend", "ctypes", "-o", "odd", cwd=tmp_path)
+    assert ("odd.h:1:5: warning: function 'take' is not wrapped: parameter 1 (w): unknown type name 'widget_t' "
+            "(no header read declares it)") in odd.stderr.splitlines()
+    # read first, as cc -include reads it: the C library's header lends its types, not its functions
+    first = run_pegbind("generate", "needs.h", "--include-first", "stdio.h", "--backend", "ctypes", "-o", "first",
+                        cwd=tmp_path)
+    assert first.returncode == 0 and "size_t" not in first.stderr, first.stderr
+    module = (tmp_path / "first" / "needs.py").read_text()
+    assert "def make(" in module and "def printf(" not in module and "def fopen(" not in module
+    (tmp_path / "pegbind.toml").write_text('name = "needs"\nheaders = ["needs.h"]\ninclude_first = ["stdio.h", '
+                                           '"nothere.h"]\n')
+    missing = run_pegbind("generate", "--backend", "ctypes", cwd=tmp_path)
+    assert missing.returncode == 1
+    assert missing.stderr.splitlines()[0] == ("pegbind.toml:3:29: error: include_first[1]: nothere.h is not on "
+                                              "the #include path")
 
 
 

@@ -234,13 +234,34 @@ def pointer_item(module: Module, names: dict, item: CType) -> tuple[str, str | N
     return None
 
 
+#: the standard headers that declare a type name a header may use without including them, as
+#: gcc names them in its note ("'size_t' is defined in header '<stddef.h>'")
+_STANDARD_TYPES = {
+    **dict.fromkeys(("size_t", "ptrdiff_t", "wchar_t", "max_align_t"), "stddef.h"),
+    **dict.fromkeys(("FILE", "fpos_t"), "stdio.h"),
+    "va_list": "stdarg.h",
+    "bool": "stdbool.h",
+    **dict.fromkeys([f"{u}int{kind}{bits}_t" for u in ("", "u") for kind in ("", "_least", "_fast")
+                     for bits in (8, 16, 32, 64)] + ["intptr_t", "uintptr_t", "intmax_t", "uintmax_t"], "stdint.h"),
+    **dict.fromkeys(("time_t", "clock_t"), "time.h"),
+    **dict.fromkeys(("ssize_t", "off_t", "pid_t", "mode_t", "uid_t", "gid_t"), "sys/types.h"),
+    **dict.fromkeys(("wint_t", "mbstate_t"), "wchar.h"),
+    "jmp_buf": "setjmp.h",
+    "sig_atomic_t": "signal.h",
+}
+
+
 def _unconvertible(module: Module, ctype: CType, why: str) -> Unsupported:
     """Why ``ctype`` has no conversion: ``why``, or that no header read declares its name
     (jpeglib.h read without the <stdio.h> it expects first names size_t and FILE; gcc stops
-    there too).  The compiler's own types (``__builtin_va_list``) are no such names."""
+    there too), and, for a standard type, the header to read first.  The compiler's own types
+    (``__builtin_va_list``) are no such names."""
     resolved = module.resolve(ctype)
     if isinstance(resolved, TypedefRef) and not resolved.name.startswith("__builtin_"):
-        return Unsupported(f"unknown type name '{resolved.name}' (no header read declares it)")
+        header = _STANDARD_TYPES.get(resolved.name)
+        hint = f"; <{header}> does: read it first with --include-first {header} (config key: include_first)" \
+            if header else ""
+        return Unsupported(f"unknown type name '{resolved.name}' (no header read declares it{hint})")
     return Unsupported(why)
 
 

@@ -205,7 +205,7 @@ class _Engine:
 
     # ---- the walk -------------------------------------------------------------------------------
 
-    def run(self, headers: Sequence[str | Path]) -> None:
+    def run(self, headers: Sequence[str | Path], include_first: Sequence[str] = ()) -> None:
         # gcc reads the C library's stdc-predef.h before the first header, as if -include'd
         # (__STDC_IEC_559__, __STDC_ISO_10646__ ...): so does pegbind, where the system's are read
         if system_include_dirs(self.target.name) is not None:
@@ -213,6 +213,15 @@ class _Engine:
             if found is not None:
                 self._open(found[0], found[2], None, found[1])
                 self._walk()
+        # then what the user -include's: found as #include <name> is, of the origin its folder
+        # gives (the C library's stdio.h lends jpeglib.h its types; its functions are not bound)
+        for name in include_first:
+            found = self.resolver.find(name, False, None, "system")
+            if found is None:
+                self.error(None, f"include_first: <{name}> is not on the #include path")
+                continue
+            self._open(found[0], found[2], None, found[1])
+            self._walk()
         for header in headers:
             path = str(header)
             if not self.base_file:
@@ -744,15 +753,17 @@ def preprocess(
     target: str | None = None,
     skip_includes: Sequence[str] = (),
     bind_headers: Sequence[str] = (),
+    include_first: Sequence[str] = (),
 ) -> PreprocessResult:
     """Preprocess ``headers`` as one translation unit; raises PreprocessError on any error.
 
     ``bind_headers`` are globs over header paths that widen or (``!GLOB``)
-    narrow which files are the library's (see :mod:`.includes`).
+    narrow which files are the library's (see :mod:`.includes`); ``include_first``
+    are read before the headers, as ``cc -include`` reads them.
     """
     engine = _Engine(headers, include_dirs, target, skip_includes, bind_headers)
     engine.predefine(defines, undefines)
-    engine.run(headers)
+    engine.run(headers, include_first)
     result = PreprocessResult(
         engine.output, engine.table, engine.comments, engine.pack_changes, engine.sink.items,
         engine.files, engine.hooks, engine.resolver, engine.pragmas,
