@@ -1730,15 +1730,18 @@ def _with_length_members(fields: list[FieldBinding]) -> list[FieldBinding]:
     return out
 
 
+def _member_glob(entry: str, record_names: Iterable[str]) -> str | None:
+    """The member glob of a ``pointer_fields`` entry (``RECORD.MEMBER``) if its record glob
+    matches a name C gives the record (its typedefs and tag: see
+    :func:`~pegbind.passes.naming.class_names`), else None."""
+    record, _, member = entry.partition(".")
+    return member if any(fnmatch.fnmatchcase(name, record) for name in record_names) else None
+
+
 def data_members(config: BindingConfig, record_names: Iterable[str]) -> list[str]:
-    """The member globs of ``config.pointer_fields`` (``RECORD.MEMBER``) for the record that
-    C calls by ``record_names`` (its typedefs and tag: see :func:`~pegbind.passes.naming.class_names`)."""
-    found = []
-    for entry in config.pointer_fields:
-        record, _, member = entry.partition(".")
-        if any(fnmatch.fnmatchcase(name, record) for name in record_names):
-            found.append(member)
-    return found
+    """The member globs ``config.pointer_fields`` gives the record C calls by ``record_names``."""
+    names = list(record_names)
+    return [glob for entry in config.pointer_fields if (glob := _member_glob(entry, names)) is not None]
 
 
 def check_pointer_fields(module: Module, config: BindingConfig) -> None:
@@ -1755,10 +1758,9 @@ def check_pointer_fields(module: Module, config: BindingConfig) -> None:
             problems.append(Diagnostic(config.coord(key), f"{key}: {entry!r} is not RECORD.MEMBER "
                                                           "(as FT_Bitmap.buffer)"))
             continue
-        records = [r for r in module.records
-                   if any(fnmatch.fnmatchcase(name, record_glob) for name in every_class.get(r.key, [r.key]))]
-        matched = [(record, path, member) for record in records for path, member, _ in _members(module, record)
-                   if fnmatch.fnmatchcase(path, member_glob)]
+        matched = [(record, path, member) for record in module.records
+                   if _member_glob(entry, every_class.get(record.key, [record.key])) is not None
+                   for path, member, _ in _members(module, record) if fnmatch.fnmatchcase(path, member_glob)]
         if not matched:
             problems.append(Diagnostic(config.coord(key), f"{key}: {entry!r} matches no member of a record the "
                                                           "headers declare"))
