@@ -1,7 +1,7 @@
 """The Cython backend's fast call paths behave exactly like the general ones.
 
 The generated wrappers take shortcuts for the common cases (see
-templates/cython/cython.pyx.jinja): an exact ``int`` skips ``__index__``,
+pegbind/emit/cython_wrapper.py and templates/cython/cython.pyx.jinja): an exact ``int`` skips ``__index__``,
 ``bytes`` are read in place without the buffer protocol, ``out`` records come from a free list, and a function with
 no arguments is called through METH_FASTCALL with a hidden optional argument.
 Each test here drives both the shortcut and the general path with the same

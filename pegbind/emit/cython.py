@@ -3,7 +3,8 @@
 Input: model types and binding values.  Output: strings of Cython source
 (declarations, Python literals, docstrings, stub annotations).  Templates hold
 only loops and conditionals; every spelling decision lives here, tested in
-``tests/test_emit_cython_filters.py``.
+``tests/test_emit_cython_filters.py``, and the wrappers are written from
+their call plans with these spellings by :mod:`pegbind.emit.cython_wrapper`.
 
 Naming on the Cython side: the generated ``<name>.pxd`` declares each C
 declaration under a prefixed Cython name with its real C name as the cname
