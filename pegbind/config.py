@@ -601,11 +601,11 @@ def with_headers_found(config: BindingConfig, written_in: Path | None) -> Bindin
     or found nowhere, is left for the pipeline to report."""
     if all(Path(header).is_file() for header in config.headers):
         return config  # the usual case: nothing to search, nothing to import
-    from .preprocess.includes import find_header
+    from .preprocess.includes import find_header, search_chain
     from .target import get_target
 
     try:
-        target = get_target(config.target).name
+        chain = search_chain(config.include_dirs, get_target(config.target).name)
     except KeyError:
         return config  # reported where the target is read
     headers = []
@@ -614,9 +614,8 @@ def with_headers_found(config: BindingConfig, written_in: Path | None) -> Bindin
             written = None if header.is_absolute() else header
         else:  # as the config file names it: relative to its folder (see _resolve)
             written = header.relative_to(written_in) if header.is_relative_to(written_in) else None
-        found = None if written is None or header.is_file() else find_header(str(written), config.include_dirs,
-                                                                                  target)
-        headers.append(header if found is None else Path(found))
+        found = None if written is None or header.is_file() else find_header(str(written), chain)
+        headers.append(header if found is None else Path(found[0]))
     return dataclasses.replace(config, headers=tuple(headers))
 
 

@@ -70,11 +70,11 @@ def check_files(config: BindingConfig) -> None:
                 named = config.key(f"{key}[{index}]") if config.from_file else key
                 problems.append(Diagnostic(config.coord(named), f"{named}: {path} {what}"))
     if config.include_first:
-        from .preprocess.includes import find_header
+        from .preprocess.includes import find_header, search_chain
 
-        target = get_target(config.target).name
+        chain = search_chain(config.include_dirs, get_target(config.target).name)
         for index, name in enumerate(config.include_first):
-            if find_header(name, config.include_dirs, target) is None:  # an absolute path: if it is a file
+            if find_header(name, chain) is None:  # an absolute path: if it is a file
                 named = config.key(f"include_first[{index}]") if config.from_file else "--include-first"
                 where = "does not exist" if Path(name).is_absolute() else "is not on the #include path"
                 problems.append(Diagnostic(config.coord(named), f"{named}: {name} {where}"))

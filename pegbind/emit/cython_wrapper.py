@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from jinja2.filters import do_indent  # what the templates indent with: the same text
+
 from ..model import Array, CType, Pointer, Primitive
 from ..passes.binding import LIST_KINDS, BindingModel, FunctionBinding, ParamBinding
 from ..passes.callplan import (
@@ -53,17 +55,6 @@ from .common import docstring, py_string
 from .ctypes_backend.speller import CtypesSpeller
 from .cython import cy_cast, cy_convert, cy_converts, cy_decl, cy_name, cy_pointer_to, cy_sizeof, cy_var
 from .pywrapper import input_item_spec, input_spec
-
-
-def _indent(text: str, width: int) -> str:
-    """Every line of ``text`` but the first and the empty ones indented by ``width`` (as
-    Jinja's ``indent`` filter does)."""
-    lines = (text + "\n").splitlines()
-    first = lines.pop(0)
-    if not lines:
-        return first
-    pad = " " * width
-    return first + "\n" + "\n".join(pad + line if line else line for line in lines)
 
 
 def _element(p: ParamBinding) -> CType:
@@ -309,14 +300,14 @@ class CythonWrappers:
                        f'        raise AttributeError(self._missing("{missing}"))\n')
         body = self.body(f, fn, owner, library if method else "", stack)
         if plan.releases:
-            out.append(f"    try:\n        {_indent(body, 8).strip()}\n    finally:\n")
+            out.append(f"    try:\n        {do_indent(body, 8).strip()}\n    finally:\n")
             for r in views:
                 out.append(f"        if {r.slot.held}:\n"
                            f"            PyBuffer_Release(&{r.slot.view})\n")
             for r in memory:
                 out.append(f"        free({r.slot.memory})\n")
         else:
-            out.append(f"    {_indent(body, 4).strip()}\n")
+            out.append(f"    {do_indent(body, 4).strip()}\n")
         return "".join(out)
 
     def body(self, f: FunctionBinding, fn: str, owner: str, library: str, stack: dict[int, str]) -> str:
@@ -549,14 +540,14 @@ class CythonWrappers:
         elif kind in ("float", "complex"):
             converted = convert(_element(p), "_pb_item", f"{s.memory}[_pb_k]",
                                 input_item_spec(self.binding, self.classes, p), "_pb_item")
-            text.append(f"    {_indent(converted, 4).strip()}\n")
+            text.append(f"    {do_indent(converted, 4).strip()}\n")
         elif kind == "bool":
             text.append(f'    {s.memory}[_pb_k] = _pb_as_int(_pb_item, "{label} items")\n')
         else:
             converted = convert(_element(p), "_pb_item", f"{s.memory}[_pb_k]",
                                 input_item_spec(self.binding, self.classes, p), "_pb_item")
             text.append(f'    _pb_item = _pb_as_int(_pb_item, "{label} items")\n'
-                        f"    {_indent(converted, 4).strip()}\n")
+                        f"    {do_indent(converted, 4).strip()}\n")
         text.append(f"{s.arg} = {cy_cast(p.c_type)}{s.memory}\n")
         return "".join(text)
 
@@ -600,16 +591,16 @@ class CythonWrappers:
         name = p.py_name
         none = f"if {name} is None:\n    {s.arg} = NULL\n"
         if p.kind in LIST_KINDS:
-            return none + f"else:\n    {_indent(self.fill_list(p, s), 4).strip()}\n"
+            return none + f"else:\n    {do_indent(self.fill_list(p, s), 4).strip()}\n"
         if p.kind == "buffer":
             test = f"PyObject_CheckBuffer({name})" if p.element is not None else "True"
             text = (none + f"elif {test}:\n"
                     f'    {s.text} = _pb_buffer_in({name}, 0, 0, "{p.label}", "a contiguous buffer", "", None, '
                     f"&{s.view}, &{s.held}, <void **>&{s.arg}, &{s.count})\n")
             if p.element is not None:
-                text += f"else:\n    {_indent(self.fill_array(p, s), 4).strip()}\n"
+                text += f"else:\n    {do_indent(self.fill_array(p, s), 4).strip()}\n"
             return text
-        return none + f"else:\n    {_indent(self.fill_array(p, s), 4).strip()}\n"
+        return none + f"else:\n    {do_indent(self.fill_array(p, s), 4).strip()}\n"
 
     def pass_length(self, step: PassLength, w: _Wrapping) -> str:
         # a len parameter; its value comes from the parameter it measures

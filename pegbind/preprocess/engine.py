@@ -209,19 +209,12 @@ class _Engine:
         # gcc reads the C library's stdc-predef.h before the first header, as if -include'd
         # (__STDC_IEC_559__, __STDC_ISO_10646__ ...): so does pegbind, where the system's are read
         if system_include_dirs(self.target.name) is not None:
-            found = self.resolver.find("stdc-predef.h", False, None, "system")
-            if found is not None:
-                self._open(found[0], found[2], None, found[1])
-                self._walk()
-        # then what the user -include's: found as #include <name> is, of the origin its folder
-        # gives (the C library's stdio.h lends jpeglib.h its types; its functions are not bound)
+            self._read_first("stdc-predef.h")
+        # then what the user -include's, of the origin its folder gives (the C library's
+        # stdio.h lends jpeglib.h its types; its functions are not bound)
         for name in include_first:
-            found = self.resolver.find(name, False, None, "system")
-            if found is None:
+            if not self._read_first(name):
                 self.error(None, f"include_first: <{name}> is not on the #include path")
-                continue
-            self._open(found[0], found[2], None, found[1])
-            self._walk()
         for header in headers:
             path = str(header)
             if not self.base_file:
@@ -232,6 +225,15 @@ class _Engine:
             self.resolver.claim(path)
             self._open(path, self.resolver.origin(path), None, -1)
             self._walk()
+
+    def _read_first(self, name: str) -> bool:
+        """Read ``name``, found as ``#include <name>`` is, before the headers; False where it is not found."""
+        found = self.resolver.find(name, False, None, "system")
+        if found is None:
+            return False
+        self._open(found[0], found[2], None, found[1])
+        self._walk()
+        return True
 
     def finish(self) -> None:
         """Let go of what only the run needed, and of the references back to the engine.

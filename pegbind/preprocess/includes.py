@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import field
 from pathlib import Path
 
@@ -125,12 +125,17 @@ def search_chain(user_dirs: Sequence[str | os.PathLike[str]], target: str) -> li
     return [*chain, SearchDir(str(freestanding), "standard"), *compiler, *system]
 
 
-def find_header(name: str, user_dirs: Sequence[str | os.PathLike[str]], target: str) -> str | None:
-    """Where ``#include <name>`` finds ``name`` (see :func:`search_chain`), or None."""
-    for entry in search_chain(user_dirs, target):
+def find_header(name: str, chain: Sequence[SearchDir], start: int = 0,
+                is_file: Callable[[str], bool] = os.path.isfile) -> tuple[str, int] | None:
+    """Where ``#include <name>`` finds ``name`` along ``chain`` (see :func:`search_chain`) from
+    its entry ``start`` on, and that entry's index; None where it is in none."""
+    for index in range(start, len(chain)):
+        entry = chain[index]
+        if name in entry.shadowed:
+            continue
         candidate = os.path.join(entry.path, name)
-        if name not in entry.shadowed and os.path.isfile(candidate):
-            return candidate
+        if is_file(candidate):
+            return candidate, index
     return None
 
 
@@ -241,15 +246,8 @@ class IncludeResolver:
                 if includer_origin == "user":
                     self.claim(candidate)
                 return candidate, -1, self.origin(candidate)
-        start = 0 if next_after is None else next_after + 1
-        for index in range(start, len(self.chain)):
-            entry = self.chain[index]
-            if name in entry.shadowed:
-                continue
-            candidate = os.path.join(entry.path, name)
-            if self._is_file(candidate):
-                return candidate, index, self.origin(candidate)
-        return None
+        found = find_header(name, self.chain, 0 if next_after is None else next_after + 1, self._is_file)
+        return None if found is None else (found[0], found[1], self.origin(found[0]))
 
     def chain_index_of(self, path: str) -> int | None:
         """For #include_next from a file not found through the chain: the chain entry holding it."""
