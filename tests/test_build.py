@@ -112,6 +112,24 @@ def test_the_c_of_a_cython_module_asks_for_its_import_time_code_unoptimised(tmp_
     assert ran.stdout.strip() == "42"
 
 
+def test_cython_runs_without_the_cycle_collector_and_writes_the_c_python_m_cython_writes(tmp_path):
+    import subprocess
+    import sys
+
+    from pegbind.build import _cython_command
+
+    pyx = tmp_path / "same.pyx"
+    pyx.write_text("cdef class Box:\n    cdef object held\n\n"
+                   "def f(int a, /, b=None):\n    return [a, b, {'k': (a,)}]\n")
+    ours = _cython_command([pyx], tmp_path / "ours.c")
+    assert "gc.disable()" in ours[2]
+    subprocess.run(ours, check=True, capture_output=True)
+    theirs = [sys.executable, "-m", "cython", *ours[3:]]
+    theirs[theirs.index(str(tmp_path / "ours.c"))] = str(tmp_path / "theirs.c")
+    subprocess.run(theirs, check=True, capture_output=True)
+    assert (tmp_path / "ours.c").read_bytes() == (tmp_path / "theirs.c").read_bytes()
+
+
 def test_a_changed_pyx_is_built_again_in_the_same_folder(tmp_path):
     # the C file of the first build starts with pegbind's hint, not with Cython's own first line
     header = tmp_path / "empty.h"
