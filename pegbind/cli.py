@@ -244,6 +244,10 @@ def _configs_from_args(args: argparse.Namespace) -> list[BindingConfig]:
     """The bindings to run: the one ``--config`` (or a config found here) describes, or with
     ``--binding`` the one chosen of several; for ``generate`` and ``build``, all of several.
     The flags override what the config says, in each."""
+    for header in args.headers or ():
+        if Path(header).suffix == ".toml":  # read as C, the first line of TOML is a syntax error
+            raise UsageError(Diagnostic(None, f"{header} is a config file, not a C header: "
+                                              f"pass it with --config {header}"))
     bases = _base_configs(args)
     if bases is None:
         return [with_headers_found(_config_from_args(args, None), None)]

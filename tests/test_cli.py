@@ -35,6 +35,14 @@ def test_no_headers_and_no_config_is_a_usage_error(tmp_path):
     assert result.stderr.startswith("error: no headers given and no pegbind.toml")
 
 
+def test_a_config_named_where_headers_go_is_a_usage_error_that_says_how_to_pass_it(tmp_path):
+    (tmp_path / "pegbind.toml").write_text('name = "m"\nheaders = ["m.h"]\n')
+    for command in ("generate", "build", "dump"):
+        result = run_pegbind(command, "pegbind.toml", cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == "error: pegbind.toml is a config file, not a C header: pass it with --config pegbind.toml\n"
+
+
 def test_every_flag_says_what_it_does():
     from pegbind.cli import build_parser
 
