@@ -363,6 +363,37 @@ def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_
     capi.capi_db_close(db)
 
 
+def test_callables_registered_under_other_names_or_numbers_are_each_kept(capi):
+    # C keeps one callable for each name and arity (sqlite3_create_function, Tcl's commands) or
+    # number (signal()): registering another must not release one C still holds
+    status, db = capi.capi_db_open("main")
+
+    def adder(k):
+        return lambda value, user: value + k
+
+    capi.capi_db_define(db, "add", 1, adder(1), None)
+    capi.capi_db_define(db, "add", 2, adder(2), None)
+    capi.capi_db_define(db, "sub", 1, lambda value, user: value - 1, None)
+    capi.capi_db_define(db, b"twice", 1, capi.capi_visit(lambda value, user: 2 * value), None)
+    capi.capi_db_define(db, bytearray(b"thrice"), 1, lambda value, user: 3 * value, None)  # kept by its bytes
+    capi.capi_on(3, lambda value: value + 30)
+    capi.capi_on(4, lambda value: value + 40)
+    gc.collect()
+    churn = [capi.capi_db_define(other, "add", 1, adder(100 + i), None)  # memory reused, if released
+             for i, other in enumerate(capi.capi_db_open(f"db{i}")[1] for i in range(20))]
+    assert churn == [None] * 20
+    assert [capi.capi_db_invoke(db, name, arity, 10) for name, arity in
+            [("add", 1), ("add", 2), ("sub", 1), ("twice", 1), ("thrice", 1), ("none", 1)]] == [11, 12, 9, 20, 30, -1]
+    assert capi.capi_raise(3, 1) == 31 and capi.capi_raise(4, 1) == 41
+    gone = weakref.ref(first := adder(1000))
+    capi.capi_db_define(db, "add", 1, first, None)
+    capi.capi_db_define(db, "add", 1, adder(5), None)  # the same name and arity again: replaced
+    del first
+    gc.collect()
+    assert gone() is None and capi.capi_db_invoke(db, "add", 1, 10) == 15
+    capi.capi_db_close(db)
+
+
 def test_a_callable_kept_for_the_module_lives_until_the_same_function_replaces_it(capi):
     # no handle or record to keep it with: the module keeps it, under the function's parameter
     class Hook:

@@ -366,9 +366,17 @@ class CythonWrappers:
         cb = p.callback
         assert cb is not None
         keeper = "None" if cb.keeper is None else f.params[cb.keeper].py_name
-        key = f.callback_key(p)
         return (f"_pb_callback_into(&{s.arg}, {p.py_name}, {self.callbacks[cb.factory_key]['name']}, "
-                f"{input_spec(self.binding, self.classes, p)}, {keeper}, {py_string(key)}, {self.module_slots[key]})\n")
+                f"{input_spec(self.binding, self.classes, p)}, {keeper}, {self._kept_under(f, p)})\n")
+
+    def _kept_under(self, f: FunctionBinding, p: ParamBinding) -> str:
+        """The arguments saying what a callable passed for ``p`` is kept under: the key, its slot
+        of what the module keeps, and the values of the call's integers and strings, which may
+        name the slot C keeps it in (None: no such arguments)."""
+        key = f.callback_key(p)
+        selectors = f.callback_selectors(p)
+        values = f"({''.join(q.py_name + ', ' for q in selectors)})" if selectors else "None"
+        return f"{py_string(key)}, {self.module_slots[key]}, {values}"
 
     def pass_in(self, step: PassIn, w: _Wrapping) -> str:
         p, s = step.param, step.slot
@@ -628,11 +636,10 @@ class CythonWrappers:
         if t is None:
             return ""
         keeper = "None" if cb.keeper is None else w.f.params[cb.keeper].py_name
-        key = w.f.callback_key(step.callback)
         return (f"_pb_user_data_into(&{step.callback_slot.arg}, &{step.user_slot.arg}, {step.callback.py_name}, "
                 f"<void *>{t['name']}, {self.callbacks[cb.factory_key]['name']}, "
-                f"{input_spec(self.binding, self.classes, step.callback)}, {keeper}, {py_string(key)}, "
-                f"{self.module_slots[key]})\n")
+                f"{input_spec(self.binding, self.classes, step.callback)}, {keeper}, "
+                f"{self._kept_under(w.f, step.callback)})\n")
 
     def pass_varargs(self, step: PassVarargs, w: _Wrapping) -> str:
         f = w.f

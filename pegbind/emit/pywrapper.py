@@ -409,16 +409,26 @@ class WrapperWriter(ABC):
         assert cb is not None
         factory = self.callback_factory(cb)
         key = repr(f.callback_key(p))
-        call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key})"
+        selectors = f.callback_selectors(p)
+        values = f"({''.join(q.py_name + ', ' for q in selectors)})" if selectors else ""
+        call = f"_pb_callback({p.py_name}, {factory}, {cb.c_text!r}, {keeper}, {key}{', ' + values if values else ''})"
         other = f"{self.null} if {p.py_name} is None else {self.as_parameter(p, call)}"
         # a FunctionPointer made once (a typedef's class) is passed without a call, kept as its
         # closure would be: C may call it after the caller dropped it
         cls = self.callback_class(cb)
         if not (cls and self.passes_as_is(p, cls)):
             return [], other
-        keep = (f"_pb_callbacks[{key}] = {p.py_name}" if keeper == "None"
-                else f"_pb_keep_callback({keeper}, {key}, {p.py_name})")
-        return ([f"if {p.py_name}.__class__ is {cls}:", f"    {keep}",
+        if not values:
+            keep = [f"_pb_callbacks[{key}] = {p.py_name}" if keeper == "None"
+                    else f"_pb_keep_callback({keeper}, {key}, {p.py_name})"]
+        elif keeper == "None":  # the same again, as a loop passes it, is kept already
+            same = " or ".join(f"_pb_k[{i}] is not {q.py_name}" for i, q in enumerate((p, *selectors)))
+            keep = [f"_pb_k = _pb_callbacks.get({key})",
+                    f"if _pb_k is None or {same}:",
+                    f"    _pb_keep_callback(None, {key}, {p.py_name}, {values})"]
+        else:
+            keep = [f"_pb_keep_callback({keeper}, {key}, {p.py_name}, {values})"]
+        return ([f"if {p.py_name}.__class__ is {cls}:", *(f"    {line}" for line in keep),
                  f"    {s.arg} = {self.class_pointer(p.py_name)}", "else:", f"    {s.arg} = {other}"], s.arg)
 
     def class_pointer(self, value: str) -> str:

@@ -375,8 +375,18 @@ class FunctionBinding:
 
     def callback_key(self, p: ParamBinding) -> str:
         """What a callable passed for ``p`` is kept under: the slot this function sets, which
-        only the same function's same parameter replaces (one string, whose hash is kept)."""
+        only the same function's same parameter replaces (one string, whose hash is kept),
+        together with the values of :meth:`callback_selectors` where it has any."""
         return f"{self.function.name} {p.index}"
+
+    def callback_selectors(self, p: ParamBinding) -> tuple[ParamBinding, ...]:
+        """The inputs whose values name the slot a callable passed for ``p`` is kept in, beside
+        the parameter: the integers and strings of the call.  C may keep one callable for each
+        of their values (sqlite3_create_function's name and arity, Tcl_CreateObjCommand's name,
+        signal()'s number): another registration must not release one C still holds.  Only
+        the same values given again replace it."""
+        return tuple(q for q in self.inputs if q is not p and q.role.role == "in"
+                     and q.kind in ("int", "bool", "enum", "cstring"))
 
     @property
     def probe(self) -> bool:

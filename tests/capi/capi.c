@@ -6,9 +6,11 @@
 #include <string.h>
 #include "capi.h"
 
+struct capi_definition { char name[16]; int arity; capi_visit fn; void *user; };
 struct capi_db {
     char name[32]; int open; capi_listener listener, on_say; int said; long limit;
     capi_watcher watcher; void *context; int watched;
+    struct capi_definition defined[8];
 };
 
 static int easy_object, multi_object;
@@ -379,6 +381,30 @@ int capi_db_say(capi_db *db, const char *text) {
 }
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context) { db->watcher = watcher; db->context = context; }
 int capi_db_watched(const capi_db *db) { return db->watched; }
+
+static struct capi_definition *capi_defined(capi_db *db, const char *name, int arity, int making) {
+    for (int i = 0; i < 8; i++)
+        if (db->defined[i].fn && db->defined[i].arity == arity && !strcmp(db->defined[i].name, name))
+            return &db->defined[i];
+    for (int i = 0; making && i < 8; i++)
+        if (!db->defined[i].fn) {
+            snprintf(db->defined[i].name, sizeof db->defined[i].name, "%s", name);
+            db->defined[i].arity = arity;
+            return &db->defined[i];
+        }
+    return NULL;
+}
+void capi_db_define(capi_db *db, const char *name, int arity, capi_visit fn, void *user) {
+    struct capi_definition *d = capi_defined(db, name, arity, fn != NULL);
+    if (d) { d->fn = fn; d->user = user; }
+}
+int capi_db_invoke(capi_db *db, const char *name, int arity, int value) {
+    struct capi_definition *d = capi_defined(db, name, arity, 0);
+    return d && d->fn ? d->fn(value, d->user) : -1;
+}
+static int (*handlers[8])(int);
+void capi_on(int number, int (*handler)(int)) { if (number >= 0 && number < 8) handlers[number] = handler; }
+int capi_raise(int number, int value) { return number >= 0 && number < 8 && handlers[number] ? handlers[number](value) : -1; }
 
 /* run(arg) in a new thread, waited for; 0, or -1 when no thread could be started */
 static int capi_run_in_thread(void *(*run)(void *), void *arg) {

@@ -95,6 +95,14 @@ int capi_db_say(capi_db *db, const char *text);  /* how many times it has called
 typedef int (*capi_watcher)(void *context, const char *text);
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context);
 int capi_db_watched(const capi_db *db);  /* the sum of what the watcher returned */
+/* Callables registered under what the other arguments say, each kept until that same name and
+   arity are defined again, as sqlite3_create_function and Tcl_CreateObjCommand keep them;
+   capi_db_invoke calls the one defined (fn(value, user)), -1 with none. */
+void capi_db_define(capi_db *db, const char *name, int arity, capi_visit fn, void *user);
+int capi_db_invoke(capi_db *db, const char *name, int arity, int value);
+/* A handler for each of 8 numbers, kept with no handle, as signal() keeps one per signal. */
+void capi_on(int number, int (*handler)(int));
+int capi_raise(int number, int value);  /* handler(value), -1 with none */
 int capi_in_thread(int (*f)(int), int x);  /* f(x) from a new thread, which it waits for */
 /* capi_db_say from a thread of the library's own, waited for: the callables kept are called there
    while the caller, which gave none to this call, waits (libuv's uv_run and its thread pool). */

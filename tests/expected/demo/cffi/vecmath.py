@@ -478,8 +478,24 @@ def _pb_fix(specs, args):
 
 #: thread ident -> the first exception a callable raised during that thread's call into C
 _pb_pending: dict = {}
-#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter),
+#: or by what _pb_slot makes of it
 _pb_callbacks: dict = {}
+
+
+def _pb_slot(key, *values):
+    """What a callable is kept under where the call's integers and strings name its slot
+    (sqlite3_create_function's name and arity, signal()'s number): ``key`` (the function and its
+    parameter) and their values, so that only the same values given again replace it.  A
+    buffer given for a string counts by its bytes, an ``__index__`` object by its int."""
+    slot = (key, *values)
+    try:
+        hash(slot)
+    except TypeError:
+        slot = (key, *[value if value.__hash__ is not None
+                       else _operator.index(value) if hasattr(type(value), "__index__") else bytes(value)
+                       for value in values])
+    return slot
 
 
 class _pb_Unraisable:
@@ -768,28 +784,36 @@ class Pointer(_pb_Owner):
         return guard
 
 
-def _pb_callback(value, factory, ctype, keeper, key):
+def _pb_callback(value, factory, ctype, keeper, key, selectors=None):
     """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
     address, or the address of a new closure (``factory``) calling ``value``; what is not NULL
-    is kept alive with ``keeper``. A TypeError for anything else (the wrapper's retry says
-    what precisely)."""
+    is kept alive with ``keeper`` (see :func:`_pb_keep_callback`). A TypeError for anything
+    else (the wrapper's retry says what precisely)."""
     if value is None:
         return None
     if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
-        _pb_keep_callback(keeper, key, value)  # it may hold a closure
+        _pb_keep_callback(keeper, key, value, selectors)  # it may hold a closure
         return value._ptr
     if not callable(value):
         raise TypeError("not a callable")
     closure, pointer = factory(value)
-    _pb_keep_callback(keeper, key, closure)
+    _pb_keep_callback(keeper, key, closure, selectors)
     return pointer
 
 
-def _pb_keep_callback(keeper, key, closure):
+def _pb_keep_callback(keeper, key, closure, selectors=None):
     """Keep ``closure`` alive with ``keeper`` (a handle or record; None: the module) under ``key``
-    (the function and its parameter), in the place of what the same key kept before."""
+    (the function and its parameter), in the place of what the same key kept before.
+
+    ``selectors``: the values of the call's integers and strings, which may name one of many
+    slots C keeps (see :func:`_pb_slot`): kept under those too, in the place of what the same
+    values kept.  The last one given stays under ``key``, followed by its values, so that the
+    same again, as a loop gives it, costs a wrapper a lookup and a comparison of identities."""
+    if selectors is not None:
+        _pb_keep_callback(keeper, _pb_slot(key, *selectors), closure)
+        closure = (closure, *selectors)
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):

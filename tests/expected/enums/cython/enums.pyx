@@ -327,8 +327,24 @@ _pb_fix = _pb_Deferred("_pb_fix")
 
 #: thread ident -> the first exception a callable raised during that thread's call into C
 _pb_pending: dict = {}
-#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter),
+#: or by what _pb_slot makes of it
 _pb_callbacks: dict = {}
+
+
+def _pb_slot(key, *values):
+    """What a callable is kept under where the call's integers and strings name its slot
+    (sqlite3_create_function's name and arity, signal()'s number): ``key`` (the function and its
+    parameter) and their values, so that only the same values given again replace it.  A
+    buffer given for a string counts by its bytes, an ``__index__`` object by its int."""
+    slot = (key, *values)
+    try:
+        hash(slot)
+    except TypeError:
+        slot = (key, *[value if value.__hash__ is not None
+                       else _operator.index(value) if hasattr(type(value), "__index__") else bytes(value)
+                       for value in values])
+    return slot
 
 
 class _pb_Unraisable:
@@ -952,9 +968,15 @@ cdef int _pb_keep_callback(object keeper, object key, object closure) except -1:
 cdef PyObject *_pb_module_kept[1]
 
 
-cdef int _pb_keep_callable(object keeper, object key, int slot, object closure) except -1:
-    # _pb_keep_callback, in slot where the module keeps it
+cdef int _pb_keep_callable(object keeper, object key, int slot, object closure, tuple selectors) except -1:
+    # _pb_keep_callback, in slot where the module keeps it. With selectors, the values of the
+    # call's integers and strings, which may name one of many slots C keeps (see _pb_slot), also
+    # under those, in the place of what the same values kept; the last one given stays under key
+    # with its values (see _pb_last_kept).
     cdef PyObject *before
+    if selectors is not None:
+        _pb_keep_callback(keeper, _pb_slot(key, *selectors), closure)
+        closure = (closure, *selectors)
     if keeper is not None:
         return _pb_keep_callback(keeper, key, closure)
     before = _pb_module_kept[slot]
@@ -964,22 +986,48 @@ cdef int _pb_keep_callable(object keeper, object key, int slot, object closure) 
     return 0
 
 
+cdef object _pb_kept(object keeper, object key):
+    # What _pb_keep_callback keeps with keeper (a handle or record) under key (None: nothing).
+    if isinstance(keeper, Pointer):
+        return None if (<Pointer>keeper)._keep is None else (<dict>(<Pointer>keeper)._keep).get(key)
+    keep = keeper._pb_keep_dict()
+    return (<dict>keep).get((<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key)
+
+
+cdef object _pb_last_kept(object keeper, object key, int slot, tuple selectors):
+    # What _pb_keep_callable kept last under key (keeper None: in slot) if it was given with these
+    # very selectors (None: other ones, or none).
+    cdef Py_ssize_t i
+    if keeper is None:
+        last = <object>_pb_module_kept[slot] if _pb_module_kept[slot] != NULL else None
+    else:
+        last = _pb_kept(keeper, key)
+    if type(last) is not tuple or len(<tuple>last) != len(selectors) + 1:
+        return None
+    for i in range(len(selectors)):
+        if (<tuple>last)[i + 1] is not selectors[i]:
+            return None
+    return (<tuple>last)[0]
+
+
 cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key,
-                           int slot) except -1:
+                           int slot, tuple selectors) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
     # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
-    # NULL is kept alive with keeper (None: the module, in slot). Anything else gets the shared
-    # checks' error (spec: its "callback" spec).
+    # NULL is kept alive with keeper (None: the module, in slot; see _pb_keep_callable). Anything
+    # else gets the shared checks' error (spec: its "callback" spec).
     cdef void *address = NULL
     cdef tuple plain = spec[2] if spec[0] == "nonnull" else spec
     if value is None and spec[0] != "nonnull":
         pass
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
-        _pb_keep_callable(keeper, key, slot, value)  # it may hold a closure C calls after the caller dropped it
+        # it may hold a closure C calls after the caller dropped it; the same again is kept already
+        if selectors is None or _pb_last_kept(keeper, key, slot, selectors) is not value:
+            _pb_keep_callable(keeper, key, slot, value, selectors)
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
-        _pb_keep_callable(keeper, key, slot, closure)
+        _pb_keep_callable(keeper, key, slot, closure, selectors)
         address = <void *><size_t>number
     else:
         _pb_fix_value(spec, value)  # raises

@@ -478,8 +478,24 @@ def _pb_fix(specs, args):
 
 #: thread ident -> the first exception a callable raised during that thread's call into C
 _pb_pending: dict = {}
-#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter),
+#: or by what _pb_slot makes of it
 _pb_callbacks: dict = {}
+
+
+def _pb_slot(key, *values):
+    """What a callable is kept under where the call's integers and strings name its slot
+    (sqlite3_create_function's name and arity, signal()'s number): ``key`` (the function and its
+    parameter) and their values, so that only the same values given again replace it.  A
+    buffer given for a string counts by its bytes, an ``__index__`` object by its int."""
+    slot = (key, *values)
+    try:
+        hash(slot)
+    except TypeError:
+        slot = (key, *[value if value.__hash__ is not None
+                       else _operator.index(value) if hasattr(type(value), "__index__") else bytes(value)
+                       for value in values])
+    return slot
 
 
 class _pb_Unraisable:
@@ -768,28 +784,36 @@ class Pointer(_pb_Owner):
         return guard
 
 
-def _pb_callback(value, factory, ctype, keeper, key):
+def _pb_callback(value, factory, ctype, keeper, key, selectors=None):
     """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
     address, or the address of a new closure (``factory``) calling ``value``; what is not NULL
-    is kept alive with ``keeper``. A TypeError for anything else (the wrapper's retry says
-    what precisely)."""
+    is kept alive with ``keeper`` (see :func:`_pb_keep_callback`). A TypeError for anything
+    else (the wrapper's retry says what precisely)."""
     if value is None:
         return None
     if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
-        _pb_keep_callback(keeper, key, value)  # it may hold a closure
+        _pb_keep_callback(keeper, key, value, selectors)  # it may hold a closure
         return value._ptr
     if not callable(value):
         raise TypeError("not a callable")
     closure, pointer = factory(value)
-    _pb_keep_callback(keeper, key, closure)
+    _pb_keep_callback(keeper, key, closure, selectors)
     return pointer
 
 
-def _pb_keep_callback(keeper, key, closure):
+def _pb_keep_callback(keeper, key, closure, selectors=None):
     """Keep ``closure`` alive with ``keeper`` (a handle or record; None: the module) under ``key``
-    (the function and its parameter), in the place of what the same key kept before."""
+    (the function and its parameter), in the place of what the same key kept before.
+
+    ``selectors``: the values of the call's integers and strings, which may name one of many
+    slots C keeps (see :func:`_pb_slot`): kept under those too, in the place of what the same
+    values kept.  The last one given stays under ``key``, followed by its values, so that the
+    same again, as a loop gives it, costs a wrapper a lookup and a comparison of identities."""
+    if selectors is not None:
+        _pb_keep_callback(keeper, _pb_slot(key, *selectors), closure)
+        closure = (closure, *selectors)
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
@@ -3680,10 +3704,10 @@ def json_load_callback(callback, data, flags, error, /):
     'json_load_callback(callback: Callable[[Pointer | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_load_callback(json_load_callback_t callback, void *data, size_t flags, json_error_t *error);'
     try:
         if callback.__class__ is json_load_callback_t:
-            _pb_keep_callback(error, 'json_load_callback 0', callback)
+            _pb_keep_callback(error, 'json_load_callback 0', callback, (flags, ))
             _pb_a0 = callback._ptr
         else:
-            _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0'))
+            _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0', (flags, )))
         _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 1, 'argument 2 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3693,10 +3717,10 @@ def json_load_callback(callback, data, flags, error, /):
         _pb_not_kept(_pb_raised)
     callback, data, flags, error, = _pb_fix((('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), ('writable_buffer', 'argument 2 (data)', 1, 'void *', False, '*', 'cell'), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (callback, data, flags, error,))
     if callback.__class__ is json_load_callback_t:
-        _pb_keep_callback(error, 'json_load_callback 0', callback)
+        _pb_keep_callback(error, 'json_load_callback 0', callback, (flags, ))
         _pb_a0 = callback._ptr
     else:
-        _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0'))
+        _pb_a0 = _NULL if callback is None else _ffi.cast('json_load_callback_t', _pb_callback(callback, _pb_callback_0, 'unsigned long (*)(void *, unsigned long, void *)', error, 'json_load_callback 0', (flags, )))
     _pb_r = _f_json_load_callback(_pb_a0, _NULL if data is None else _pb_wbuf(data, 1, 'argument 2 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
         _pb_raise_kept()
@@ -3838,10 +3862,10 @@ def json_dump_callback(json, callback, data, flags, /):
     'json_dump_callback(json: json_t | None, callback: Callable[[bytes | None, int, Pointer | None], int] | FunctionPointer | None, data: _WritableBuffer | _Cell | Pointer | None, flags: int, /) -> int\n\nC: int json_dump_callback(const json_t *json, json_dump_callback_t callback, void *data, size_t flags);'
     try:
         if callback.__class__ is json_dump_callback_t:
-            _pb_keep_callback(json, 'json_dump_callback 1', callback)
+            _pb_keep_callback(json, 'json_dump_callback 1', callback, (flags, ))
             _pb_a1 = callback._ptr
         else:
-            _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1'))
+            _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, )))
         _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -3851,10 +3875,10 @@ def json_dump_callback(json, callback, data, flags, /):
         _pb_not_kept(_pb_raised)
     json, callback, data, flags, = _pb_fix((('record', 'argument 1 (json)', json_t, True), ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), ('writable_buffer', 'argument 3 (data)', 1, 'void *', False, '*', 'cell'), ('int', 'argument 4 (flags)', 0, 18446744073709551615)), (json, callback, data, flags,))
     if callback.__class__ is json_dump_callback_t:
-        _pb_keep_callback(json, 'json_dump_callback 1', callback)
+        _pb_keep_callback(json, 'json_dump_callback 1', callback, (flags, ))
         _pb_a1 = callback._ptr
     else:
-        _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1'))
+        _pb_a1 = _NULL if callback is None else _ffi.cast('json_dump_callback_t', _pb_callback(callback, _pb_callback_1, 'int (*)(char *, unsigned long, void *)', json, 'json_dump_callback 1', (flags, )))
     _pb_r = _f_json_dump_callback(_NULL if json is None else json._p, _pb_a1, _NULL if data is None else _pb_wbuf(data, 1, 'argument 3 (data)', 'char[]', 'void *', '*'), _pb_exact_int(flags))
     if _pb_pending:
         _pb_raise_kept()

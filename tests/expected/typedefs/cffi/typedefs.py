@@ -478,8 +478,24 @@ def _pb_fix(specs, args):
 
 #: thread ident -> the first exception a callable raised during that thread's call into C
 _pb_pending: dict = {}
-#: the closures of calls that gave no handle or record to keep them: by (function, parameter)
+#: the closures of calls that gave no handle or record to keep them: by (function, parameter),
+#: or by what _pb_slot makes of it
 _pb_callbacks: dict = {}
+
+
+def _pb_slot(key, *values):
+    """What a callable is kept under where the call's integers and strings name its slot
+    (sqlite3_create_function's name and arity, signal()'s number): ``key`` (the function and its
+    parameter) and their values, so that only the same values given again replace it.  A
+    buffer given for a string counts by its bytes, an ``__index__`` object by its int."""
+    slot = (key, *values)
+    try:
+        hash(slot)
+    except TypeError:
+        slot = (key, *[value if value.__hash__ is not None
+                       else _operator.index(value) if hasattr(type(value), "__index__") else bytes(value)
+                       for value in values])
+    return slot
 
 
 class _pb_Unraisable:
@@ -768,28 +784,36 @@ class Pointer(_pb_Owner):
         return guard
 
 
-def _pb_callback(value, factory, ctype, keeper, key):
+def _pb_callback(value, factory, ctype, keeper, key, selectors=None):
     """What C is given for a function pointer parameter: NULL for None, a FunctionPointer's
     address, or the address of a new closure (``factory``) calling ``value``; what is not NULL
-    is kept alive with ``keeper``. A TypeError for anything else (the wrapper's retry says
-    what precisely)."""
+    is kept alive with ``keeper`` (see :func:`_pb_keep_callback`). A TypeError for anything
+    else (the wrapper's retry says what precisely)."""
     if value is None:
         return None
     if isinstance(value, FunctionPointer):
         if value._ctype != ctype:
             raise TypeError("a FunctionPointer of another type")
-        _pb_keep_callback(keeper, key, value)  # it may hold a closure
+        _pb_keep_callback(keeper, key, value, selectors)  # it may hold a closure
         return value._ptr
     if not callable(value):
         raise TypeError("not a callable")
     closure, pointer = factory(value)
-    _pb_keep_callback(keeper, key, closure)
+    _pb_keep_callback(keeper, key, closure, selectors)
     return pointer
 
 
-def _pb_keep_callback(keeper, key, closure):
+def _pb_keep_callback(keeper, key, closure, selectors=None):
     """Keep ``closure`` alive with ``keeper`` (a handle or record; None: the module) under ``key``
-    (the function and its parameter), in the place of what the same key kept before."""
+    (the function and its parameter), in the place of what the same key kept before.
+
+    ``selectors``: the values of the call's integers and strings, which may name one of many
+    slots C keeps (see :func:`_pb_slot`): kept under those too, in the place of what the same
+    values kept.  The last one given stays under ``key``, followed by its values, so that the
+    same again, as a loop gives it, costs a wrapper a lookup and a comparison of identities."""
+    if selectors is not None:
+        _pb_keep_callback(keeper, _pb_slot(key, *selectors), closure)
+        closure = (closure, *selectors)
     if keeper is None:
         _pb_callbacks[key] = closure
     elif isinstance(keeper, Pointer):
@@ -1678,10 +1702,12 @@ def apply(op, a, b, /):
     'apply(op: Callable[[int, int], int] | FunctionPointer | None, a: int, b: int, /) -> int\n\nC: int apply(binary_op_ptr op, int a, int b);'
     try:
         if op.__class__ is binary_op_ptr:
-            _pb_callbacks['apply 0'] = op
+            _pb_k = _pb_callbacks.get('apply 0')
+            if _pb_k is None or _pb_k[0] is not op or _pb_k[1] is not a or _pb_k[2] is not b:
+                _pb_keep_callback(None, 'apply 0', op, (a, b, ))
             _pb_a0 = op._ptr
         else:
-            _pb_a0 = _NULL if op is None else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, 'apply 0'))
+            _pb_a0 = _NULL if op is None else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, 'apply 0', (a, b, )))
         _pb_r = _f_apply(_pb_a0, _pb_exact_int(a), _pb_exact_int(b))
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
@@ -1691,10 +1717,12 @@ def apply(op, a, b, /):
         _pb_not_kept(_pb_raised)
     op, a, b, = _pb_fix((('callback', 'argument 1 (op)', 'int (*)(int, int)', True), ('int', 'argument 2 (a)', -2147483648, 2147483647), ('int', 'argument 3 (b)', -2147483648, 2147483647)), (op, a, b,))
     if op.__class__ is binary_op_ptr:
-        _pb_callbacks['apply 0'] = op
+        _pb_k = _pb_callbacks.get('apply 0')
+        if _pb_k is None or _pb_k[0] is not op or _pb_k[1] is not a or _pb_k[2] is not b:
+            _pb_keep_callback(None, 'apply 0', op, (a, b, ))
         _pb_a0 = op._ptr
     else:
-        _pb_a0 = _NULL if op is None else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, 'apply 0'))
+        _pb_a0 = _NULL if op is None else _ffi.cast('binary_op_ptr', _pb_callback(op, _pb_callback_0, 'int (*)(int, int)', None, 'apply 0', (a, b, )))
     _pb_r = _f_apply(_pb_a0, _pb_exact_int(a), _pb_exact_int(b))
     if _pb_pending:
         _pb_raise_kept()
