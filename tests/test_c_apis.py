@@ -363,6 +363,12 @@ def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_
     capi.capi_db_close(db)
 
 
+def test_a_callable_whose_parameter_is_declared_as_an_array_gets_a_pointer(capi):
+    got = []
+    assert capi.capi_run_words(lambda argc, argv: got.append(argv[:argc + 1]) or argc) == 2
+    assert got == [[b"one", b"two", None]]
+
+
 def test_callables_registered_under_other_names_or_numbers_are_each_kept(capi):
     # C keeps one callable for each name and arity (sqlite3_create_function, Tcl's commands) or
     # number (signal()): registering another must not release one C still holds

@@ -415,7 +415,9 @@ def plan_callback(module: Module, target: TargetInfo, names: dict, pointer: CTyp
             (lo, hi) if kind in ("int", "enum") else None,
         )
 
-    args = tuple(value(p.type, f"its parameter {i + 1}", _CALLBACK_ARGS) for i, p in enumerate(function.params))
+    # what C passes for a parameter declared as an array (Tcl's const char *argv[]) is a pointer
+    args = tuple(value(adjusted_parameter(module, p.type), f"its parameter {i + 1}", _CALLBACK_ARGS)
+                 for i, p in enumerate(function.params))
     return CallbackBinding(text, args, value(function.ret, "its result", _CALLBACK_RESULTS))
 
 

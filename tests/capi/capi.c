@@ -402,6 +402,10 @@ int capi_db_invoke(capi_db *db, const char *name, int arity, int value) {
     struct capi_definition *d = capi_defined(db, name, arity, 0);
     return d && d->fn ? d->fn(value, d->user) : -1;
 }
+int capi_run_words(capi_words *f) {
+    static const char *words[] = {"one", "two", NULL};
+    return f(2, words);
+}
 static int (*handlers[8])(int);
 void capi_on(int number, int (*handler)(int)) { if (number >= 0 && number < 8) handlers[number] = handler; }
 int capi_raise(int number, int value) { return number >= 0 && number < 8 && handlers[number] ? handlers[number](value) : -1; }

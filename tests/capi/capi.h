@@ -100,6 +100,10 @@ int capi_db_watched(const capi_db *db);  /* the sum of what the watcher returned
    capi_db_invoke calls the one defined (fn(value, user)), -1 with none. */
 void capi_db_define(capi_db *db, const char *name, int arity, capi_visit fn, void *user);
 int capi_db_invoke(capi_db *db, const char *name, int arity, int value);
+/* A callable whose parameter is declared as an array, as Tcl's Tcl_CmdProc's const char *argv[]:
+   what C passes is a pointer (C11 6.7.6.3p7). capi_run_words calls f(2, {"one", "two", NULL}). */
+typedef int capi_words(int argc, const char *argv[]);
+int capi_run_words(capi_words *f);
 /* A handler for each of 8 numbers, kept with no handle, as signal() keeps one per signal. */
 void capi_on(int number, int (*handler)(int));
 int capi_raise(int number, int value);  /* handler(value), -1 with none */
