@@ -253,6 +253,15 @@ def _generate_each(
     from .toolchain import python_feature_macros
 
     compiled = [b for b in backends if get_backend(b).compiled(config)]
+    uncompiled = [b for b in backends if b not in compiled]
+    if config.sources and uncompiled:
+        opens = ("the library its user passes to load(path)" if config.load == "dynamic"
+                 else "the libraries it links when imported")
+        raise ConfigError(Diagnostic(at("sources"),
+                                     f"{config.key('sources') if config.from_file else '--source'}: a "
+                                     f"{uncompiled[0]} module compiles nothing, it opens {opens}: build "
+                                     f"{config.sources[0].name} into a shared library to link (-l), or use a "
+                                     "backend that compiles it in (Cython, or cffi linking at build time)"))
     undone = sorted(set(config.undefines) & set(python_feature_macros(get_target(config.target).name)))
     if compiled and undone:
         raise ConfigError(Diagnostic(at("undefines"),

@@ -288,6 +288,17 @@ def test_one_backend_per_output_folder(tmp_path):
             "(--backend) into separate folders (-o) or under separate names (--name)") in result.stderr
 
 
+def test_c_sources_given_to_a_backend_that_compiles_nothing_are_an_error(tmp_path):
+    for flags, backend in ((["--backend", "ctypes"], "ctypes"), (["--backend", "cffi", "--load", "dynamic"], "cffi")):
+        result = run_pegbind("build", str(REPRO / "aliases.h"), "--source", str(REPRO / "aliases.c"), *flags,
+                             "-o", str(tmp_path / backend))
+        assert result.returncode == 1, result.stderr
+        assert (f"--source: a {backend} module compiles nothing, it opens the librar") in result.stderr
+        assert ("build aliases.c into a shared library to link (-l), or use a backend that compiles it in "
+                "(Cython, or cffi linking at build time)") in result.stderr
+        assert not (tmp_path / backend).exists()
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_static_library_is_linked_in(tmp_path, backend):
     lib = tmp_path / "lib"
