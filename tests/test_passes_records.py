@@ -147,3 +147,11 @@ def test_a_name_python_reserves_is_bound_with_an_underscore_and_a_warning(tmp_pa
         (3, "warning", "function 'cdef' is bound as 'cdef_': 'cdef' is a word Cython reserves"),
         (4, "warning", "record 'type' is bound as 'type_': 'type' is a Python builtin, which the module's own code calls"),
     ]
+
+
+def test_a_handle_class_goes_by_a_typedef_of_a_pointer_to_a_typedef_of_it(tmp_path):
+    # libtasn1's typedef struct asn1_node_st asn1_node_st; typedef asn1_node_st *asn1_node;
+    # as Z3's typedef struct _Z3_context *Z3_context, without the typedef between
+    binding = plan(tmp_path, "typedef struct node_st node_st;\ntypedef node_st *node;\nnode node_new(void);\n"
+                             "typedef struct _ctx *ctx;\nctx ctx_new(void);\n")
+    assert [(h.py_name, h.aliases) for h in binding.handles] == [("node_st", ("node",)), ("ctx", ("_ctx",))]

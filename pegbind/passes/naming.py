@@ -115,7 +115,8 @@ def class_names(module: Module) -> dict[str, list[str]]:
     naming it, then its tag, then the typedefs naming it further (header order in each).
     An opaque record's class is a handle class, whose objects are pointers to it: the
     typedefs of a pointer to it name it too, before its tag (Z3's ``typedef struct
-    _Z3_context *Z3_context``, Tcl's ``Tcl_Command``).
+    _Z3_context *Z3_context``, Tcl's ``Tcl_Command``), also through a typedef of it
+    (libtasn1's ``typedef asn1_node_st *asn1_node``).
 
     A typedef of such a typedef (``typedef name_t other_t``) names the same type.  So, for a
     struct or union, does a typedef of an array of one (GMP's ``typedef __mpz_struct
@@ -133,6 +134,8 @@ def class_names(module: Module) -> dict[str, list[str]]:
             continue
         if isinstance(named, Pointer) and not named.quals:
             pointee = as_type(named.target)
+            if isinstance(pointee, TypedefRef) and not pointee.quals:  # libtasn1's asn1_node_st *asn1_node
+                pointee = module.resolve(pointee)
             if isinstance(pointee, RecordRef) and not pointee.quals and pointee.kind != "enum":
                 pointers.setdefault(pointee.key, []).append(typedef.name)
             continue
