@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, PegbindError
-from .model import Constant, Module, Record, unnamed
+from .model import Address, Constant, Module, Record, unnamed
 from .passes.binding import BindingModel, ParamBinding
 from .passes.callplan import Slot
 from .pipeline import ReadResult
@@ -50,7 +50,8 @@ def _enum_constants(module: Module, read: ReadResult) -> dict[str, dict[str, Any
 
 def _constant_json(constant: Constant) -> dict[str, Any]:
     header = _where(constant.coord).get("header")
-    return {"value": constant.value, "type": unnamed(constant.type).to_c(), "header": header}
+    value = constant.value.value if isinstance(constant.value, Address) else constant.value  # the address
+    return {"value": value, "type": unnamed(constant.type).to_c(), "header": header}
 
 
 def _record_json(module: Module, record: Record, read: ReadResult) -> dict[str, Any]:

@@ -403,16 +403,26 @@ class Typedef:
 
 
 @frozen_dataclass()
+class Address:
+    """The value of an integer cast to a pointer type (``((sqlite3_destructor_type)-1)``,
+    ``((void *)0)``): the address, as an unsigned number of the pointer's width.  Not an ``int``,
+    so nothing takes it for an arithmetic constant."""
+
+    value: int
+
+
+@frozen_dataclass()
 class Constant:
     """A named constant: an object-like macro that evaluates, or (for dumps) an enumerator.
 
     ``value`` is an ``int`` or ``float`` for arithmetic constants, a ``str``
-    for string-literal macros (decoded as UTF-8) and ``bytes`` where the
-    literal is not valid UTF-8.
+    for string-literal macros (decoded as UTF-8), ``bytes`` where the
+    literal is not valid UTF-8, and an :class:`Address` for an integer cast
+    to a pointer type (then ``type`` is that pointer type).
     """
 
     name: str
-    value: int | float | str | bytes
+    value: int | float | str | bytes | Address
     type: CType  #: the C type of the expression (e.g. ``unsigned long`` for ``~0UL``)
     expansion: str = field(default="", compare=False)  #: the macro's replacement text
     coord: Coord | None = field(default=None, compare=False)

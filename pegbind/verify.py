@@ -38,6 +38,7 @@ from .diagnostics import Diagnostic, VerifyError
 from .emit.env import make_environment
 from .frozen import frozen_dataclass
 from .model import (
+    Address,
     Array,
     Constant,
     CType,
@@ -49,6 +50,7 @@ from .model import (
     RecordRef,
     TypedefRef,
     assert_never,
+    unnamed,
 )
 from .target import LayoutError, RecordLayout, TargetInfo, enum_constant_type, enum_type, record_layout, size_align
 from .toolchain import CROSS_COMPILERS, CROSS_PACKAGES, host_target
@@ -304,6 +306,14 @@ class _Plan:
         elif isinstance(value, float):
             type_name = _type_name(self.module, constant.type, self.target)
             self.add(kind="float", what=what, expr=constant.name, expected=_value_text(value, type_name),
+                     guard=constant.name)
+        elif isinstance(value, Address):
+            # the address as a number, in a probe that compiles only where the macro's type is the one
+            # pegbind gave it (otherwise the check's compile error names the bit-field of negative width)
+            same = f"__builtin_types_compatible_p(__typeof__({constant.name}), {unnamed(constant.type).to_c()})"
+            expr = (f"(unsigned long long)(size_t)({constant.name})"
+                    f" + 0 * sizeof(struct {{ int not_the_type_pegbind_gave: {same} ? 1 : -1; }})")
+            self.add(kind="int", what=what, expr=expr, expected=_value_text(value.value, "unsigned long long"),
                      guard=constant.name)
 
     def plan_record(self, record: Record) -> None:

@@ -363,6 +363,18 @@ def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_
     capi.capi_db_close(db)
 
 
+def test_addresses_the_header_defines_are_objects_of_their_types(capi):
+    assert capi.CAPI_STATIC is None
+    assert type(capi.CAPI_TRANSIENT) is capi.FunctionPointer and int(capi.CAPI_TRANSIENT) == 2**64 - 1
+    assert capi.capi_take_text("copied " + str(42), capi.CAPI_TRANSIENT) == 1  # the str's bytes live for the call
+    gc.collect()
+    assert capi.capi_taken() == b"copied 42"
+    text = b"kept by the caller"
+    assert capi.capi_take_text(text, capi.CAPI_STATIC) == 0 and capi.capi_taken() == text
+    assert type(capi.CAPI_MAP_FAILED) is capi.Pointer and int(capi.CAPI_MAP_FAILED) == 2**64 - 1
+    assert capi.capi_map(1) == capi.CAPI_MAP_FAILED and capi.capi_map(0) != capi.CAPI_MAP_FAILED
+
+
 def test_a_callable_whose_parameter_is_declared_as_an_array_gets_a_pointer(capi):
     got = []
     assert capi.capi_run_words(lambda argc, argv: got.append(argv[:argc + 1]) or argc) == 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pegbind.model import Array, Primitive, TypedefRef
+from pegbind.model import Address, Array, Pointer, Primitive, TypedefRef
 from pegbind.parse import evaluate_constant, parse_declarations, parse_tokens
 from pegbind.parse.constants import Value
 from pegbind.preprocess import tokenize
@@ -196,7 +196,8 @@ def test_string_type_counts_bytes_and_terminator(tmp_path):
         ("", "its body is empty"),
         ("unsigned long", "expands to 'unsigned long'"),
         ("do { } while (0)", "expands to 'do { } while (0)'"),
-        ("((void *)0)", "a cast to the pointer type 'void *' is not an arithmetic constant"),
+        ("(((void *)0) + 1)", "a pointer used as a number"),
+        ("((void *)1.5)", "a floating value cast to the pointer type 'void *'"),
         ("undeclared_thing", "'undeclared_thing' is not a constant"),
         ("(1 / 0)", "division by zero"),
         ("(1 << 40)", "shift count 40 is out of range for 'int'"),
@@ -215,6 +216,18 @@ def test_macros_that_are_not_constants_get_a_note(tmp_path, body, reason):
     notes = [d for d in module.diagnostics if "macro X " in d.message]
     assert [(d.severity, d.message) for d in notes] == [("note", f"macro X is not a constant: {reason}")]
     assert notes[0].coord.line == 2
+
+
+def test_an_integer_cast_to_a_pointer_type_is_an_address_of_that_type(tmp_path):
+    # SQLite's SQLITE_TRANSIENT, signal.h's SIG_IGN, mmap's MAP_FAILED: the pointer's width, unsigned
+    module = _module("typedef void (*free_fn)(void *);\n#define STATIC_ ((free_fn)0)\n"
+                     "#define TRANSIENT_ ((free_fn)-1)\n#define FAILED_ ((void *) -1)\n#define IGN_ ((free_fn) 1)\n"
+                     "#define SIZE_ sizeof(FAILED_)\n", tmp_path=tmp_path)
+    assert [(c.name, c.value, c.type) for c in module.constants] == [
+        ("STATIC_", Address(0), TypedefRef("free_fn")), ("TRANSIENT_", Address(2**64 - 1), TypedefRef("free_fn")),
+        ("FAILED_", Address(2**64 - 1), Pointer(Primitive("void"))), ("IGN_", Address(1), TypedefRef("free_fn")),
+        ("SIZE_", 8, Primitive("unsigned long")),
+    ]
 
 
 def test_function_like_macros_are_listed_too(tmp_path):

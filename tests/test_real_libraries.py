@@ -219,6 +219,7 @@ def test_library_builds_imports_and_does_its_job(name, backend, built):
 @pytest.mark.parametrize("backend", one_worker_each("sqlite3"))
 def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
     printed = run_with(built("sqlite3", backend), """
+        import gc
         rc, db = m.sqlite3_open(":memory:")
         assert rc == m.SQLITE_OK, rc
 
@@ -235,9 +236,24 @@ def test_sqlite_opens_a_database_and_round_trips_a_row(backend, built):
         run("CREATE TABLE t (id INTEGER, name TEXT)")
         run("INSERT INTO t VALUES (7, 'caf\u00e9')")
         print(run("SELECT id, name FROM t"))
+        # a parameter bound with SQLITE_TRANSIENT: SQLite copies the text, whose bytes then go
+        rc, stmt, tail = m.sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?, ?)", -1)
+        assert m.sqlite3_bind_int(stmt, 1, 8) == m.SQLITE_OK
+        assert m.sqlite3_bind_text(stmt, 2, "th\u00e9" + "!" * 3, -1, m.SQLITE_TRANSIENT) == m.SQLITE_OK
+        gc.collect()
+        assert m.sqlite3_step(stmt) == m.SQLITE_DONE and m.sqlite3_finalize(stmt) == m.SQLITE_OK
+
+        def returning(k):  # an SQL function; each one defined keeps its own callable
+            return lambda context, count, values: m.sqlite3_result_int(context, k)
+
+        for name, k in (("one", 1), ("two", 2)):
+            assert m.sqlite3_create_function(db, name, 0, m.SQLITE_UTF8, None, returning(k), None, None) == 0
+        gc.collect()
+        print(run("SELECT id + one() + two(), name FROM t"))
         print(m.sqlite3_close(db) == m.SQLITE_OK)
     """)
-    assert printed.splitlines() == [repr([(7, "caf\u00e9".encode())]), "True"]
+    assert printed.splitlines() == [repr([(7, "caf\u00e9".encode())]),
+                                    repr([(10, "caf\u00e9".encode()), (11, "th\u00e9!!!".encode())]), "True"]
 
 
 #: SQLite's documented rules: what sqlite3_mprintf returns and sqlite3_exec's error message are

@@ -8,7 +8,9 @@ import pytest
 from conftest import can_verify
 
 from pegbind.diagnostics import Coord, VerifyError
+from pegbind.frozen import replace
 from pegbind.model import (
+    Address,
     Array,
     Constant,
     Enum,
@@ -170,6 +172,26 @@ def test_type_of_constant_is_compared(header, run):
     assert [str(m) for m in report.mismatches] == [
         "constant SAMPLE_MASK: pegbind 18446744073709551615 (unsigned long long), "
         "gcc 18446744073709551615 (unsigned long)"
+    ]
+
+
+@native_only
+def test_an_address_is_compared_by_its_value_and_its_type(tmp_path, run):
+    header = tmp_path / "addresses.h"
+    header.write_text("typedef void (*addr_free)(void *);\n#define ADDR_TRANSIENT ((addr_free)-1)\n"
+                      "#define ADDR_FAILED ((void *) -1)\n#define ADDR_NONE ((char *)0)\n")
+    module = read_binding(BindingConfig(name="addresses", headers=(header,))).module
+    target = get_target("linux-x86_64")
+    report = verify(module, headers=[header], target=target, run=run)
+    assert report.mismatches == [] and report.checked == 3 + 2  # and addr_free's size and alignment
+    wrong = tuple(replace(c, value=Address(1)) if c.name == "ADDR_TRANSIENT"
+                  else replace(c, type=Pointer(Primitive("char"))) if c.name == "ADDR_FAILED" else c
+                  for c in module.constants)
+    report = verify(module.replace(constants=wrong), headers=[header], target=target, run=run)
+    assert [str(m) for m in report.mismatches] == [
+        "constant ADDR_TRANSIENT: pegbind 1 (unsigned long long), gcc 18446744073709551615 (unsigned long long)",
+        "constant ADDR_FAILED: pegbind 18446744073709551615 (unsigned long long), "
+        "gcc <does not compile: negative width in bit-field 'not_the_type_pegbind_gave'>",
     ]
 
 

@@ -8,10 +8,11 @@ share has one spelling.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import __version__
+from ..model import Address
 from ..passes.binding import (
     ANY_CELL,
     BindingModel,
@@ -175,6 +176,21 @@ def class_names(binding: BindingModel, records: Iterable[RecordBinding]) -> dict
     classes.update({h.key: h.py_name for h in binding.handles})
     classes.update({e.enum.key: e.py_name for e in binding.enums if e.py_name is not None})
     return classes
+
+
+def pointer_constants(binding: BindingModel, classes: dict[str, str],
+                      made: Callable[[str, str, int, str | None], str]) -> list[tuple[str, str]]:
+    """(Python name, expression) of each constant that is an integer cast to a pointer type
+    (SQLITE_TRANSIENT, SIG_IGN, MAP_FAILED), made as a result of that type is: ``made(kind,
+    C type, address, handle class)`` spells it in the backend's language.  They follow every
+    class they are instances of."""
+    made_ones = []
+    for c in binding.constants:
+        if c.pointer is not None:
+            kind, ctype, key = c.pointer
+            assert isinstance(c.constant.value, Address)
+            made_ones.append((c.py_name, made(kind, ctype, c.constant.value.value, classes[key] if key else None)))
+    return made_ones
 
 
 def base_context(binding: BindingModel) -> dict[str, Any]:

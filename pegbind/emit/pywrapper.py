@@ -521,6 +521,18 @@ class WrapperWriter(ABC):
     def string_at(self, pointer: str) -> str:
         """``bytes`` (``None`` for NULL) of the C string a ``char *`` cell or result holds."""
 
+    def made_constant(self, kind: str, ctype: str, address: int, cls: str | None) -> str:
+        """A constant that is an integer cast to a pointer type (see
+        :func:`~pegbind.emit.common.pointer_constants`), made at import."""
+        pointer = self.address_value(ctype, address)
+        if kind == "handle":
+            return f"_pb_handle({cls}, {pointer}, None)"
+        return f"_pb_{kind}({pointer}, {ctype!r}, None)"  # _pb_function_pointer, _pb_pointer
+
+    def address_value(self, ctype: str, address: int) -> str:
+        """A pointer of C type ``ctype`` holding ``address``, as the FFI gives one."""
+        return str(address)
+
     def pointer_value(self, kind: str, key: str | None, ctype: str, pointer: str, owner: str) -> str:
         """The Python value of a C value of a pointer kind (``handle``, ``pointer``, ``record_ptr``,
         ``string``) or an ``enum``, as the FFI gives it: an expression."""

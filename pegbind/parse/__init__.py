@@ -216,7 +216,8 @@ def macro_constants(pp: Any, builder: ModuleBuilder) -> None:
         doc = (builder.comments.doc_before(macro.coord) or builder.comments.doc_after(macro.coord)
                if builder.comments else "")
         builder.constants[macro.name] = Constant(
-            macro.name, result.value, result.ctype, _spelling(macro.body), macro.coord, doc
+            macro.name, result.value if result.address is None else result.address, result.ctype,
+            _spelling(macro.body), macro.coord, doc
         )
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..frozen import frozen_dataclass
-from ..model import Array, CType, Pointer, Primitive, RecordRef, TypedefRef
+from ..model import Address, Array, CType, Pointer, Primitive, RecordRef, TypedefRef
 from ..patterns import compiled
 from ..peg import MAX_NESTING, nesting_room
 from ..preprocess.literals import (
@@ -50,7 +50,8 @@ class Value:
     """A constant's value and type.
 
     ``prim`` is the arithmetic type used for further arithmetic (a name from
-    :data:`pegbind.model.PRIMITIVE_NAMES`), None for a string literal;
+    :data:`pegbind.model.PRIMITIVE_NAMES`), None for a string literal or an
+    integer cast to a pointer type, whose :attr:`address` it is;
     ``ctype`` is the type as C would name it — a cast to a typedef keeps the
     typedef (``((CK_ULONG)1)`` is a ``CK_ULONG``).
     """
@@ -58,6 +59,7 @@ class Value:
     value: int | float | str | bytes
     prim: str | None
     ctype: CType
+    address: Address | None = None
 
 
 class Scope(Protocol):
@@ -312,7 +314,8 @@ class Evaluator:
     def _arith(self, expr: s.Expr) -> Value:
         result = self.evaluate(expr)
         if result.prim is None:
-            raise NotConstant("a string literal used as a number", _token_of(expr))
+            what = "a pointer" if result.address is not None else "a string literal"
+            raise NotConstant(f"{what} used as a number", _token_of(expr))
         return result
 
     def _eval_Number(self, expr: s.Number) -> Value:
@@ -507,8 +510,12 @@ class Evaluator:
         if isinstance(resolved, Primitive) and resolved.is_void:
             raise NotConstant("a cast to void has no value", expr.token)
         if isinstance(resolved, Pointer):
-            raise NotConstant(f"a cast to the pointer type '{target_type.to_c()}' is not an arithmetic constant",
-                              expr.token)
+            # an address: SQLite's ((sqlite3_destructor_type)-1), signal.h's ((__sighandler_t) 1)
+            operand = self._arith(expr.operand)
+            if operand.prim in _FLOATING:
+                raise NotConstant(f"a floating value cast to the pointer type '{target_type.to_c()}'", expr.token)
+            bits = 8 * self.target.pointer_size
+            return Value(0, None, target_type, Address(int(operand.value) % (1 << bits)))
         if isinstance(resolved, RecordRef) and resolved.kind == "enum":
             prim = "int"
         elif isinstance(resolved, Primitive) and resolved.is_complex:
@@ -527,6 +534,8 @@ class Evaluator:
 
     def _eval_SizeofExpr(self, expr: s.SizeofExpr) -> Value:
         operand = self.evaluate(expr.operand)
+        if operand.address is not None:
+            return self._size_value(self.target.pointer_size)
         if operand.prim is None:  # a string literal: its array type knows the size
             array = operand.ctype if isinstance(operand.ctype, Array) else None
             if array is None or not array.length or not isinstance(array.element, Primitive):

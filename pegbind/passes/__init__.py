@@ -11,12 +11,12 @@ from __future__ import annotations
 import keyword
 from collections.abc import Callable
 from dataclasses import field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..config import BindingConfig
 from ..diagnostics import ConfigError, Diagnostic, PegbindError
 from ..frozen import frozen_dataclass, replace
-from ..model import CType, Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
+from ..model import Address, Constant, CType, Function, FunctionType, Module, Pointer, TypedefRef, TypeNode
 from ..target import TargetInfo
 from ..toolchain import include_spelling
 from .binding import (
@@ -46,6 +46,7 @@ from .plan import (
     callback_on_error,
     callback_typedef,
     check_pointer_fields,
+    classify_return,
     plan_callback,
     plan_cells,
     plan_error_classes,
@@ -55,9 +56,27 @@ from .plan import (
     plan_ownership,
     plan_records,
     pointer_elements,
+    pointer_type,
     rule_name,
 )
 from .select import is_synthetic, select_declarations, types_of_bound, undeclared_types
+
+
+def _pointer_constant(module: Module, names: dict, constant: Constant
+                      ) -> tuple[Literal["function_pointer", "handle", "pointer"], str, str | None] | None:
+    """What the object of an integer cast to a pointer type is (see :class:`ConstantBinding`)."""
+    if not isinstance(constant.value, Address):
+        return None
+    try:
+        kind, key = classify_return(module, names, constant.type)
+    except Unsupported:
+        kind, key = "pointer", None
+    if kind == "function_pointer":
+        return "function_pointer", pointer_type(module, constant.type), None
+    if kind == "handle":
+        return "handle", pointer_type(module, constant.type), key
+    return "pointer", pointer_type(module, constant.type), None  # a string or record C may not hold there
+
 
 if TYPE_CHECKING:  # what the build found of the linked libraries; passes read no binaries
     from ..exports import Exports
@@ -335,7 +354,8 @@ def run_passes(module: Module, config: BindingConfig, target: TargetInfo,
         for enum in state.module.enums
     )
     constants = tuple(
-        ConstantBinding(c, names[("constant", c.name)]) for c in state.module.constants
+        ConstantBinding(c, names[("constant", c.name)], _pointer_constant(state.module, names, c))
+        for c in state.module.constants
     )
     cells, cell_aliases = plan_cells(target)
     # the types of the Pointer objects the module makes: returned, written to out cells, read from

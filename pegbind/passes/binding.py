@@ -656,10 +656,17 @@ class EnumBinding:
 
 @frozen_dataclass()
 class ConstantBinding:
-    """A constant as the module gives it, under its Python name."""
+    """A constant as the module gives it, under its Python name.
+
+    An integer cast to a pointer type (an :class:`~pegbind.model.Address`) is the object a
+    result of that type is: :attr:`pointer` says which, (kind, C type text, handle class key):
+    a ``FunctionPointer`` (``function_pointer``: SQLITE_TRANSIENT), a handle, or a ``Pointer``
+    (``pointer``: ``MAP_FAILED``), never read through; ``None`` where the address is 0.
+    """
 
     constant: Constant
     py_name: str
+    pointer: tuple[Literal["function_pointer", "handle", "pointer"], str, str | None] | None = None
 
 
 @frozen_dataclass()

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Iterator
 from ..config import BindingConfig
 from ..frozen import replace
 from ..model import (
+    Address,
     Array,
+    Constant,
     CType,
     Enum,
     Function,
@@ -96,7 +98,12 @@ def _standard_opaque(module: Module) -> set[str]:
     return found
 
 
-def _with_types(module: Module, roots: list[TypeNode], users: Iterable[Function | Variable]) -> Module:
+def _addresses(module: Module) -> tuple[Constant, ...]:
+    """The constants that are an integer cast to a pointer type: their type is made with them."""
+    return tuple(c for c in module.constants if isinstance(c.value, Address))
+
+
+def _with_types(module: Module, roots: list[TypeNode], users: Iterable[Function | Variable | Constant]) -> Module:
     """``module`` keeping only the types named in ``roots``, those ``users`` mention, and what they need."""
     pending = list(roots)
     for user in users:
@@ -145,7 +152,7 @@ def select_declarations(module: Module, config: BindingConfig) -> Module:
         a for a in module.function_aliases if wanted(a, a.name) and a.target in kept_functions
     )
     selected = module.replace(functions=functions, function_aliases=aliases, variables=variables, constants=constants)
-    return _with_types(selected, roots, (*functions, *variables))
+    return _with_types(selected, roots, (*functions, *variables, *_addresses(selected)))
 
 
 def undeclared_types(module: Module, users: Iterable[Function]) -> tuple[str, ...]:
@@ -164,6 +171,7 @@ def undeclared_types(module: Module, users: Iterable[Function]) -> tuple[str, ..
 def types_of_bound(module: Module, config: BindingConfig, bound: Iterable[Function]) -> Module:
     """The selected ``module`` keeping only the types the library declares for themselves and those
     the ``bound`` functions (and the variables) need: a function that is left out leaves no type
-    behind (a ``va_list`` it alone took, a C library record only it used)."""
+    behind (a ``va_list`` it alone took, a C library record only it used); the constants that are
+    addresses keep their types."""
     _enums, roots = _own_types(module, config)
-    return _with_types(module, roots, (*bound, *module.variables))
+    return _with_types(module, roots, (*bound, *module.variables, *_addresses(module)))

@@ -406,6 +406,19 @@ int capi_run_words(capi_words *f) {
     static const char *words[] = {"one", "two", NULL};
     return f(2, words);
 }
+static char taken_copy[64];
+static const char *taken;
+int capi_take_text(const char *text, capi_destructor how) {
+    if (how == CAPI_TRANSIENT) {
+        snprintf(taken_copy, sizeof taken_copy, "%s", text);
+        taken = taken_copy;
+        return 1;
+    }
+    taken = text;
+    return how == CAPI_STATIC ? 0 : 2;
+}
+const char *capi_taken(void) { return taken; }
+void *capi_map(int fail) { static int memory; return fail ? CAPI_MAP_FAILED : &memory; }
 static int (*handlers[8])(int);
 void capi_on(int number, int (*handler)(int)) { if (number >= 0 && number < 8) handlers[number] = handler; }
 int capi_raise(int number, int value) { return number >= 0 && number < 8 && handlers[number] ? handlers[number](value) : -1; }

@@ -104,6 +104,16 @@ int capi_db_invoke(capi_db *db, const char *name, int arity, int value);
    what C passes is a pointer (C11 6.7.6.3p7). capi_run_words calls f(2, {"one", "two", NULL}). */
 typedef int capi_words(int argc, const char *argv[]);
 int capi_run_words(capi_words *f);
+/* Addresses a header defines as constants, as SQLite's SQLITE_STATIC and SQLITE_TRANSIENT and
+   mmap's MAP_FAILED: capi_take_text holds text as it is (CAPI_STATIC: its caller keeps it alive),
+   a copy (CAPI_TRANSIENT: 1), or text to free with how (2); capi_taken() reads what it holds. */
+typedef void (*capi_destructor)(void *);
+#define CAPI_STATIC ((capi_destructor)0)
+#define CAPI_TRANSIENT ((capi_destructor)-1)
+#define CAPI_MAP_FAILED ((void *) -1)
+int capi_take_text(const char *text, capi_destructor how);
+const char *capi_taken(void);
+void *capi_map(int fail);  /* CAPI_MAP_FAILED when fail, else some memory */
 /* A handler for each of 8 numbers, kept with no handle, as signal() keeps one per signal. */
 void capi_on(int number, int (*handler)(int));
 int capi_raise(int number, int value);  /* handler(value), -1 with none */

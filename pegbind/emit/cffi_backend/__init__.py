@@ -26,7 +26,7 @@ from typing import Any
 from ...backends import cffi_module_name
 from ...config import BindingConfig
 from ...passes.binding import BindingModel
-from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
+from ..common import base_context, cell_arg_doc, class_names, pointer_constants, py_docstring, py_literal, py_string
 from ..pywrapper import cffi_member, classes_context, ordered_records
 from ..stubs import STUB_FILTERS, STUB_OUTPUT
 from .cdef import (
@@ -40,7 +40,7 @@ from .cdef import (
     left_out,
     record_ref_of,
 )
-from .writer import render_wrappers
+from .writer import CffiWriter, render_wrappers
 
 
 def py_text_block(text: str) -> str:
@@ -101,4 +101,5 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "callbacks": [source for _, source in callbacks.values()],
         "callback_factories": {key: name for key, (name, _) in callbacks.items()},
         "left_out": left_out(binding, gone),
+        "pointer_constants": pointer_constants(binding, classes, CffiWriter(binding, classes).made_constant),
     }

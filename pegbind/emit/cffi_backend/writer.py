@@ -219,6 +219,9 @@ class CffiWriter(WrapperWriter):
         onerror = ", onerror=refused" if refused else ""
         return f"_ffi.callback({cb.c_text!r}, {trampoline}{onerror})", "closure"
 
+    def address_value(self, ctype: str, address: int) -> str:
+        return f"_ffi.cast({ctype!r}, {address:#x})"
+
     def pointer_result(self, address: str) -> str:
         # cdata, as cffi converts a callback's result; C converts a void * to any object pointer
         return f"_ffi.cast('void *', {address})"

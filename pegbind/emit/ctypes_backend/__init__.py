@@ -24,7 +24,7 @@ from typing import Any
 from ...config import BindingConfig
 from ...model import Primitive
 from ...passes.binding import BindingModel
-from ..common import base_context, cell_arg_doc, class_names, py_docstring, py_literal, py_string
+from ..common import base_context, cell_arg_doc, class_names, pointer_constants, py_docstring, py_literal, py_string
 from ..pywrapper import classes_context, ordered_records
 from ..stubs import STUB_FILTERS, STUB_OUTPUT
 from .layout import struct_plans
@@ -95,6 +95,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))
             for e in binding.pointer_elements if e.kind not in ("record", "handle")  # read as addresses
         },
+        "pointer_constants": pointer_constants(binding, classes, writer.made_constant),
         # last: the complex types spelled by everything above
         "complex_classes": sorted(speller.complex_classes.items()),
     }
