@@ -363,6 +363,13 @@ def test_a_kept_callable_is_replaced_only_by_the_same_function_setting_the_same_
     capi.capi_db_close(db)
 
 
+def test_a_list_given_back_through_three_stars_is_a_pointer_read_by_its_count(capi):
+    argc = capi.c_int()
+    status, argv = capi.capi_split("one  two three", argc)
+    assert (status, argc.value) == (0, 3) and argv[:argc.value + 1] == [b"one", b"two", b"three", None]
+    assert type(argv) is capi.Pointer and repr(argv).startswith("<Pointer char ** at ")
+
+
 def test_addresses_the_header_defines_are_objects_of_their_types(capi):
     assert capi.CAPI_STATIC is None
     assert type(capi.CAPI_TRANSIENT) is capi.FunctionPointer and int(capi.CAPI_TRANSIENT) == 2**64 - 1

@@ -459,7 +459,9 @@ def classify_return(module: Module, names: dict, ctype: CType) -> tuple[str, str
 
 def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
     """The role of a parameter no config rule names: ``out`` for a non-const ``T **`` where C
-    gives back a pointer to a record, an opaque type, ``void`` or characters, else ``in``.
+    gives back a pointer to a record, an opaque type, ``void`` or characters, or to pointers
+    (a ``U ***``: Tcl_SplitList's ``const char ***argvPtr`` gives back a list, a ``Pointer``
+    read as ``argv[:argc]``), else ``in``.
 
     A parameter declared as an array (``char *argv[]``) is taken, not given back.
     """
@@ -475,6 +477,8 @@ def default_role(module: Module, names: dict, ctype: CType) -> ParamRole:
         return ParamRole("in")
     if kind in ("handle", "string", "record_ptr"):
         return ParamRole("out")
+    if kind == "pointer" and isinstance(module.resolve(cell.target), Pointer):
+        return ParamRole("out")  # nothing but an out-parameter is a U *** in C APIs
     return ParamRole("out") if _is_void(module, cell.target) else ParamRole("in")
 
 

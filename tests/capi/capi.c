@@ -406,6 +406,26 @@ int capi_run_words(capi_words *f) {
     static const char *words[] = {"one", "two", NULL};
     return f(2, words);
 }
+int capi_split(const char *text, int *argc, const char ***argv) {
+    static char words[8][16];
+    static const char *list[9];
+    int n = 0;
+    for (const char *at = text; *at;) {
+        size_t length = strcspn(at, " ");
+        if (length) {
+            if (n == 8)
+                return -1;
+            snprintf(words[n], sizeof words[n], "%.*s", (int)length, at);
+            list[n] = words[n];
+            n++;
+        }
+        at += length + (at[length] == ' ');
+    }
+    list[n] = NULL;
+    *argc = n;
+    *argv = list;
+    return 0;
+}
 static char taken_copy[64];
 static const char *taken;
 int capi_take_text(const char *text, capi_destructor how) {

@@ -114,6 +114,9 @@ typedef void (*capi_destructor)(void *);
 int capi_take_text(const char *text, capi_destructor how);
 const char *capi_taken(void);
 void *capi_map(int fail);  /* CAPI_MAP_FAILED when fail, else some memory */
+/* A list given back through a U ***, as Tcl_SplitList's const char ***argvPtr: the words of
+   text (at most 8, each up to 15 bytes), their count in *argc; 0, or -1 for too many. */
+int capi_split(const char *text, int *argc, const char ***argv);
 /* A handler for each of 8 numbers, kept with no handle, as signal() keeps one per signal. */
 void capi_on(int number, int (*handler)(int));
 int capi_raise(int number, int value);  /* handler(value), -1 with none */
