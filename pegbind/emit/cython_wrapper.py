@@ -372,10 +372,12 @@ class CythonWrappers:
     def _kept_under(self, f: FunctionBinding, p: ParamBinding) -> str:
         """The arguments saying what a callable passed for ``p`` is kept under: the key, its slot
         of what the module keeps, and the values of the call's integers and strings, which may
-        name the slot C keeps it in (None: no such arguments)."""
+        name the slot C keeps it in (their count, then each)."""
         key = f.callback_key(p)
-        selectors = f.callback_selectors(p)
-        values = f"({''.join(q.py_name + ', ' for q in selectors)})" if selectors else "None"
+        names = [q.py_name for q in f.callback_selectors(p)]
+        # one by one (see _pb_last_kept), up to four; more as a tuple
+        values = (f"{len(names)}, {', '.join([*names, *['None'] * (4 - len(names))])}" if len(names) <= 4
+                  else f"-1, ({', '.join(names)}), None, None, None")
         return f"{py_string(key)}, {self.module_slots[key]}, {values}"
 
     def pass_in(self, step: PassIn, w: _Wrapping) -> str:

@@ -1018,24 +1018,40 @@ cdef object _pb_kept(object keeper, object key):
     return (<dict>keep).get((<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key)
 
 
-cdef object _pb_last_kept(object keeper, object key, int slot, tuple selectors):
+cdef inline tuple _pb_selectors(int count, object s0, object s1, object s2, object s3):
+    # The values of the call's integers and strings a wrapper gives _pb_callback_into and
+    # _pb_user_data_into (count of s0 to s3; -1: s0 is the tuple of more), as a tuple (None: none).
+    if count < 0:
+        return <tuple>s0
+    return None if count == 0 else (s0, s1, s2, s3)[:count]
+
+
+cdef inline object _pb_last_kept(object keeper, object key, int slot, int count, object s0, object s1, object s2,
+                                 object s3):
     # What _pb_keep_callable kept last under key (keeper None: in slot) if it was given with these
-    # very selectors (None: other ones, or none).
-    cdef Py_ssize_t i
+    # very selectors (None: other ones, or none). The wrapper passes them one by one, as a tuple
+    # made on every call cost a round trip through a user-data pointer a fifth.
     if keeper is None:
-        last = <object>_pb_module_kept[slot] if _pb_module_kept[slot] != NULL else None
+        if _pb_module_kept[slot] == NULL:
+            return None
+        last = <object>_pb_module_kept[slot]
     else:
         last = _pb_kept(keeper, key)
-    if type(last) is not tuple or len(<tuple>last) != len(selectors) + 1:
+    if type(last) is not tuple:
         return None
-    for i in range(len(selectors)):
-        if (<tuple>last)[i + 1] is not selectors[i]:
-            return None
+    if count < 0:
+        return (<tuple>last)[0] if (<tuple>last)[1:] == <tuple>s0 else None
+    if len(<tuple>last) != count + 1:
+        return None
+    if count > 0 and (<tuple>last)[1] is not s0 or count > 1 and (<tuple>last)[2] is not s1:
+        return None
+    if count > 2 and (<tuple>last)[3] is not s2 or count > 3 and (<tuple>last)[4] is not s3:
+        return None
     return (<tuple>last)[0]
 
 
 cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key,
-                           int slot, tuple selectors) except -1:
+                           int slot, int count, object s0, object s1, object s2, object s3) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
     # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
     # NULL is kept alive with keeper (None: the module, in slot; see _pb_keep_callable). Anything
@@ -1047,11 +1063,11 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
         # it may hold a closure C calls after the caller dropped it; the same again is kept already
-        if selectors is None or _pb_last_kept(keeper, key, slot, selectors) is not value:
-            _pb_keep_callable(keeper, key, slot, value, selectors)
+        if count == 0 or _pb_last_kept(keeper, key, slot, count, s0, s1, s2, s3) is not value:
+            _pb_keep_callable(keeper, key, slot, value, _pb_selectors(count, s0, s1, s2, s3))
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
-        _pb_keep_callable(keeper, key, slot, closure, selectors)
+        _pb_keep_callable(keeper, key, slot, closure, _pb_selectors(count, s0, s1, s2, s3))
         address = <void *><size_t>number
     else:
         _pb_fix_value(spec, value)  # raises

@@ -1019,24 +1019,40 @@ cdef object _pb_kept(object keeper, object key):
     return (<dict>keep).get((<size_t>_pb_record_memory(keeper, None), key) if keep is _pb_library_kept else key)
 
 
-cdef object _pb_last_kept(object keeper, object key, int slot, tuple selectors):
+cdef inline tuple _pb_selectors(int count, object s0, object s1, object s2, object s3):
+    # The values of the call's integers and strings a wrapper gives _pb_callback_into and
+    # _pb_user_data_into (count of s0 to s3; -1: s0 is the tuple of more), as a tuple (None: none).
+    if count < 0:
+        return <tuple>s0
+    return None if count == 0 else (s0, s1, s2, s3)[:count]
+
+
+cdef inline object _pb_last_kept(object keeper, object key, int slot, int count, object s0, object s1, object s2,
+                                 object s3):
     # What _pb_keep_callable kept last under key (keeper None: in slot) if it was given with these
-    # very selectors (None: other ones, or none).
-    cdef Py_ssize_t i
+    # very selectors (None: other ones, or none). The wrapper passes them one by one, as a tuple
+    # made on every call cost a round trip through a user-data pointer a fifth.
     if keeper is None:
-        last = <object>_pb_module_kept[slot] if _pb_module_kept[slot] != NULL else None
+        if _pb_module_kept[slot] == NULL:
+            return None
+        last = <object>_pb_module_kept[slot]
     else:
         last = _pb_kept(keeper, key)
-    if type(last) is not tuple or len(<tuple>last) != len(selectors) + 1:
+    if type(last) is not tuple:
         return None
-    for i in range(len(selectors)):
-        if (<tuple>last)[i + 1] is not selectors[i]:
-            return None
+    if count < 0:
+        return (<tuple>last)[0] if (<tuple>last)[1:] == <tuple>s0 else None
+    if len(<tuple>last) != count + 1:
+        return None
+    if count > 0 and (<tuple>last)[1] is not s0 or count > 1 and (<tuple>last)[2] is not s1:
+        return None
+    if count > 2 and (<tuple>last)[3] is not s2 or count > 3 and (<tuple>last)[4] is not s3:
+        return None
     return (<tuple>last)[0]
 
 
 cdef int _pb_callback_into(void *target, object value, object factory, tuple spec, object keeper, object key,
-                           int slot, tuple selectors) except -1:
+                           int slot, int count, object s0, object s1, object s2, object s3) except -1:
     # Stores at target what C is given for a function pointer parameter: NULL for None, a
     # FunctionPointer's address, or that of a new closure (factory) calling value; what is not
     # NULL is kept alive with keeper (None: the module, in slot; see _pb_keep_callable). Anything
@@ -1048,11 +1064,11 @@ cdef int _pb_callback_into(void *target, object value, object factory, tuple spe
     elif isinstance(value, FunctionPointer) and (<FunctionPointer>value)._ctype == plain[2]:
         address = (<FunctionPointer>value)._ptr
         # it may hold a closure C calls after the caller dropped it; the same again is kept already
-        if selectors is None or _pb_last_kept(keeper, key, slot, selectors) is not value:
-            _pb_keep_callable(keeper, key, slot, value, selectors)
+        if count == 0 or _pb_last_kept(keeper, key, slot, count, s0, s1, s2, s3) is not value:
+            _pb_keep_callable(keeper, key, slot, value, _pb_selectors(count, s0, s1, s2, s3))
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         closure, number = factory(value)
-        _pb_keep_callable(keeper, key, slot, closure, selectors)
+        _pb_keep_callable(keeper, key, slot, closure, _pb_selectors(count, s0, s1, s2, s3))
         address = <void *><size_t>number
     else:
         _pb_fix_value(spec, value)  # raises
@@ -1218,7 +1234,8 @@ cdef inline bint _pb_takes_user_data(object value):
 
 
 cdef int _pb_user_data_into(void *target, void *user_target, object value, void *trampoline, object factory,
-                            tuple spec, object keeper, object key, int slot, tuple selectors) except -1:
+                            tuple spec, object keeper, object key, int slot, int count, object s0, object s1,
+                            object s2, object s3) except -1:
     # A callable (or a typedef class's FunctionPointer made from one, of this type) given with
     # the function's user-data pointer, both converted (at target and user_target): C is given
     # trampoline, which reaches the callable through a _pb_UserData put in the pointer's place,
@@ -1230,15 +1247,15 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
     cdef _pb_UserData state
     if isinstance(value, _pb_TypedefFunctionPointer):
         if (<_pb_TypedefFunctionPointer>value)._factory is not factory:
-            return _pb_callback_into(target, value, factory, spec, keeper, key, slot, selectors)
+            return _pb_callback_into(target, value, factory, spec, keeper, key, slot, count, s0, s1, s2, s3)
         function = (<_pb_TypedefFunctionPointer>value)._function
     elif value is not None and not isinstance(value, FunctionPointer) and callable(value):
         function = value
     if function is None:  # converted by its step
         return 0
     memcpy(&address, user_target, sizeof(void *))
-    if selectors is not None:
-        kept = _pb_last_kept(keeper, key, slot, selectors)
+    if count != 0:
+        kept = _pb_last_kept(keeper, key, slot, count, s0, s1, s2, s3)
     elif keeper is None:
         kept = <object>_pb_module_kept[slot] if _pb_module_kept[slot] != NULL else None
     else:
@@ -1251,7 +1268,7 @@ cdef int _pb_user_data_into(void *target, void *user_target, object value, void 
         state.function = function
         state.address = address
         state.user = _pb_new_pointer(address, "void *", None)
-        _pb_keep_callable(keeper, key, slot, state, selectors)
+        _pb_keep_callable(keeper, key, slot, state, _pb_selectors(count, s0, s1, s2, s3))
     address = <void *>state
     memcpy(user_target, &address, sizeof(void *))
     memcpy(target, &trampoline, sizeof(void *))
@@ -4911,7 +4928,7 @@ def json_load_callback(callback, data, flags, error, /):
     cdef Py_ssize_t _pb_k
     cdef _c_json_t *_pb_r
     try:
-        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0', 0, (flags, ))
+        _pb_callback_into(&_pb_a0, callback, _pb_callback_0, ('callback', 'argument 1 (callback)', 'unsigned long (*)(void *, unsigned long, void *)', True), error, 'json_load_callback 0', 0, 1, flags, None, None, None)
 
         _pb_t1 = _pb_buffer_in(data, 5, 1, "argument 2 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v1, &_pb_h1, <void **>&_pb_a1, &_pb_n)
 
@@ -5211,7 +5228,7 @@ def json_dump_callback(json, callback, data, flags, /):
             _pb_record_arg_error(json, json_t, "argument 1 (json)", True)
 
         if not _pb_takes_user_data(callback):
-            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, (flags, ))
+            _pb_callback_into(&_pb_a1, callback, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
 
         _pb_t2 = _pb_buffer_in(data, 5, 1, "argument 3 (data)", "a writable contiguous buffer or a cell", 'void *', _pb_cells_0, &_pb_v2, &_pb_h2, <void **>&_pb_a2, &_pb_n)
 
@@ -5222,7 +5239,7 @@ def json_dump_callback(json, callback, data, flags, /):
         if _pb_status < 0:
             _pb_refused(_pb_take_error(), ('int', 'argument 4 (flags)', 0, 18446744073709551615), flags)
 
-        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, (flags, ))
+        _pb_user_data_into(&_pb_a1, &_pb_a2, callback, <void *>_pb_trampoline_0, _pb_callback_1, ('callback', 'argument 2 (callback)', 'int (*)(char *, unsigned long, void *)', True), json, 'json_dump_callback 1', 1, 1, flags, None, None, None)
         with nogil:
             _pb_r = _c_json_dump_callback(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
         if _pb_maybe_pending:
@@ -5243,9 +5260,9 @@ def json_set_alloc_funcs(malloc_fn, free_fn, /):
     cdef _c_json_malloc_t _pb_a0
     cdef _c_json_free_t _pb_a1
     cdef Py_ssize_t _pb_k
-    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, 'json_set_alloc_funcs 0', 2, None)
+    _pb_callback_into(&_pb_a0, malloc_fn, _pb_callback_2, ('callback', 'argument 1 (malloc_fn)', 'void *(*)(unsigned long)', True), None, 'json_set_alloc_funcs 0', 2, 0, None, None, None, None)
 
-    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, 'json_set_alloc_funcs 1', 3, None)
+    _pb_callback_into(&_pb_a1, free_fn, _pb_callback_3, ('callback', 'argument 2 (free_fn)', 'void (*)(void *)', True), None, 'json_set_alloc_funcs 1', 3, 0, None, None, None, None)
 
     with nogil:
         _c_json_set_alloc_funcs(_pb_a0, _pb_a1)
