@@ -764,3 +764,10 @@ def test_a_kept_exception_the_fast_path_catches_is_raised_on_not_retried():
     with pytest.raises(KeyError):
         rt._pb_raise_kept(retry)
     assert rt._pb_raising == {}  # one the handler does not take is not noted
+
+
+def test_the_slot_a_kept_callable_goes_in_is_named_by_the_values_of_the_call():
+    # buffers given for a name count by their bytes, so that the slot can be a dictionary key
+    assert rt._pb_slot("f 2", 3, "add") == ("f 2", 3, "add")
+    assert rt._pb_slot("f 2", 1, bytearray(b"n"), memoryview(bytearray(b"w"))) == ("f 2", 1, b"n", b"w")
+    assert hash(rt._pb_slot("f 2", memoryview(bytearray(b"w")))) == hash(("f 2", b"w"))

@@ -483,11 +483,18 @@ def _pb_slot(key, *values):
     slot = (key, *values)
     try:
         hash(slot)
-    except TypeError:
-        slot = (key, *[value if value.__hash__ is not None
-                       else _operator.index(value) if hasattr(type(value), "__index__") else bytes(value)
-                       for value in values])
+    except (TypeError, ValueError):  # a writable memoryview refuses with a ValueError
+        slot = (key, *map(_pb_slot_value, values))
     return slot
+
+
+def _pb_slot_value(value):
+    """``value`` as :func:`_pb_slot` keeps it: itself where it can be hashed."""
+    try:
+        hash(value)
+    except (TypeError, ValueError):
+        return _operator.index(value) if hasattr(type(value), "__index__") else bytes(value)
+    return value
 
 
 class _pb_Unraisable:
