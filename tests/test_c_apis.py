@@ -370,6 +370,16 @@ def test_a_list_given_back_through_three_stars_is_a_pointer_read_by_its_count(ca
     assert type(argv) is capi.Pointer and repr(argv).startswith("<Pointer char ** at ")
 
 
+def test_a_function_freeing_a_list_of_strings_takes_the_pointer_it_came_as(capi):
+    words, before = capi.capi_words_new(3), capi.capi_words_freed()
+    assert words[:4] == [b"w0", b"w1", b"w2", None]
+    capi.capi_words_free(words)
+    assert capi.capi_words_freed() == before + 3
+    capi.capi_words_free(None)
+    with pytest.raises(TypeError, match=r"^argument 1 \(words\) must be a Pointer of type char \*\* or None, not list$"):
+        capi.capi_words_free(["w0"])
+
+
 def test_addresses_the_header_defines_are_objects_of_their_types(capi):
     assert capi.CAPI_STATIC is None
     assert type(capi.CAPI_TRANSIENT) is capi.FunctionPointer and int(capi.CAPI_TRANSIENT) == 2**64 - 1

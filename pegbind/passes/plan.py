@@ -1096,23 +1096,30 @@ def _default_sequences(module: Module, names: dict, function: Function,
                 and _arithmetic(module.resolve(by_name[length].type)) == "int"))}
 
 
-def _releases_through(module: Module, names: dict, function: Function) -> bool:
-    """Whether ``function`` takes nothing but a non-const ``T **`` of a record or opaque type and
-    returns nothing: C reads the pointer there and writes it back, as libcbor's
-    ``cbor_decref(cbor_item_t **item)`` frees and clears it.  The ``out`` such a
-    parameter is otherwise would leave nothing to pass; as ``inout`` it still gives back
-    what C wrote, for ``None`` passed in."""
+def _releases_through(module: Module, names: dict, function: Function) -> str | None:
+    """The role of the parameter of a function that takes nothing but a non-const ``T **`` and
+    returns nothing, where the ``out`` it otherwise is would leave nothing to pass (None for
+    other functions).
+
+    Of a record or opaque type, ``inout``: C reads the pointer there and writes it back, as
+    libcbor's ``cbor_decref(cbor_item_t **item)`` frees and clears it; it still gives back
+    what C wrote, for ``None`` passed in.  Of characters, ``in``: C takes a list of strings
+    it handed out, to free (``sqlite3_free_table(char **result)``, GLib's ``g_strfreev``),
+    passed as the ``Pointer`` it came back as.
+    """
     ret = module.resolve(function.ret)
     if len(function.params) != 1 or not (isinstance(ret, Primitive) and ret.is_void):
-        return False
+        return None
     pointer = module.resolve(function.params[0].type)
     if not isinstance(pointer, Pointer) or adjusted_array(module, function.params[0].type) is not None:
-        return False
+        return None
     cell = module.resolve(pointer.target)
     if not isinstance(cell, Pointer) or cell.is_const:
-        return False
+        return None
     item = pointer_item(module, names, cell)
-    return item is not None and item[0] in ("handle", "record_ptr")
+    if item is not None and item[0] in ("handle", "record_ptr"):
+        return "inout"
+    return "in" if item is not None and item[0] == "cstring" else None
 
 
 def plan_function(
@@ -1152,8 +1159,9 @@ def plan_function(
                    for i, p in enumerate(function.params)]
     for index, counted_by in _default_sequences(module, names, function, roles).items():
         param_roles[index] = ParamRole("in-array", counted_by)
-    if _releases_through(module, names, function) and not roles.get(rule_name(function.params[0].name, 0)):
-        param_roles[0] = ParamRole("inout", None, param_roles[0].owner)
+    released = _releases_through(module, names, function)
+    if released is not None and not roles.get(rule_name(function.params[0].name, 0)):
+        param_roles[0] = ParamRole(released, None, param_roles[0].owner)
 
     # Lengths: a parameter named by an array role measures it, whatever its own role says.
     length: dict[int, int] = {}

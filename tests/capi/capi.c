@@ -426,6 +426,21 @@ int capi_split(const char *text, int *argc, const char ***argv) {
     *argv = list;
     return 0;
 }
+static int words_freed;
+char **capi_words_new(int n) {
+    char **words = calloc((size_t)n + 1, sizeof *words);
+    for (int i = 0; i < n; i++) {
+        words[i] = malloc(16);
+        snprintf(words[i], 16, "w%d", i);
+    }
+    return words;
+}
+void capi_words_free(char **words) {
+    for (char **at = words; at && *at; at++, words_freed++)
+        free(*at);
+    free(words);
+}
+int capi_words_freed(void) { return words_freed; }
 static char taken_copy[64];
 static const char *taken;
 int capi_take_text(const char *text, capi_destructor how) {

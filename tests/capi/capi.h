@@ -117,6 +117,12 @@ void *capi_map(int fail);  /* CAPI_MAP_FAILED when fail, else some memory */
 /* A list given back through a U ***, as Tcl_SplitList's const char ***argvPtr: the words of
    text (at most 8, each up to 15 bytes), their count in *argc; 0, or -1 for too many. */
 int capi_split(const char *text, int *argc, const char ***argv);
+/* A list of strings C makes and frees, as sqlite3_get_table's and sqlite3_free_table (GLib's
+   g_strfreev): capi_words_free takes the list, not a place to write one; capi_words_freed()
+   counts the strings it freed. */
+char **capi_words_new(int n);
+void capi_words_free(char **words);
+int capi_words_freed(void);
 /* A handler for each of 8 numbers, kept with no handle, as signal() keeps one per signal. */
 void capi_on(int number, int (*handler)(int));
 int capi_raise(int number, int value);  /* handler(value), -1 with none */
