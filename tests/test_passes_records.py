@@ -155,3 +155,22 @@ def test_a_handle_class_goes_by_a_typedef_of_a_pointer_to_a_typedef_of_it(tmp_pa
     binding = plan(tmp_path, "typedef struct node_st node_st;\ntypedef node_st *node;\nnode node_new(void);\n"
                              "typedef struct _ctx *ctx;\nctx ctx_new(void);\n")
     assert [(h.py_name, h.aliases) for h in binding.handles] == [("node_st", ("node",)), ("ctx", ("_ctx",))]
+
+
+def test_handles_counted_by_any_length_beside_them_are_a_list_not_one_given_back(tmp_path):
+    # LLVM's C API: each count is named otherwise; taken for one handle C gives back, C read that
+    # many from one cell (LLVMConstVector(vals, 2) crashed)
+    binding = plan(tmp_path, "typedef struct V *VRef;\n"
+                             "VRef ok(VRef *Indices, unsigned NumIndices);\n"
+                             "VRef prefixed(VRef *ConstantIndices, unsigned NumIndices);\n"
+                             "VRef sized(VRef *ScalarConstantVals, unsigned Size);\n"
+                             "VRef n(VRef *RetVals, unsigned N);\n"
+                             "int flags(VRef *out, unsigned flags);\n")
+    roles = {f.function.name: [(p.c_name, p.role.role, p.role.length) for p in f.params] for f in binding.functions}
+    assert roles == {
+        "ok": [("Indices", "in-array", "NumIndices"), ("NumIndices", "len", "Indices")],
+        "prefixed": [("ConstantIndices", "in-array", "NumIndices"), ("NumIndices", "len", "ConstantIndices")],
+        "sized": [("ScalarConstantVals", "in-array", "Size"), ("Size", "len", "ScalarConstantVals")],
+        "n": [("RetVals", "in-array", "N"), ("N", "len", "RetVals")],
+        "flags": [("out", "out", None), ("flags", "in", None)],
+    }

@@ -1018,9 +1018,20 @@ def _counts_records(pointer: str | None, count: str, others: Iterable[str]) -> b
 
 def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> bool:
     """Whether ``count``, right after the pointer to handles ``pointer``, is named as their
-    count: by :func:`counts_of`, or by :func:`length_unit` (a handle has no byte size, so a
-    length counts them: LLVM's ``LLVMValueRef *ConstantVals, unsigned Length``)."""
-    return counts_of(pointer, count) or length_unit(pointer, count, frozenset(others)) == "items"
+    count: by :func:`counts_of`, or by :func:`length_unit` (a handle has no byte size, so any
+    length counts them: LLVM's ``LLVMValueRef *ConstantVals, unsigned Length`` and
+    ``ScalarConstantVals, unsigned Size``), ``N`` (``RetVals, unsigned N``), or ``Num``, ``num_``
+    or ``n`` and the last words of the pointer's name (``ConstantIndices, unsigned NumIndices``).
+    Taken for one handle C gives back instead, C read or wrote that many from one cell."""
+    if counts_of(pointer, count) or length_unit(pointer, count, frozenset(others)) is not None:
+        return True
+    number = count.lstrip("_")
+    if number == "N":
+        return True
+    return bool(pointer) and any(
+        number.startswith(prefix) and len(number) > len(prefix)
+        and _words(pointer)[-len(_words(number[len(prefix):])):] == _words(number[len(prefix):])
+        for prefix in ("Num", "num_", "n"))
 
 
 def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
