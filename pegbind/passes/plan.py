@@ -1028,10 +1028,12 @@ def _counts_handles(pointer: str | None, count: str, others: Iterable[str]) -> b
     number = count.lstrip("_")
     if number == "N":
         return True
-    return bool(pointer) and any(
-        number.startswith(prefix) and len(number) > len(prefix)
-        and _words(pointer)[-len(_words(number[len(prefix):])):] == _words(number[len(prefix):])
-        for prefix in ("Num", "num_", "n"))
+    if not pointer:
+        return False
+    words = _words(pointer)
+    return any(number.startswith(prefix) and len(number) > len(prefix)
+               and words[-len(_words(number[len(prefix):])):] == _words(number[len(prefix):])
+               for prefix in ("Num", "num_", "n"))
 
 
 def _has_record_class(module: Module, names: dict, ctype: CType) -> bool:
