@@ -222,11 +222,13 @@ def test_an_integer_cast_to_a_pointer_type_is_an_address_of_that_type(tmp_path):
     # SQLite's SQLITE_TRANSIENT, signal.h's SIG_IGN, mmap's MAP_FAILED: the pointer's width, unsigned
     module = _module("typedef void (*free_fn)(void *);\n#define STATIC_ ((free_fn)0)\n"
                      "#define TRANSIENT_ ((free_fn)-1)\n#define FAILED_ ((void *) -1)\n#define IGN_ ((free_fn) 1)\n"
-                     "#define SIZE_ sizeof(FAILED_)\n", tmp_path=tmp_path)
+                     "#define SIZE_ sizeof(FAILED_)\n#define NULL_ ((void *)0)\n#define NONE_ ((free_fn)NULL_)\n",
+                     tmp_path=tmp_path)
     assert [(c.name, c.value, c.type) for c in module.constants] == [
         ("STATIC_", Address(0), TypedefRef("free_fn")), ("TRANSIENT_", Address(2**64 - 1), TypedefRef("free_fn")),
         ("FAILED_", Address(2**64 - 1), Pointer(Primitive("void"))), ("IGN_", Address(1), TypedefRef("free_fn")),
-        ("SIZE_", 8, Primitive("unsigned long")),
+        ("SIZE_", 8, Primitive("unsigned long")), ("NULL_", Address(0), Pointer(Primitive("void"))),
+        ("NONE_", Address(0), TypedefRef("free_fn")),  # another pointer's address, cast: xmlsec's ((T)NULL)
     ]
 
 

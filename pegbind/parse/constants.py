@@ -511,7 +511,11 @@ class Evaluator:
             raise NotConstant("a cast to void has no value", expr.token)
         if isinstance(resolved, Pointer):
             # an address: SQLite's ((sqlite3_destructor_type)-1), signal.h's ((__sighandler_t) 1)
-            operand = self._arith(expr.operand)
+            operand = self.evaluate(expr.operand)
+            if operand.address is not None:  # another pointer's: xmlsec's ((xmlSecTransformId)NULL)
+                return Value(0, None, target_type, operand.address)
+            if operand.prim is None:
+                raise NotConstant("a string literal used as a number", _token_of(expr.operand))
             if operand.prim in _FLOATING:
                 raise NotConstant(f"a floating value cast to the pointer type '{target_type.to_c()}'", expr.token)
             bits = 8 * self.target.pointer_size
