@@ -199,7 +199,9 @@ def input_spec(binding: BindingModel, classes: dict[str, str], p: ParamBinding) 
     role = p.role.role
     if role == "in":
         if p.kind == "handle":
-            return _element_spec(binding, classes, "handle", None, p.record_key, label, not p.nonnull)
+            spec = _element_spec(binding, classes, "handle", None, p.record_key, label, not p.nonnull)
+            # None refused as every backend's wrapper refuses it first (readdir(None))
+            return f"('nonnull', {label!r}, {spec})" if p.nonnull else spec
         return arg_spec(binding, classes, p)
     if role == "inout":
         nullable = p.kind in ("handle", "record_ptr")  # None: C is given NULL in the cell

@@ -91,6 +91,7 @@ typedef void (*capi_listener)(capi_db *db, const char *text, double weight);
 void capi_db_listen(capi_db *db, capi_listener listener);  /* kept: capi_db_say calls it */
 void capi_db_on_say(capi_db *db, capi_listener listener);  /* kept too, in a slot of its own */
 int capi_db_say(capi_db *db, const char *text);  /* how many times it has called the listener */
+int capi_db_count_said(capi_db *db) __attribute__((nonnull));  /* the same, with no call: never NULL, as readdir's */
 /* kept with its user-data pointer, as sqlite3_busy_handler: capi_db_say calls it too */
 typedef int (*capi_watcher)(void *context, const char *text);
 void capi_db_watch(capi_db *db, capi_watcher watcher, void *context);

@@ -390,6 +390,7 @@ def capi_probes(mod: Any, lib: Any, no_getter: str | None) -> list[Probe]:
     easy, multi = mod.capi_easy_init(), mod.capi_multi_init()
     probe("capi_easy_perform(CAPI_MULTI) [a handle of another type]", lambda: mod.capi_easy_perform(multi))
     probe("capi_easy_perform(5)", lambda: mod.capi_easy_perform(5))
+    probe("capi_db_count_said(None) [a handle C must not be given NULL for]", lambda: mod.capi_db_count_said(None))
     probe("capi_easy_perform(capi_node())", lambda: mod.capi_easy_perform(mod.capi_node()))
     probe("CAPI_EASY()", lambda: mod.CAPI_EASY())
     probe("Pointer()", lambda: mod.Pointer())
