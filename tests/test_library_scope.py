@@ -126,6 +126,15 @@ def test_a_packaged_library_is_its_packages_files(capsys):
     assert "ffi_call" in found["functions"] and "malloc" not in found["functions"]
 
 
+def test_an_include_folder_of_another_package_does_not_join_a_packaged_library(capsys):
+    # NSS's pkcs11.h, libnss3-dev's, read with -I of libnspr4-dev's folder: NSPR's headers are read
+    # for their types, as xmlsec's are with libxml2's folder, and not bound
+    needs("/usr/include/nss/pkcs11.h", "/usr/include/nspr/prtypes.h", "/usr/bin/dpkg-query")
+    found = dump(capsys, "/usr/include/nss/pkcs11.h", "-I", "/usr/include/nss", "-I", "/usr/include/nspr")
+    assert "CKR_OK" in found["constants"] and "CKM_SHA256" in found["constants"]
+    assert not [name for name in found["constants"] if name.startswith("PR_")]
+
+
 FAKE_STATUS = """\
 Package: fakesock-dev
 Status: install ok installed

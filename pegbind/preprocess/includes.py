@@ -173,8 +173,11 @@ class IncludeResolver:
                     if any(_under(form, root) for form in _forms(h) for root in self._system)]
         self._package_files = package_files([form for h in packaged for form in _forms(h)]) or frozenset()
         owned = [h for h in packaged if h in self._package_files or os.path.realpath(h) in self._package_files]
-        folders = [os.path.dirname(os.path.abspath(h)) for h in self.headers if os.path.abspath(h) not in owned]
-        folders += list(self.user_dirs)
+        unowned = [os.path.abspath(h) for h in self.headers if os.path.abspath(h) not in owned]
+        folders = [os.path.dirname(h) for h in unowned]
+        # -I folders hold the library where no package says what it is (xmlsec's -I of libxml2's
+        # folder, a package of its own, does not make libxml2 part of the binding)
+        folders += list(self.user_dirs) if unowned else []
         self._library_dirs, self._namespaces = [], []
         for folder in dict.fromkeys(folders):
             forms = _forms(folder)

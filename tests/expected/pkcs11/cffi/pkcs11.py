@@ -115,42 +115,6 @@ struct CK_NSS_TLS_EXTENDED_MASTER_KEY_DERIVE_PARAMS;
 struct CK_NSS_MODULE_FUNCTIONS;
 struct CK_NSS_FIPS_FUNCTIONS;
 struct CK_NSS_GCM_PARAMS;
-typedef unsigned char PRUint8;
-typedef signed char PRInt8;
-typedef unsigned short PRUint16;
-typedef short PRInt16;
-typedef unsigned int PRUint32;
-typedef int PRInt32;
-typedef long PRInt64;
-typedef unsigned long PRUint64;
-typedef int PRIntn;
-typedef unsigned int PRUintn;
-typedef double PRFloat64;
-typedef size_t PRSize;
-typedef PRInt32 PROffset32;
-typedef PRInt64 PROffset64;
-typedef ptrdiff_t PRPtrdiff;
-typedef unsigned long PRUptrdiff;
-typedef PRIntn PRBool;
-typedef PRUint8 PRPackedBool;
-typedef enum { PR_FAILURE = -1, PR_SUCCESS = 0 } PRStatus;
-typedef PRUint16 PRUnichar;
-typedef long PRWord;
-typedef unsigned long PRUword;
-typedef PRUintn uintn;
-typedef PRIntn intn;
-typedef PRUint64 uint64;
-typedef PRUint32 uint32;
-typedef PRUint16 uint16;
-typedef PRUint8 uint8;
-typedef PRInt64 int64;
-typedef PRInt32 int32;
-typedef PRInt16 int16;
-typedef PRInt8 int8;
-typedef PRFloat64 float64;
-typedef PRUptrdiff uptrdiff_t;
-typedef PRUword uprword_t;
-typedef PRWord prword_t;
 typedef unsigned char CK_BYTE;
 typedef CK_BYTE CK_CHAR;
 typedef CK_BYTE CK_UTF8CHAR;
@@ -2645,92 +2609,6 @@ _PKCS11_H_ = 1
 _PKCS11T_H_ = 1
 CK_TRUE = 1
 CK_FALSE = 0
-PR_AF_INET6 = 10
-IS_LITTLE_ENDIAN = 1
-PR_BYTES_PER_BYTE = 1
-PR_BYTES_PER_SHORT = 2
-PR_BYTES_PER_INT = 4
-PR_BYTES_PER_INT64 = 8
-PR_BYTES_PER_LONG = 8
-PR_BYTES_PER_FLOAT = 4
-PR_BYTES_PER_DOUBLE = 8
-PR_BYTES_PER_WORD = 8
-PR_BYTES_PER_DWORD = 8
-PR_BITS_PER_BYTE = 8
-PR_BITS_PER_SHORT = 16
-PR_BITS_PER_INT = 32
-PR_BITS_PER_INT64 = 64
-PR_BITS_PER_LONG = 64
-PR_BITS_PER_FLOAT = 32
-PR_BITS_PER_DOUBLE = 64
-PR_BITS_PER_WORD = 64
-PR_BITS_PER_BYTE_LOG2 = 3
-PR_BITS_PER_SHORT_LOG2 = 4
-PR_BITS_PER_INT_LOG2 = 5
-PR_BITS_PER_INT64_LOG2 = 6
-PR_BITS_PER_LONG_LOG2 = 6
-PR_BITS_PER_FLOAT_LOG2 = 5
-PR_BITS_PER_DOUBLE_LOG2 = 6
-PR_BITS_PER_WORD_LOG2 = 6
-PR_ALIGN_OF_SHORT = 2
-PR_ALIGN_OF_INT = 4
-PR_ALIGN_OF_LONG = 8
-PR_ALIGN_OF_INT64 = 8
-PR_ALIGN_OF_FLOAT = 4
-PR_ALIGN_OF_DOUBLE = 8
-PR_ALIGN_OF_POINTER = 8
-PR_ALIGN_OF_WORD = 8
-PR_BYTES_PER_WORD_LOG2 = 3
-PR_BYTES_PER_DWORD_LOG2 = 3
-BYTES_PER_BYTE = 1
-BYTES_PER_SHORT = 2
-BYTES_PER_INT = 4
-BYTES_PER_INT64 = 8
-BYTES_PER_LONG = 8
-BYTES_PER_FLOAT = 4
-BYTES_PER_DOUBLE = 8
-BYTES_PER_WORD = 8
-BYTES_PER_DWORD = 8
-BITS_PER_BYTE = 8
-BITS_PER_SHORT = 16
-BITS_PER_INT = 32
-BITS_PER_INT64 = 64
-BITS_PER_LONG = 64
-BITS_PER_FLOAT = 32
-BITS_PER_DOUBLE = 64
-BITS_PER_WORD = 64
-BITS_PER_BYTE_LOG2 = 3
-BITS_PER_SHORT_LOG2 = 4
-BITS_PER_INT_LOG2 = 5
-BITS_PER_INT64_LOG2 = 6
-BITS_PER_LONG_LOG2 = 6
-BITS_PER_FLOAT_LOG2 = 5
-BITS_PER_DOUBLE_LOG2 = 6
-BITS_PER_WORD_LOG2 = 6
-ALIGN_OF_SHORT = 2
-ALIGN_OF_INT = 4
-ALIGN_OF_LONG = 8
-ALIGN_OF_INT64 = 8
-ALIGN_OF_FLOAT = 4
-ALIGN_OF_DOUBLE = 8
-ALIGN_OF_POINTER = 8
-ALIGN_OF_WORD = 8
-BYTES_PER_WORD_LOG2 = 3
-BYTES_PER_DWORD_LOG2 = 3
-PR_INT8_MAX = 127
-PR_INT8_MIN = -128
-PR_UINT8_MAX = 255
-PR_INT16_MAX = 32767
-PR_INT16_MIN = -32768
-PR_UINT16_MAX = 65535
-PR_INT32_MAX = 2147483647
-PR_INT32_MIN = -2147483648
-PR_UINT32_MAX = 4294967295
-PR_INT64_MAX = 9223372036854775807
-PR_INT64_MIN = -9223372036854775808
-PR_UINT64_MAX = 18446744073709551615
-PR_TRUE = 1
-PR_FALSE = 0
 CK_NULL_PTR = 0
 CRYPTOKI_VERSION_MAJOR = 3
 CRYPTOKI_VERSION_MINOR = 0
@@ -3772,19 +3650,6 @@ SFTK_MIN_USER_SLOT_ID = 4
 SFTK_MAX_USER_SLOT_ID = 100
 SFTK_MIN_FIPS_USER_SLOT_ID = 101
 SFTK_MAX_FIPS_USER_SLOT_ID = 127
-
-
-# ---- enums -------------------------------------------------------------
-
-class PRStatus(_IntEnum):
-    '* Status code used by some routines that have a single point of failure or\n* special status return.'
-    PR_FAILURE = -1
-    PR_SUCCESS = 0
-
-PR_FAILURE = PRStatus.PR_FAILURE
-PR_SUCCESS = PRStatus.PR_SUCCESS
-#: value -> member: what an enum value coming out of C becomes (a value of no member stays an int)
-_pb_members_PRStatus = {_pb_member.value: _pb_member for _pb_member in PRStatus}
 
 
 # ---- errors ------------------------------------------------------------
