@@ -380,6 +380,15 @@ def test_a_function_freeing_a_list_of_strings_takes_the_pointer_it_came_as(capi)
         capi.capi_words_free(["w0"])
 
 
+def test_a_function_made_to_be_passed_as_a_callable_takes_what_a_callable_is_given(capi):
+    # as glibc's alphasort: its const T ** parameters are not out-parameters (given two empty
+    # cells, C read through them); passed on as a callable, or called from one, it orders nodes
+    assert capi.capi_sort_nodes(capi.capi_node_order) == 4321
+    assert capi.capi_sort_nodes(lambda a, b: -capi.capi_node_order(a, b)) == 1234
+    with pytest.raises(TypeError):
+        capi.capi_node_order()
+
+
 def test_addresses_the_header_defines_are_objects_of_their_types(capi):
     assert capi.CAPI_STATIC is None
     assert type(capi.CAPI_TRANSIENT) is capi.FunctionPointer and int(capi.CAPI_TRANSIENT) == 2**64 - 1

@@ -1135,15 +1135,33 @@ def _releases_through(module: Module, names: dict, function: Function) -> str | 
     return "in" if item is not None and item[0] == "cstring" else None
 
 
+def _callable_types(module: Module) -> frozenset[str]:
+    """The function types the module's functions take pointers to (as :meth:`Module.canonical`
+    spells them): a function of one of them is made to be passed as such a pointer (glibc's
+    ``alphasort``, ``scandir``'s comparator)."""
+    found = set()
+    for function in module.functions:
+        for param in function.params:
+            pointer = module.resolve(adjusted_parameter(module, param.type))
+            if isinstance(pointer, Pointer) and isinstance(module.resolve(pointer.target), FunctionType):
+                found.add(module.canonical(pointer.target).to_c())
+    return frozenset(found)
+
+
 def plan_function(
     module: Module, config: BindingConfig, names: dict, function: Function, target: TargetInfo,
     table_fields: frozenset[str], module_names: AbstractSet[str], cell_types: tuple[CellBinding, ...],
+    callable_types: AbstractSet[str] = frozenset(),
 ) -> FunctionBinding:
     """The wrapper plan of one function; raises :class:`Unsupported` when it cannot be wrapped.
 
     ``module_names``: the module-level names (``names``' values), which no parameter
-    may hide; ``cell_types``: :func:`plan_cells` on ``target``.  Both are the
-    same for every function, so :func:`plan_functions` works them out once.
+    may hide; ``cell_types``: :func:`plan_cells` on ``target``; ``callable_types``:
+    :func:`_callable_types` of the module.  They are the same for every function, so
+    :func:`plan_functions` works them out once.  A function of one of the callable types
+    takes its parameters as a callable of that type is given them: its non-const ``T **``
+    are no out-parameters (``alphasort(const struct dirent **, const struct dirent **)``,
+    given two empty cells, read through them).
     """
     roles: dict[str, ParamRole] = {}
     nonnull: set[str] = set()
@@ -1168,7 +1186,9 @@ def plan_function(
     by_name = {rule_name(p.name, i): i for i, p in enumerate(function.params)}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    param_roles = [_with_default(roles.get(rule_name(p.name, i)), default_role(module, names, p.type))
+    passed_as_callable = module.canonical(function.type).to_c() in callable_types
+    param_roles = [_with_default(roles.get(rule_name(p.name, i)),
+                                 ParamRole("in") if passed_as_callable else default_role(module, names, p.type))
                    for i, p in enumerate(function.params)]
     for index, counted_by in _default_sequences(module, names, function, roles).items():
         param_roles[index] = ParamRole("in-array", counted_by)
@@ -1383,6 +1403,7 @@ def plan_functions(
     table_fields = table_function_fields(module, table.struct_key) if table is not None else frozenset()
     module_names = frozenset(names.values()) | MODULE_NAMES  # what a parameter may not hide
     cell_types = plan_cells(target)[0]
+    callable_types = _callable_types(module)
     bound, declared_only, dropped = [], [], []
     unexported: list[Function] = []
     for function in module.functions:
@@ -1393,7 +1414,7 @@ def plan_functions(
             continue
         try:
             bound.append(plan_function(module, config, names, function, target, table_fields, module_names,
-                                       cell_types))
+                                       cell_types, callable_types))
         except Unsupported as exc:
             dropped.append(Diagnostic(function.coord, f"function {function.name!r} is not wrapped: {exc}", "warning"))
             if function.variadic:

@@ -442,6 +442,15 @@ void capi_words_free(char **words) {
     free(words);
 }
 int capi_words_freed(void) { return words_freed; }
+int capi_node_order(const capi_node **a, const capi_node **b) { return (*b)->value - (*a)->value; }
+static int (*node_cmp)(const capi_node **, const capi_node **);
+static int node_compare(const void *a, const void *b) { return node_cmp((const capi_node **)a, (const capi_node **)b); }
+int capi_sort_nodes(int (*cmp)(const capi_node **a, const capi_node **b)) {
+    const capi_node *list[4] = {&nodes[0], &nodes[1], &nodes[2], &nodes[3]};
+    node_cmp = cmp;
+    qsort(list, 4, sizeof list[0], node_compare);
+    return list[0]->value * 1000 + list[1]->value * 100 + list[2]->value * 10 + list[3]->value;
+}
 static char taken_copy[64];
 static const char *taken;
 int capi_take_text(const char *text, capi_destructor how) {

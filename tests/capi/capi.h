@@ -124,6 +124,12 @@ int capi_split(const char *text, int *argc, const char ***argv);
 char **capi_words_new(int n);
 void capi_words_free(char **words);
 int capi_words_freed(void);
+/* A function made to be passed as a callable, as glibc's alphasort is scandir's comparator:
+   its parameters are what the callable is given, not places C writes.  capi_node_order orders
+   nodes by value, descending; capi_sort_nodes sorts the four nodes of capi_tree with cmp and gives
+   their values, first to last, as the digits of one number. */
+int capi_node_order(const capi_node **a, const capi_node **b);
+int capi_sort_nodes(int (*cmp)(const capi_node **a, const capi_node **b));
 /* A handler for each of 8 numbers, kept with no handle, as signal() keeps one per signal. */
 void capi_on(int number, int (*handler)(int));
 int capi_raise(int number, int value);  /* handler(value), -1 with none */
