@@ -178,18 +178,18 @@ def class_names(binding: BindingModel, records: Iterable[RecordBinding]) -> dict
     return classes
 
 
-def pointer_constants(binding: BindingModel, classes: dict[str, str],
-                      made: Callable[[str, str, int, str | None], str]) -> list[tuple[str, str]]:
+def pointer_constants(binding: BindingModel, made: Callable[[str, str | None, str, int], str]
+                      ) -> list[tuple[str, str]]:
     """(Python name, expression) of each constant that is an integer cast to a pointer type
     (SQLITE_TRANSIENT, SIG_IGN, MAP_FAILED), made as a result of that type is: ``made(kind,
-    C type, address, handle class)`` spells it in the backend's language.  They follow every
-    class they are instances of."""
+    handle key, C type, address)`` spells it in the backend's language (a writer's
+    ``made_constant``).  They follow every class they are instances of."""
     made_ones = []
     for c in binding.constants:
         if c.pointer is not None:
             kind, ctype, key = c.pointer
             assert isinstance(c.constant.value, Address)
-            made_ones.append((c.py_name, made(kind, ctype, c.constant.value.value, classes[key] if key else None)))
+            made_ones.append((c.py_name, made(kind, key, ctype, c.constant.value.value)))
     return made_ones
 
 

@@ -477,15 +477,6 @@ def _table_struct(binding: BindingModel) -> str | None:
     return cy_record_name(record.ref) if record is not None else None
 
 
-def _made_constant(kind: str, ctype: str, address: int, cls: str | None) -> str:
-    """A constant that is an integer cast to a pointer type, made at import (see
-    :func:`~pegbind.emit.common.pointer_constants`)."""
-    pointer = f"<void *><size_t>{address:#x}"
-    if kind == "handle":
-        return f"_pb_new_handle({pointer}, {cls})"
-    return f"_pb_new_{kind}({pointer}, {py_string(ctype)}, None)"  # _pb_new_function_pointer, _pb_new_pointer
-
-
 def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     """What the Cython templates see: the binding plus declaration lists in emission order."""
     module = binding.module
@@ -572,7 +563,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
     wrappers = CythonWrappers(binding, classes, speller, callbacks, trampolines, module_slots, cell_sets)
     return {
         **base_context(binding),
-        "pointer_constants": pointer_constants(binding, classes, _made_constant),
+        "pointer_constants": pointer_constants(binding, wrappers.made_constant),
         "callbacks": callbacks,
         "module_slots": module_slots,
         # each function's def, from its call plan (pegbind.emit.cython_wrapper)

@@ -736,6 +736,11 @@ class CythonWrappers:
                 f"for _pb_k in range({s.count}):\n"
                 f"    memcpy((<{cls}>{s.items}[_pb_k])._ptr, &{s.memory}[_pb_k], {cy_sizeof(p.element)})\n")
 
+    def made_constant(self, kind: str, key: str | None, ctype: str, address: int) -> str:
+        """A constant that is an integer cast to a pointer type (see
+        :func:`~pegbind.emit.common.pointer_constants`), made at import as a result is."""
+        return self.pointer_value(kind, key, ctype, f"<size_t>{address:#x}", "None")
+
     def pointer_value(self, kind: str, key: str | None, ctype: str, value: str, owner: str) -> str:
         """The Python value of a C pointer (or enum) value coming out of a call: an expression."""
         if kind == "handle":

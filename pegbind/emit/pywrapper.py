@@ -523,13 +523,10 @@ class WrapperWriter(ABC):
     def string_at(self, pointer: str) -> str:
         """``bytes`` (``None`` for NULL) of the C string a ``char *`` cell or result holds."""
 
-    def made_constant(self, kind: str, ctype: str, address: int, cls: str | None) -> str:
+    def made_constant(self, kind: str, key: str | None, ctype: str, address: int) -> str:
         """A constant that is an integer cast to a pointer type (see
-        :func:`~pegbind.emit.common.pointer_constants`), made at import."""
-        pointer = self.address_value(ctype, address)
-        if kind == "handle":
-            return f"_pb_handle({cls}, {pointer}, None)"
-        return f"_pb_{kind}({pointer}, {ctype!r}, None)"  # _pb_function_pointer, _pb_pointer
+        :func:`~pegbind.emit.common.pointer_constants`), made at import as a result is."""
+        return self.pointer_value(kind, key, ctype, self.address_value(ctype, address), "None")
 
     def address_value(self, ctype: str, address: int) -> str:
         """A pointer of C type ``ctype`` holding ``address``, as the FFI gives one."""

@@ -1186,10 +1186,11 @@ def plan_function(
     by_name = {rule_name(p.name, i): i for i, p in enumerate(function.params)}
     # Roles naming parameters this function lacks are ignored: a glob rule
     # (``C_*``) applies its roles where the names fit.
-    passed_as_callable = module.canonical(function.type).to_c() in callable_types
-    param_roles = [_with_default(roles.get(rule_name(p.name, i)),
-                                 ParamRole("in") if passed_as_callable else default_role(module, names, p.type))
-                   for i, p in enumerate(function.params)]
+    defaults = [default_role(module, names, p.type) for p in function.params]
+    if (callable_types and any(role.role != "in" for role in defaults)
+            and module.canonical(function.type).to_c() in callable_types):
+        defaults = [ParamRole("in")] * len(defaults)  # made to be passed as a callable
+    param_roles = [_with_default(roles.get(rule_name(p.name, i)), defaults[i]) for i, p in enumerate(function.params)]
     for index, counted_by in _default_sequences(module, names, function, roles).items():
         param_roles[index] = ParamRole("in-array", counted_by)
     released = _releases_through(module, names, function)

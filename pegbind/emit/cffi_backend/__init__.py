@@ -101,5 +101,5 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
         "callbacks": [source for _, source in callbacks.values()],
         "callback_factories": {key: name for key, (name, _) in callbacks.items()},
         "left_out": left_out(binding, gone),
-        "pointer_constants": pointer_constants(binding, classes, CffiWriter(binding, classes).made_constant),
+        "pointer_constants": pointer_constants(binding, CffiWriter(binding, classes).made_constant),
     }

@@ -95,7 +95,7 @@ def context(binding: BindingModel, config: BindingConfig) -> dict[str, Any]:
             e.pointer_type: "_ct.c_char_p" if e.kind == "string" else speller.spell(Primitive(e.primitive))
             for e in binding.pointer_elements if e.kind not in ("record", "handle")  # read as addresses
         },
-        "pointer_constants": pointer_constants(binding, classes, writer.made_constant),
+        "pointer_constants": pointer_constants(binding, writer.made_constant),
         # last: the complex types spelled by everything above
         "complex_classes": sorted(speller.complex_classes.items()),
     }
