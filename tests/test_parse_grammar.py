@@ -265,12 +265,23 @@ def test_noise_is_skipped_everywhere():
     assert module.typedef("ll").type == Primitive("long long")
 
 
-def test_inline_definitions_are_skipped_with_a_note():
-    module = parse("static inline int twice(int x) { return 2 * x; }\nint after(void);")
+def test_static_definitions_are_left_out_with_a_warning():
+    module = parse("static inline int twice(int x) { return 2 * x; }\nint after(void);\n"
+                   "static int half(int x) { return x / 2; }\nstatic inline int twice(int x) { return x + x; }")
     assert [f.name for f in module.functions] == ["after"]
     assert headlines(module) == [
-        "t.h:1:19: note: skipped the definition of function 'twice': function bodies in headers are not bound"
+        "t.h:1:19: warning: 2 functions the headers define static are not bound (a static function has no symbol "
+        "in any library): twice, half"
     ]
+
+
+def test_other_definitions_declare_their_function():
+    # gnu_inline's extern inline and C99's inline leave the library an out-of-line copy to export
+    module = parse("extern __inline __attribute__((__gnu_inline__)) long absl(long x) { return x < 0 ? -x : x; }\n"
+                   "inline int same(int x) { return x; }\nint plain(const char *s) { return *s; }")
+    assert [(f.name, f.type.to_c()) for f in module.functions] == [
+        ("absl", "long (long x)"), ("same", "int (int x)"), ("plain", "int (const char *s)")]
+    assert headlines(module) == []
 
 
 def test_static_variable_is_skipped_with_a_note():

@@ -185,6 +185,8 @@ class ModuleBuilder:
         self.typedefs: dict[str, Typedef] = {}
         self.functions: dict[str, Function] = {}
         self.variables: dict[str, Variable] = {}
+        #: the names of the functions the headers define static (see :meth:`definition`)
+        self.static_definitions: list[Token] = []
         self.constants: dict[str, Constant] = {}
         self.function_aliases: dict[str, FunctionAlias] = {}
         self.values: dict[str, Value] = {}
@@ -202,6 +204,13 @@ class ModuleBuilder:
     # -- results ---------------------------------------------------------------
     def module(self, library_files: frozenset[str] | None = None, macro_names: frozenset[str] = frozenset(),
                call_macro_names: frozenset[str] = frozenset()) -> Module:
+        left_out = [token for token in self.static_definitions if token.text not in self.functions]
+        if left_out:  # often a family of helpers (jansson's json_decref, json_object_set ...): one warning
+            count = f"{len(left_out)} function{'s' if len(left_out) > 1 else ''}"
+            self.report(f"{count} the headers define static {'are' if len(left_out) > 1 else 'is'} not bound "
+                        f"(a static function has no symbol in any library): "
+                        f"{', '.join(token.text for token in left_out)}", left_out[0], "warning")
+            self.static_definitions = []
         return Module(
             self.target.name,
             functions=tuple(self.functions.values()),
@@ -359,12 +368,23 @@ class ModuleBuilder:
             self.report(message, node.token, "warning")
 
     def definition(self, node: s.Declaration) -> None:
-        names = [d.declarator.name_token for d in node.declarators]
-        name = names[0].text if names and names[0] is not None else "?"
-        self.report(
-            f"skipped the definition of function '{name}': function bodies in headers are not bound",
-            names[0] if names and names[0] is not None else node.specifiers.first, "note",
-        )
+        """A function a header defines: its head declares it, unless it is ``static``.
+
+        A ``static`` definition (``static inline``) has internal linkage: no library
+        exports it, and a binding that loads the library cannot call it, so it is left
+        out, with one warning naming all of those (:meth:`module`).  Any other
+        (``extern inline``, gnu_inline's out-of-line copy, C99 ``inline``) is declared as
+        a prototype would declare it; whether the library exports its symbol is then
+        checked as for any function.
+        """
+        if "static" not in node.specifiers.storage:
+            self.declaration(node)
+            return
+        name = node.declarators[0].declarator.name_token if node.declarators else None
+        if name is None:
+            self.report("expected a name in this declarator", node.specifiers.first)
+        elif all(name.text != token.text for token in self.static_definitions):
+            self.static_definitions.append(name)
 
     def declaration(self, node: s.Declaration) -> None:
         # BNF: declaration = decl_specifiers init_declarator_list? ';'
