@@ -378,6 +378,13 @@ def test_a_function_freeing_a_list_of_strings_takes_the_pointer_it_came_as(capi)
     capi.capi_words_free(None)
     with pytest.raises(TypeError, match=r"^argument 1 \(words\) must be a Pointer of type char \*\* or None, not list$"):
         capi.capi_words_free(["w0"])
+    # of unsigned characters, as pcre2_substring_list_free(PCRE2_SPTR *list): called with no
+    # argument, it freed a cell the wrapper had made
+    octets, before = capi.capi_octets_new(2), capi.capi_words_freed()
+    assert octets[:3] == [b"o0", b"o1", None]
+    capi.capi_octets_free(octets)
+    assert capi.capi_words_freed() == before + 2
+    assert "capi_octets_free(list_: Pointer | None, /) -> None" in capi.capi_octets_free.__doc__
 
 
 def test_a_function_made_to_be_passed_as_a_callable_takes_what_a_callable_is_given(capi):

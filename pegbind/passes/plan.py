@@ -1116,9 +1116,10 @@ def _releases_through(module: Module, names: dict, function: Function) -> str | 
 
     Of a record or opaque type, ``inout``: C reads the pointer there and writes it back, as
     libcbor's ``cbor_decref(cbor_item_t **item)`` frees and clears it; it still gives back
-    what C wrote, for ``None`` passed in.  Of characters, ``in``: C takes a list of strings
-    it handed out, to free (``sqlite3_free_table(char **result)``, GLib's ``g_strfreev``),
-    passed as the ``Pointer`` it came back as.
+    what C wrote, for ``None`` passed in.  Of characters of any sign, ``in``: C takes a list of
+    strings it handed out, to free (``sqlite3_free_table(char **result)``, GLib's ``g_strfreev``,
+    pcre2's ``pcre2_substring_list_free(PCRE2_SPTR *list)``), passed as the ``Pointer`` it came
+    back as.
     """
     ret = module.resolve(function.ret)
     if len(function.params) != 1 or not (isinstance(ret, Primitive) and ret.is_void):
@@ -1132,7 +1133,10 @@ def _releases_through(module: Module, names: dict, function: Function) -> str | 
     item = pointer_item(module, names, cell)
     if item is not None and item[0] in ("handle", "record_ptr"):
         return "inout"
-    return "in" if item is not None and item[0] == "cstring" else None
+    characters = module.resolve(cell.target)
+    if isinstance(characters, Primitive) and characters.name in _CHARS:
+        return "in"  # pcre2's PCRE2_SPTR lists (const unsigned char *) too
+    return None
 
 
 def _callable_types(module: Module) -> frozenset[str]:

@@ -442,6 +442,21 @@ void capi_words_free(char **words) {
     free(words);
 }
 int capi_words_freed(void) { return words_freed; }
+unsigned char **capi_octets_new(int n) {
+    unsigned char **list = malloc(((size_t)n + 1) * (sizeof *list + 4));
+    unsigned char *text = (unsigned char *)(list + n + 1);
+    for (int i = 0; i < n; i++, text += 4) {
+        text[0] = 'o', text[1] = (unsigned char)('0' + i % 10), text[2] = 0;
+        list[i] = text;
+    }
+    list[n] = NULL;
+    return list;
+}
+void capi_octets_free(const unsigned char **list) {
+    for (const unsigned char **at = list; at && *at; at++)
+        words_freed++;
+    free((void *)list);
+}
 int capi_node_order(const capi_node **a, const capi_node **b) { return (*b)->value - (*a)->value; }
 static int (*node_cmp)(const capi_node **, const capi_node **);
 static int node_compare(const void *a, const void *b) { return node_cmp((const capi_node **)a, (const capi_node **)b); }

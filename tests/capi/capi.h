@@ -124,6 +124,10 @@ int capi_split(const char *text, int *argc, const char ***argv);
 char **capi_words_new(int n);
 void capi_words_free(char **words);
 int capi_words_freed(void);
+/* The same of unsigned characters, as pcre2_substring_list_get gives PCRE2_UCHAR ** and
+   pcre2_substring_list_free takes PCRE2_SPTR *: one block, the strings after the pointers. */
+unsigned char **capi_octets_new(int n);
+void capi_octets_free(const unsigned char **list);
 /* A function made to be passed as a callable, as glibc's alphasort is scandir's comparator:
    its parameters are what the callable is given, not places C writes.  capi_node_order orders
    nodes by value, descending; capi_sort_nodes sorts the four nodes of capi_tree with cmp and gives
