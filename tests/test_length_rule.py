@@ -17,6 +17,9 @@ from pegbind.passes.plan import counts_of, length_unit
     ("base", "nmemb", "items"),
     ("s", "n", "items"),
     ("key", "keylen", "items"),  # libsodium: the pointer's own name, then len
+    ("buffer", "buflen", "items"),  # jansson's json_loadb: the pointer's name shortened
+    ("message", "messagesize", "bytes"),
+    ("string", "strlen", "items"),
     ("in", "inlen", "items"),
     ("iov", "iovcnt", "items"),  # libgcrypt's gcry_md_hash_buffers
     ("name", "name_len", "items"),

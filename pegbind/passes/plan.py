@@ -641,8 +641,9 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
 
     ``len``, ``length``, ``n``, ``count``, ``cnt``, ``nmemb``, ``nitems``, ``items``, ``num``,
     ``capacity``, a name ending in ``_len``/``Len``/``_length``/``Length``/``_count``/``Count``/``_cnt``/
-    ``Cnt``/``_capacity``/``Capacity`` (zstd's ``dstCapacity``), or the pointer's own name followed by
-    ``len``/``length``/``count``/``cnt``/``cap`` (``buflen``, ``iovcnt``) count items of the pointed-to
+    ``Cnt``/``_capacity``/``Capacity`` (zstd's ``dstCapacity``), or the pointer's own name, or its first
+    three letters or more, followed by ``len``/``length``/``count``/``cnt``/``cap`` (``buflen`` after
+    ``buf`` or ``buffer``, ``iovcnt``) count items of the pointed-to
     type (where the items are larger than a byte, a capacity in bytes is held to the stricter count); ``size``,
     ``nbytes``, a name ending in
     ``_size``/``Size``/``_bytes``/``Bytes``, or the pointer's name followed by
@@ -659,6 +660,11 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
     if not pointer or not length:
         return None
     own = length[len(pointer):].lower() if length.startswith(pointer) and length != pointer else ""
+    for cut in range(len(pointer) - 1, 2, -1) if not own else ():
+        # the pointer's name shortened (jansson's json_loadb(buffer, buflen)), at least 3 letters
+        if length.startswith(pointer[:cut]) and length[cut:].lower() in _OWN_SUFFIXES:
+            own = length[cut:].lower()
+            break
     for suffix in (*_SIZE_SUFFIXES, *_COUNT_SUFFIXES):
         stem = length[: -len(suffix)] if length.endswith(suffix) else ""
         if stem and stem != pointer and stem in others:
@@ -673,10 +679,13 @@ def length_unit(pointer: str | None, length: str | None, others: frozenset[str] 
         return "items"
     if length in _SIZE_NAMES or length.endswith(_SIZE_SUFFIXES) or own in ("size", "_size"):
         return "bytes"
-    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in (
-            "len", "length", "count", "cnt", "_len", "cap", "_cap", "capacity"):
+    if length in _COUNT_NAMES or length.endswith(_COUNT_SUFFIXES) or own in _OWN_SUFFIXES:
         return "items"
     return None
+
+
+#: what follows the pointer's name in the name of its length, in items (but ``size``, in bytes)
+_OWN_SUFFIXES = frozenset({"len", "length", "count", "cnt", "_len", "cap", "_cap", "capacity", "size", "_size"})
 
 
 def _named_after(name: str, stem: str) -> bool:

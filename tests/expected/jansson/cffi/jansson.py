@@ -3626,7 +3626,14 @@ _f_json_loadb = getattr(_lib, 'json_loadb')
 def json_loadb(buffer, buflen, flags, error, /):
     'json_loadb(buffer: str | _Buffer | None, buflen: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);'
     try:
-        _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
+        if buflen.__class__ is not int:
+            buflen = _pb_exact_int(buflen)
+        if buffer.__class__ is bytes:
+            if buflen > len(buffer):
+                raise TypeError  # to _pb_fix: every argument is checked first
+        elif buflen > _pb_capacity(buffer, 1) >= 0:
+            raise TypeError  # to _pb_fix: every argument is checked first
+        _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), buflen, _pb_exact_int(flags), _NULL if error is None else error._p)
         if _pb_pending:
             _pb_raise_kept(_PB_RETRY)
         _pb_ret = _pb_view_at(json_t, _pb_r, error)
@@ -3634,7 +3641,14 @@ def json_loadb(buffer, buflen, flags, error, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
-    _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), _pb_exact_int(buflen), _pb_exact_int(flags), _NULL if error is None else error._p)
+    if buflen.__class__ is not int:
+        buflen = _pb_exact_int(buflen)
+    if buffer.__class__ is bytes:
+        if buflen > len(buffer):
+            raise ValueError(f'argument 2 (buflen): {buflen} is more than argument 1 (buffer) holds ({len(buffer)} bytes)')
+    elif buflen > _pb_capacity(buffer, 1) >= 0:
+        raise ValueError(f'argument 2 (buflen): {buflen} is more than argument 1 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
+    _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstr(buffer, 'argument 1 (buffer)'), buflen, _pb_exact_int(flags), _NULL if error is None else error._p)
     if _pb_pending:
         _pb_raise_kept()
     _pb_ret = _pb_view_at(json_t, _pb_r, error)

@@ -3952,6 +3952,13 @@ def json_loadb(buffer, buflen, flags, error, /):
     'json_loadb(buffer: str | _Buffer | None, buflen: int, flags: int, error: json_error_t | None, /) -> json_t | None\n\nC: json_t *json_loadb(const char *buffer, size_t buflen, size_t flags, json_error_t *error);'
     try:
         if (buflen >= 0 and buflen <= 1073741823 or buflen >= 0 and buflen <= 18446744073709551615) and (flags >= 0 and flags <= 1073741823 or flags >= 0 and flags <= 18446744073709551615):
+            if buflen.__class__ is not int:
+                buflen = _pb_exact_int(buflen)
+            if buffer.__class__ is bytes:
+                if buflen > len(buffer):
+                    raise TypeError  # to _pb_fix: every argument is checked first
+            elif buflen > _pb_capacity(buffer, 1) >= 0:
+                raise TypeError  # to _pb_fix: every argument is checked first
             _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
             if _pb_pending:
                 _pb_raise_kept(_PB_RETRY)
@@ -3960,6 +3967,13 @@ def json_loadb(buffer, buflen, flags, error, /):
     except _PB_RETRY as _pb_raised:
         _pb_not_kept(_pb_raised)
     buffer, buflen, flags, error, = _pb_fix((('cstring', 'argument 1 (buffer)'), ('int', 'argument 2 (buflen)', 0, 18446744073709551615), ('int', 'argument 3 (flags)', 0, 18446744073709551615), ('record', 'argument 4 (error)', json_error_t, True)), (buffer, buflen, flags, error,))
+    if buflen.__class__ is not int:
+        buflen = _pb_exact_int(buflen)
+    if buffer.__class__ is bytes:
+        if buflen > len(buffer):
+            raise ValueError(f'argument 2 (buflen): {buflen} is more than argument 1 (buffer) holds ({len(buffer)} bytes)')
+    elif buflen > _pb_capacity(buffer, 1) >= 0:
+        raise ValueError(f'argument 2 (buflen): {buflen} is more than argument 1 (buffer) holds ({_pb_capacity(buffer, 1)} bytes)')
     _pb_r = _f_json_loadb(buffer if buffer.__class__ is bytes else _pb_cstring(buffer, 'argument 1 (buffer)'), buflen, flags, None if error is None else error._s)
     if _pb_pending:
         _pb_raise_kept()

@@ -4741,17 +4741,21 @@ def json_loadb(buffer, buflen, flags, error, /):
     cdef _c_size_t _pb_a1
     cdef _c_size_t _pb_a2
     cdef _c_json_error_t *_pb_a3
+    cdef Py_ssize_t _pb_n0 = 0
     cdef int _pb_status
     cdef Py_ssize_t _pb_k
     cdef PyThreadState *_pb_ts  # the GIL let go for the call (see call_c)
     cdef _c_json_t *_pb_r
     if buffer is None:
         _pb_a0 = NULL
+        _pb_n0 = 0
     elif PyBytes_CheckExact(buffer):
         _pb_a0 = PyBytes_AS_STRING(buffer)
+        _pb_n0 = PyBytes_GET_SIZE(buffer)
     else:
         _pb_t0 = _pb_cstring_copy(buffer, "argument 1 (buffer)")
         _pb_a0 = PyBytes_AS_STRING(_pb_t0)
+        _pb_n0 = PyBytes_GET_SIZE(_pb_t0)
 
     if PyLong_CheckExact(buflen):
         _pb_status = (<_pb_unchecked_to_c_size_t>_pb_to_c_size_t)(buflen, &_pb_a1)
@@ -4773,6 +4777,9 @@ def json_loadb(buffer, buflen, flags, error, /):
         _pb_a3 = <_c_json_error_t *>(<json_error_t>error)._ptr
     else:
         _pb_record_arg_error(error, json_error_t, "argument 4 (error)", True)
+
+    if _pb_n0 >= 0 and _pb_a1 > _pb_n0:
+        _pb_too_long('argument 2 (buflen): {n} is more than argument 1 (buffer) holds ({held} bytes)', _pb_a1, _pb_n0)
 
     _pb_ts = _pb_let_go()
     _pb_r = _c_json_loadb(_pb_a0, _pb_a1, _pb_a2, _pb_a3)
