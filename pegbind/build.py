@@ -162,20 +162,27 @@ def link_arguments(config: BindingConfig) -> list[str]:
     return libraries
 
 
-def check_import(config: BindingConfig, out_dir: Path) -> None:
+def check_import(config: BindingConfig, out_dir: Path, built: Path | None = None) -> None:
     """Import the built module in a fresh interpreter: a build that cannot be imported is no success.
 
     Raises :class:`BuildError` with the error the import ended with (a
     library that cannot be opened, a symbol the loader cannot resolve ...).
+    ``built``: the file the build made, which the import must find.
     """
     folder = str(Path(out_dir).resolve())
     progress.info("importing %s", config.name)
-    # The module imported must be the one built, not one of the same name found first
-    # (a built-in module, or another backend's build in the same folder).
+    # The module imported must be the one built, not one of the same name found first (a
+    # built-in module, or another backend's build in the same folder: Python takes an
+    # extension module there before a .py).
+    wanted = os.path.realpath(built) if built is not None else None
+    found = (f"os.path.realpath(f) == {wanted!r}" if wanted is not None
+             else f"os.path.dirname(os.path.realpath(f)) == os.path.realpath({folder!r})")
+    instead = f", not the one built ({wanted}): remove it, or build into another folder" if wanted else \
+        ", not the one built"
     code = (f"import os, sys; sys.path.insert(0, {folder!r}); import {config.name} as m; "
             f"f = getattr(m, '__file__', None); "
-            f"sys.exit(None if f and os.path.dirname(os.path.realpath(f)) == os.path.realpath({folder!r}) "
-            f"else 'ImportError: importing {config.name} found ' + (f or 'a built-in module') + ', not the one built')")
+            f"sys.exit(None if f and {found} "
+            f"else 'ImportError: importing {config.name} found ' + (f or 'a built-in module') + {instead!r})")
     try:
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
                                 cwd=tempfile.gettempdir())

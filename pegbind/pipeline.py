@@ -375,5 +375,5 @@ def build_extension(
     built = []
     for backend, paths in files.items():
         built.append(build(config, paths, out_dir, backend=backend))
-        check_import(config, out_dir)
+        check_import(config, out_dir, built[-1])
     return built

@@ -190,3 +190,21 @@ def test_a_cffi_build_keeps_the_compilers_chatter_to_itself_unless_asked(tmp_pat
     assert failed.returncode == 1
     assert f"{tmp_path / 'old.c'}:1:34: error: expected" in failed.stderr, failed.stderr
     assert "error: error:" not in failed.stderr
+
+
+def test_the_import_must_find_the_file_built_not_another_of_the_name(tmp_path):
+    # a Cython build left in the folder is imported before the ctypes module built after it
+    # (an extension module comes first, as a package does); the build said it had succeeded
+    from pegbind.build import check_import
+
+    out = tmp_path / "out"
+    (out / "broken").mkdir(parents=True)
+    (out / "broken" / "__init__.py").write_text("")
+    (out / "broken.py").write_text("")
+    with pytest.raises(BuildError) as caught:
+        check_import(_config(tmp_path), out, out / "broken.py")
+    assert str(caught.value).endswith(f"cannot be imported: ImportError: importing broken found {out}/broken/__init__.py, "
+                                      f"not the one built ({out}/broken.py): remove it, or build into another folder")
+    (out / "broken" / "__init__.py").unlink()
+    (out / "broken").rmdir()
+    check_import(_config(tmp_path), out, out / "broken.py")
