@@ -150,6 +150,25 @@ def test_str_goes_in_as_utf8_where_c_reads_characters(capi):
     assert capi.capi_strlen("h\u00e9") == 3
     assert capi.capi_strlen(b"abc") == 3
     assert capi.capi_ulen("xyz") == 3  # const unsigned char *, as libxml2's xmlChar
+
+
+def test_a_length_of_all_ones_the_library_names_reads_to_the_nul(capi):
+    # pcre2_compile("a+b", PCRE2_ZERO_TERMINATED, ...): the library defines the value, of its
+    # lengths' type, and the buffers that end with a NUL may be given it
+    everything = capi.CAPI_ZERO_TERMINATED
+    assert everything == 2**32 - 1
+    assert capi.capi_text_length(b"abc", everything) == 3
+    assert capi.capi_text_length(bytearray(b"ab"), everything) == 2
+    assert capi.capi_text_length("h\u00e9", everything) == 3
+    assert capi.capi_text_length(b"abc", 2) == 2
+    with pytest.raises(ValueError, match=r"^argument 2 \(length\): 4 is more than argument 1 \(text\) holds \(3 bytes\)$"):
+        capi.capi_text_length(b"abc", 4)
+    with pytest.raises(ValueError, match=r"^argument 2 \(length\): 4294967295 is more than argument 1 \(text\) holds "
+                                         r"\(3 bytes\)$"):
+        capi.capi_text_length(memoryview(b"abc"), everything)  # no NUL after it
+    with pytest.raises(ValueError, match=r"^argument 2 \(size\): 18446744073709551615 is more than argument 1 "
+                                         r"\(data\) holds \(2 bytes\)$"):
+        capi.capi_bytes_sum(bytearray(b"\x01\x02"), 2**64 - 1)  # no constant says so of a size_t
     assert capi.capi_strlen(capi.CAPI_VERSION) == 5  # the module's own string constant goes back
     with pytest.raises(ValueError, match=r"^argument 1 \(s\) must not contain a NUL character$"):
         capi.capi_strlen("a\0b")

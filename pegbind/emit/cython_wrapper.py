@@ -343,7 +343,10 @@ class CythonWrappers:
                     f"    if _pb_stated_n is not None and _pb_stated_n > {held}:\n"
                     f"        _pb_too_long({message}, _pb_stated_n, {held})\n")
         n = step.length_slot.arg
-        return (f"if {held} >= 0 and {n} > {held}:\n"
+        # the library's (size_t)-1 for "to the NUL", where the buffer ends with one
+        nul = "" if step.terminated is None else \
+            f" and not ({n} == {step.terminated}U and isinstance({step.buffer.py_name}, (bytes, bytearray, str)))"
+        return (f"if {held} >= 0 and {n} > {held}{nul}:\n"
                 f"    _pb_too_long({message}, {n}, {held})\n")
 
     def check_not_none(self, step: CheckNotNone, w: _Wrapping) -> str:

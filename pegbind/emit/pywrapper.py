@@ -835,14 +835,20 @@ class WrapperWriter(ABC):
         # is more (the buffer's conversion asks for no item, C being told how many).
         held = f"len({name})" + (f" // {item}" if item > 1 else "")
         message = step.message.replace("{n}", "{" + n.py_name + "}")
-        return [
+        # the library's (size_t)-1 for "to the NUL", where the buffer ends with one
+        nul = "" if step.terminated is None else f" and {n.py_name} != {step.terminated}"
+        lines = [
             *self.exact_int(n),
             f"if {name}.__class__ is bytes:",
-            f"    if {n.py_name} > {held}:",
+            f"    if {n.py_name} > {held}{nul}:",
             f"        {self._too_long(message.replace('{held}', '{' + held + '}'), fast)}",
             f"elif {n.py_name} > {known} >= 0:",
             f"    {self._too_long(message.replace('{held}', '{' + known + '}'), fast)}",
         ]
+        if nul:
+            lines[-2] = (f"elif {n.py_name} > {known} >= 0 and not ({n.py_name} == {step.terminated} "
+                         f"and isinstance({name}, (bytes, bytearray, str))):")
+        return lines
 
     @staticmethod
     def _too_long(message: str, fast: bool) -> str:

@@ -166,6 +166,11 @@ class CheckLength:
     #: for a length in a cell: the bytes and signedness of the integer C reads there (a
     #: buffer given for the cell is read as C reads it)
     cell_int: tuple[int, bool] = (0, False)
+    #: the largest value of an unsigned length's type where the library names it the length of
+    #: text read to its NUL (pcre2's PCRE2_ZERO_TERMINATED), let through for ``bytes``,
+    #: ``bytearray`` and ``str``, which end with one (a signed length's -1 is below any
+    #: capacity); None for no such value
+    terminated: int | None = None
     kind: Literal["check_length"] = "check_length"
 
 
@@ -370,6 +375,25 @@ def vararg_bits(target: TargetInfo) -> int:
     return 64 if target.pointer_size >= 8 else 8 * target.size_of("int")
 
 
+def _terminated(module: Module, target: TargetInfo, length: CType) -> int | None:
+    """The largest value of the unsigned type ``length``, where the library names a constant of
+    that type with it as the length of text read to its end (``TERMINATED`` in its name:
+    pcre2's ``#define PCRE2_ZERO_TERMINATED (~(PCRE2_SIZE)0)``): C reads "to the NUL" there,
+    not that many (see :attr:`CheckLength.terminated`).  None otherwise: all ones is no such
+    length to a library that does not say so (PKCS#11's ``CK_UNAVAILABLE_INFORMATION`` marks
+    a length not known, and C would read that far)."""
+    low, high = integer_range(module, length, target)
+    if low != 0:
+        return None
+    values = module._derived.get("terminated_lengths")
+    if values is None:  # the (type, value) of each such constant of the library
+        values = module._derived["terminated_lengths"] = {
+            (module.canonical(c.type).to_c(), c.value) for c in module.constants
+            if "TERMINATED" in c.name.upper() and isinstance(c.value, int) and c.value > 0
+            and (c.value + 1) & c.value == 0}
+    return high if (module.canonical(length).to_c(), high) in values else None
+
+
 def max_object_size(target: TargetInfo) -> int:
     """The largest object size in bytes on ``target`` (``PY_SSIZE_T_MAX``)."""
     return (1 << (8 * target.pointer_size - 1)) - 1
@@ -437,7 +461,7 @@ def plan_call(module: Module, target: TargetInfo, f: FunctionBinding) -> CallPla
             signed = integer_range(module, length.element, target)[0] < 0
             cell_int = (element_size(module, target, length.element), signed)
         steps.append(CheckLength(held, slots[index], length, slots[length.index], in_a_cell, items[index], message,
-                                 cell_int))
+                                 cell_int, None if in_a_cell else _terminated(module, target, length.ctype)))
     if f.variadic:
         keeper = next((p for p in f.inputs if p.role.role == "in" and p.kind in ("handle", "record_ptr")), None)
         selectors = tuple(p for p in f.inputs if p.role.role == "in" and p.kind == "int")

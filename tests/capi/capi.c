@@ -64,6 +64,9 @@ int capi_count(const capi_node *node) { int n = 0; for (; node; node = node->nex
 
 size_t capi_strlen(const char *s) { return s ? strlen(s) : 0; }
 size_t capi_ulen(const unsigned char *s) { return s ? strlen((const char *)s) : 0; }
+unsigned int capi_text_length(const unsigned char *text, capi_tsize length) {
+    return length == CAPI_ZERO_TERMINATED ? (unsigned int)strlen((const char *)text) : length;
+}
 static char greeting[64];
 int capi_greet(const char *name, char **out) {
     strcpy(greeting, "hello, ");

@@ -62,6 +62,11 @@ int capi_count(const capi_node *node);
 /* Strings in and out. */
 size_t capi_strlen(const char *s);
 size_t capi_ulen(const unsigned char *s);
+/* A length that says "to the NUL" with all its bits set, as pcre2's PCRE2_ZERO_TERMINATED
+   (of the lengths' own type, narrower here than size_t): the characters of text counted. */
+typedef unsigned int capi_tsize;
+#define CAPI_ZERO_TERMINATED (~(capi_tsize)0)
+unsigned int capi_text_length(const unsigned char *text, capi_tsize length);
 int capi_greet(const char *name, char **out);
 int capi_lookup(const char *key, const char **value);
 
